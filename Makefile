@@ -1,0 +1,50 @@
+# Caveman — the two commands a fresh machine needs: `make start` and `make test`.
+PRESET ?= release
+BUILD_DIR := build/$(PRESET)
+BIN := $(BUILD_DIR)/bin
+JOBS ?= 2
+
+.PHONY: all bootstrap configure build start test test-asan install bench fuzz soak npm-pack clean help
+
+all: build
+
+help:
+	@echo "make start    bootstrap, build (release) and run the proxy on 127.0.0.1:8787"
+	@echo "make test     bootstrap, build and run every test through ctest"
+	@echo "make build    build the release preset into $(BUILD_DIR)"
+	@echo "make install  copy the binaries into ~/.caveman/bin"
+	@echo "make bench    run the benchmarks and rewrite docs/BENCHMARKS.md"
+
+bootstrap:
+	@scripts/bootstrap.sh
+
+configure:
+	@test -f $(BUILD_DIR)/build.ninja || cmake --preset $(PRESET)
+
+build: configure
+	cmake --build --preset $(PRESET) -j $(JOBS)
+
+start: bootstrap build
+	$(BIN)/caveman start
+
+test: bootstrap build
+	ctest --preset $(PRESET)
+	$(MAKE) --no-print-directory test-asan
+
+# Unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+test-asan:
+	@test -f build/asan/build.ninja || cmake --preset asan
+	cmake --build --preset asan -j $(JOBS) --target engine_tests
+	ctest --preset asan
+
+install: build
+	$(BIN)/caveman install --from $(BIN)
+
+bench: build
+	scripts/run_benchmarks.sh $(BIN)
+
+npm-pack: build
+	scripts/npm_pack.sh $(BIN)
+
+clean:
+	rm -rf build

@@ -1,0 +1,83 @@
+// caveman/compressor.h — the compressor contract, the safety ladder and the registry.
+//
+// A Compressor is a pure, deterministic function of (input bytes, query): same arguments,
+// same output bytes, in every process. It never counts tokens, never touches the recovery
+// store and never uses the network; the Engine does those. "Failing" (returning nullopt)
+// is normal and means "forward the original bytes". Compressors are immutable after
+// construction and safe to call concurrently. The Registry owns its compressors.
+#ifndef CAVEMAN_COMPRESSOR_H_
+#define CAVEMAN_COMPRESSOR_H_
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace caveman {
+
+namespace tokens {
+class Counter;
+}
+
+// ENGINE.md §4.0 safety ladder. Every shipped compressor is S4 (lossy, needs CCR).
+enum class SafetyClass { kS0, kS1, kS2, kS3, kS4, kUnknown };
+
+struct SafetyInfo {
+  bool valid;
+  bool byte_safe;
+  bool requires_ccr;
+  bool reversible;  // default lossless_to_model
+};
+
+SafetyInfo safety_info(SafetyClass c);
+std::string_view safety_name(SafetyClass c);  // "S0".."S4", "S?" for unknown
+
+struct CompressorOutput {
+  std::string bytes;
+  std::string method;                      // empty → the compressor's type
+  std::optional<bool> lossless_to_model;   // empty → the safety class default
+  std::string recovery_metadata;           // stored beside the handle (a11y uid map)
+};
+
+class Compressor {
+ public:
+  virtual ~Compressor() = default;
+  // Registry key, e.g. "json", "toolschema-annotations".
+  virtual std::string_view type() const = 0;
+  virtual SafetyClass safety_class() const { return SafetyClass::kS4; }
+  // Compress `input`. `query` is a relevance hint; empty means query-agnostic and must
+  // behave exactly like no query. nullopt = cannot improve this input (pass through).
+  virtual std::optional<CompressorOutput> compress(std::string_view input,
+                                                   std::string_view query) const = 0;
+};
+
+// Maps registry keys to compressors. Iteration order (types()) is sorted by key.
+class Registry {
+ public:
+  Registry() = default;
+  Registry(Registry&&) = default;
+  Registry& operator=(Registry&&) = default;
+
+  // Adds or replaces the compressor for its type().
+  void add(std::unique_ptr<Compressor> compressor);
+  const Compressor* find(std::string_view type) const;
+  std::vector<std::string> types() const;
+
+  // The 15 shipped compressors. `counter` is used only by the best-of JSON selector
+  // (CAVE_ENGINE_TOON=best-of, read by the caller and passed as `toon_best_of`).
+  static Registry default_registry(const tokens::Counter& counter, bool toon_best_of = false);
+
+  // Capability manifest (ENGINE.md §4.0), compact JSON without trailing newline:
+  // {"schema_version":1,"registry_sha256":…,"capabilities":[…]} — always describes the
+  // default registry, one entry per type except toolschema-annotations.
+  static std::string capability_manifest_json();
+
+ private:
+  std::map<std::string, std::unique_ptr<Compressor>, std::less<>> by_type_;
+};
+
+}  // namespace caveman
+
+#endif  // CAVEMAN_COMPRESSOR_H_

@@ -1,0 +1,110 @@
+// caveman/engine.h — the compression engine: detect, compress, retrieve, stats.
+//
+// Start here. An Engine pairs a compressor Registry with a token Counter and an optional
+// recovery Store. compress() never fails: every problem ends in a pass-through result whose
+// output is the caller's exact bytes (fail open); a store error is reported in
+// CompressResult::error. All methods are const and thread-safe when the store is.
+// The Engine does not own the counter (it must outlive the engine); it shares the store.
+#ifndef CAVEMAN_ENGINE_H_
+#define CAVEMAN_ENGINE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "caveman/ccr.h"
+#include "caveman/compressor.h"
+#include "caveman/status.h"
+#include "caveman/tokens.h"
+
+namespace caveman {
+
+// The 12 content types, and the registry keys reachable only by forcing `type`.
+inline constexpr std::string_view kContentTypes[] = {
+    "json", "log",  "code", "diff",     "search-result", "text",
+    "toon", "html", "a11y", "terminal", "tabular",       "config"};
+inline constexpr std::string_view kBasisInferred = "inferred";
+
+struct Options {
+  std::string mode;   // "compress" transforms; anything else (incl. empty) = record
+  std::string type;   // forced registry key; empty (or "auto") = detect
+  std::string query;  // relevance hint; empty = query-agnostic
+  bool external_recovery = false;  // caller stored the original: run S4 without a store
+};
+
+struct CompressResult {
+  std::string output;  // compressed bytes, or the exact input on pass-through
+  std::string content_type;
+  std::int64_t tokens_before = 0;
+  std::int64_t tokens_after = 0;
+  std::string token_count_basis;
+  double ratio = 0;  // (before − after) / before; exactly 0 on pass-through
+  std::string basis{kBasisInferred};
+  std::string recovery_handle;  // empty on pass-through and with external recovery
+  std::string method;           // empty on pass-through
+  std::optional<bool> lossless_to_model;
+  std::string error;  // cave_ccr_budget_exceeded / cave_ccr_unavailable when the store failed
+
+  bool passed_through() const { return recovery_handle.empty() && method.empty() && ratio == 0; }
+  // One compact JSON object (no output, no newline): content_type, tokens_before,
+  // tokens_after, token_count_basis, ratio, basis, recovery_handle?, method?,
+  // lossless_to_model?, error?.
+  std::string report_json() const;
+};
+
+struct SimResult {
+  std::string content_type;
+  std::string compressor;
+  std::string safety_class;
+  std::int64_t tokens_before = 0;
+  std::int64_t tokens_after = 0;
+  std::string token_count_basis;
+  double ratio = 0;
+  bool requires_ccr = false;
+  bool recoverable = true;
+  std::string method;
+  std::optional<bool> lossless_to_model;
+  std::string to_json() const;
+};
+
+// Content type of `input` (ENGINE.md §2): one of the ten auto-detectable types.
+// Deterministic; never consults a registry. Line-number gutters and <file> wrappers are
+// looked through.
+std::string detect(std::string_view input);
+
+class Engine {
+ public:
+  // `store` may be null: then S4 compressors run only with external_recovery.
+  explicit Engine(std::shared_ptr<ccr::Store> store,
+                  const tokens::Counter& counter = tokens::default_counter());
+  Engine(std::shared_ptr<ccr::Store> store, const tokens::Counter& counter, Registry registry);
+
+  CompressResult compress(std::string_view input, const Options& options) const;
+  // Dry run of compress(): never writes the store, ignores the no-store gate.
+  SimResult simulate(std::string_view input, const Options& options) const;
+
+  // Exact original bytes behind a blob handle or typed-object id.
+  // Errors: kNotFound (cave_unknown_handle), kUnavailable when there is no store.
+  Result<std::string> retrieve(std::string_view handle) const;
+  // Query-narrowed view of the original (whole records only, ENGINE.md §6); the exact
+  // original when the query is blank or no smaller view exists.
+  Result<std::string> retrieve_query(std::string_view handle, std::string_view query) const;
+  Result<std::string> retrieve_metadata(std::string_view handle) const;
+
+  Result<ccr::StoreStats> stats() const;
+
+  const tokens::Counter& counter() const { return *counter_; }
+  const Registry& registry() const { return registry_; }
+  ccr::Store* store() const { return store_.get(); }
+
+ private:
+  std::shared_ptr<ccr::Store> store_;
+  const tokens::Counter* counter_;
+  Registry registry_;
+};
+
+}  // namespace caveman
+
+#endif  // CAVEMAN_ENGINE_H_

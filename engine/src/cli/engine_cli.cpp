@@ -1,0 +1,209 @@
+#include "cli/engine_cli.h"
+
+#include <functional>
+#include <istream>
+#include <ostream>
+
+#include "caveman/ccr.h"
+#include "caveman/engine.h"
+#include "caveman/tokens.h"
+#include "caveman/version.h"
+#include "cli/read_input.h"
+#include "json/json.h"
+
+namespace caveman::engine_cli {
+namespace {
+
+using Args = std::vector<std::string>;
+
+struct Io {
+  std::istream& in;
+  std::ostream& out;
+  std::ostream& err;
+};
+
+constexpr const char* kUsage =
+    "usage: caveman-engine <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  compress [--type T|auto] [--query Q] [--json]  stdin → compressed stdout, report on stderr\n"
+    "  detect                                        print the content type of stdin\n"
+    "  retrieve <handle> [query]                     exact original bytes (or a query view)\n"
+    "  stats                                         recovery-store savings as JSON\n"
+    "  registry                                      compressor capability manifest as JSON\n"
+    "  count [--ids]                                 o200k_base token count (or ids) of stdin\n"
+    "  toon encode|decode [options]                  JSON ⇄ TOON\n"
+    "  evals run [--fixtures DIR]                    run the eval suite, JSON report\n"
+    "  version [--json]                              print the version\n"
+    "\n"
+    "exit codes: 0 ok (also when the input passes through unchanged), 1 error,\n"
+    "            2 usage error, unknown command or not implemented\n"
+    "environment: CAVEMAN_CCR_DB, CAVEMAN_HOME, CAVEMAN_CCR_MAX_BYTES, CAVE_ENGINE_TOON\n";
+
+int fail(Io& io, const std::string& context, const Status& s) {
+  io.err << context << ": " << s.ToString() << "\n";
+  return kExitError;
+}
+
+Result<std::string> read_stdin(Io& io) { return read_all(io.in, kMaxStdinBytes); }
+
+Result<std::shared_ptr<ccr::Store>> open_default_store() {
+  ccr::OpenOptions options;
+  CAVEMAN_ASSIGN_OR_RETURN(std::string path, ccr::resolve_store_path(&options));
+  CAVEMAN_ASSIGN_OR_RETURN(std::unique_ptr<ccr::Store> store, ccr::open_store(path, options));
+  return std::shared_ptr<ccr::Store>(std::move(store));
+}
+
+int cmd_compress(const Args& args, Io& io) {
+  Options options;
+  options.mode = "compress";
+  bool as_json = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--json") {
+      as_json = true;
+    } else if (a == "--type" || a == "--query") {
+      if (i + 1 >= args.size()) {
+        io.err << "compress: " << a << " needs a value\n" << kUsage;
+        return kExitUsage;
+      }
+      (a == "--type" ? options.type : options.query) = args[++i];
+    } else {
+      io.err << "compress: cave_invalid_arguments: unknown compress flag: " << a << "\n";
+      return kExitUsage;
+    }
+  }
+  if (options.type == "auto") options.type.clear();
+  Result<std::string> input = read_stdin(io);
+  if (!input.ok()) return fail(io, "read stdin", input.status());
+  Result<std::shared_ptr<ccr::Store>> store = open_default_store();
+  if (!store.ok()) return fail(io, "cannot open recovery store", store.status());
+  Engine engine(store.value());
+  CompressResult r = engine.compress(input.value(), options);
+  if (as_json) {
+    std::string report = r.report_json();
+    report.pop_back();  // reopen the object to append the output
+    report += ",\"output\":";
+    json::write_string(r.output, report);
+    report += "}\n";
+    io.out << report;
+  } else {
+    io.out << r.output;
+    io.err << r.report_json() << "\n";
+  }
+  return kExitOk;
+}
+
+int cmd_detect(const Args&, Io& io) {
+  Result<std::string> input = read_stdin(io);
+  if (!input.ok()) return fail(io, "read stdin", input.status());
+  io.out << detect(input.value()) << "\n";
+  return kExitOk;
+}
+
+int cmd_retrieve(const Args& args, Io& io) {
+  if (args.empty()) {
+    io.err << "retrieve: cave_invalid_arguments: missing handle\n" << kUsage;
+    return kExitUsage;
+  }
+  Result<std::shared_ptr<ccr::Store>> store = open_default_store();
+  if (!store.ok()) return fail(io, "cannot open recovery store", store.status());
+  Engine engine(store.value());
+  Result<std::string> r = args.size() >= 2 ? engine.retrieve_query(args[0], args[1])
+                                           : engine.retrieve(args[0]);
+  if (!r.ok()) return fail(io, "retrieve", r.status());
+  io.out << r.value();
+  return kExitOk;
+}
+
+int cmd_stats(const Args&, Io& io) {
+  Result<std::shared_ptr<ccr::Store>> store = open_default_store();
+  if (!store.ok()) return fail(io, "cannot open recovery store", store.status());
+  Result<ccr::StoreStats> s = store.value()->stats();
+  if (!s.ok()) return fail(io, "stats", s.status());
+  io.out << s->to_json() << "\n";
+  return kExitOk;
+}
+
+int cmd_registry(const Args&, Io& io) {
+  io.out << Registry::capability_manifest_json() << "\n";
+  return kExitOk;
+}
+
+int cmd_count(const Args& args, Io& io) {
+  bool ids = !args.empty() && args[0] == "--ids";
+  if (args.size() > (ids ? 1u : 0u)) {
+    io.err << "count: cave_invalid_arguments: unknown argument: " << args.back() << "\n";
+    return kExitUsage;
+  }
+  Result<std::string> input = read_stdin(io);
+  if (!input.ok()) return fail(io, "read stdin", input.status());
+  const tokens::O200kCounter& counter = tokens::default_counter();
+  if (!ids) {
+    io.out << counter.count(input.value()) << "\n";
+    return kExitOk;
+  }
+  std::string out = "[";
+  bool first = true;
+  for (std::uint32_t id : counter.encode(input.value())) {
+    if (!first) out.push_back(',');
+    first = false;
+    out += std::to_string(id);
+  }
+  out += "]\n";
+  io.out << out;
+  return kExitOk;
+}
+
+int cmd_version(const Args& args, Io& io) {
+  if (!args.empty() && args[0] == "--json") {
+    io.out << "{\"name\":\"caveman-engine\",\"version\":\"" << kVersion
+           << "\",\"schema\":\"caveman.engine.version.v1\"}\n";
+  } else {
+    io.out << "caveman-engine " << kVersion << "\n";
+  }
+  return kExitOk;
+}
+
+int not_implemented(const std::string& what, Io& io) {
+  io.err << "caveman-engine " << what
+         << ": cave_not_implemented: this command has not landed yet\n";
+  return kExitUsage;
+}
+
+struct Command {
+  const char* name;
+  std::function<int(const Args&, Io&)> run;
+};
+
+}  // namespace
+
+int run_engine_cli(const Args& args, std::istream& in, std::ostream& out, std::ostream& err) {
+  Io io{in, out, err};
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    (args.empty() ? err : out) << kUsage;
+    return kExitOk;
+  }
+  if (args[0] == "--version") return cmd_version({}, io);
+  const Command commands[] = {
+      {"compress", cmd_compress},
+      {"detect", cmd_detect},
+      {"retrieve", cmd_retrieve},
+      {"stats", cmd_stats},
+      {"registry", cmd_registry},
+      {"count", cmd_count},
+      {"version", cmd_version},
+      {"toon", [](const Args&, Io& io2) { return not_implemented("toon", io2); }},
+      {"evals", [](const Args&, Io& io2) { return not_implemented("evals", io2); }},
+      {"pixel", [](const Args&, Io& io2) { return not_implemented("pixel", io2); }},
+  };
+  Args rest(args.begin() + 1, args.end());
+  for (const Command& c : commands) {
+    if (args[0] == c.name) return c.run(rest, io);
+  }
+  err << "caveman-engine: cave_unknown_command: unknown caveman-engine subcommand: " << args[0]
+      << "\n";
+  return kExitUsage;
+}
+
+}  // namespace caveman::engine_cli

@@ -1,0 +1,25 @@
+// The caveman-engine command line (DESIGN.md §6), as a library so tests can drive it.
+#ifndef CAVEMAN_CLI_ENGINE_CLI_H_
+#define CAVEMAN_CLI_ENGINE_CLI_H_
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace caveman::engine_cli {
+
+// Exit codes: 0 ok (also on pass-through), 1 error, 2 usage / unknown subcommand /
+// not implemented.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitError = 1;
+inline constexpr int kExitUsage = 2;
+
+inline constexpr std::size_t kMaxStdinBytes = 64ULL * 1024 * 1024;
+
+// args excludes the program name.
+int run_engine_cli(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+                   std::ostream& err);
+
+}  // namespace caveman::engine_cli
+
+#endif  // CAVEMAN_CLI_ENGINE_CLI_H_

@@ -1,0 +1,35 @@
+// Factories for the 15 shipped compressors (ENGINE.md §4). Each lives in its own file.
+#ifndef CAVEMAN_COMPRESS_COMPRESSORS_H_
+#define CAVEMAN_COMPRESS_COMPRESSORS_H_
+
+#include <memory>
+
+#include "caveman/compressor.h"
+#include "caveman/tokens.h"
+
+namespace caveman::compress {
+
+std::unique_ptr<Compressor> make_json_compressor();
+std::unique_ptr<Compressor> make_log_compressor();
+std::unique_ptr<Compressor> make_code_compressor();
+std::unique_ptr<Compressor> make_diff_compressor();
+std::unique_ptr<Compressor> make_search_result_compressor();
+std::unique_ptr<Compressor> make_text_compressor();
+std::unique_ptr<Compressor> make_html_compressor();
+std::unique_ptr<Compressor> make_tabular_compressor();
+std::unique_ptr<Compressor> make_config_compressor();
+std::unique_ptr<Compressor> make_toolschema_compressor();
+std::unique_ptr<Compressor> make_toolschema_annotations_compressor();
+std::unique_ptr<Compressor> make_toon_compressor();
+std::unique_ptr<Compressor> make_a11y_compressor();
+std::unique_ptr<Compressor> make_repetition_compressor();
+std::unique_ptr<Compressor> make_terminal_compressor();
+// CAVE_ENGINE_TOON=best-of: TOON when it has fewer tokens, else JSON elision (§4.0).
+std::unique_ptr<Compressor> make_best_of_json_compressor(const tokens::Counter& counter);
+
+// A compressor that always declines; used for types whose implementation has not landed.
+std::unique_ptr<Compressor> make_declining_compressor(std::string_view type);
+
+}  // namespace caveman::compress
+
+#endif  // CAVEMAN_COMPRESS_COMPRESSORS_H_

@@ -1,0 +1,45 @@
+// Fact-bearing elision markers (ENGINE.md §5.2–§5.3): field extraction, the invariant
+// summary, the worth-eliding rule and the one-per-payload contract note.
+#ifndef CAVEMAN_COMPRESS_SUMMARY_H_
+#define CAVEMAN_COMPRESS_SUMMARY_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace caveman::json {
+struct Value;
+}
+
+namespace caveman::compress {
+
+// (name, value) pairs of one unit, in the unit's own order.
+using Fields = std::vector<std::pair<std::string, std::string>>;
+
+Fields log_line_fields(std::string_view line);
+Fields table_row_fields(const std::vector<std::string>& header,
+                        const std::vector<std::string>& row);
+Fields json_element_fields(const json::Value& element);
+
+// Summary of the elided units, e.g. "all state=ok; range id=3..9"; "" when nothing
+// verifiable fits the budget. Every statement holds for every unit.
+std::string summarize(const std::vector<Fields>& units, std::int64_t elided_bytes);
+
+// §5.3 step 7: a run of ≥ 3 units always elides; a shorter one only with a non-empty
+// summary and 2 × marker_bytes ≤ run_bytes.
+bool worth_eliding(std::size_t run_units, std::string_view summary, std::size_t marker_bytes,
+                   std::size_t run_bytes);
+
+inline constexpr std::size_t kNoteMinElidedBytes = 4096;
+inline constexpr std::string_view kNotePrefix = "… caveman: elided ";
+
+// "… caveman: elided <unit> resemble shown <unit> and match the stated invariants — answer
+// from this view; if you truly cannot, one broad caveman_retrieve …"
+std::string elision_note(std::string_view unit);
+
+}  // namespace caveman::compress
+
+#endif  // CAVEMAN_COMPRESS_SUMMARY_H_

@@ -1,0 +1,160 @@
+#include "caveman/engine.h"
+
+#include <cstdlib>
+#include <exception>
+
+#include "core/detect_rules.h"
+#include "core/wrappers.h"
+#include "recovery/retrieve_query.h"
+
+namespace caveman {
+namespace {
+
+bool toon_best_of_from_env() {
+  const char* v = std::getenv("CAVE_ENGINE_TOON");
+  if (v == nullptr) return false;
+  std::string s(v);
+  for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  return s == "best-of";
+}
+
+// What a compressor produced, after wrappers were put back; nullopt = pass through.
+struct Attempt {
+  std::string output;
+  std::string compressor;
+  SafetyClass safety = SafetyClass::kUnknown;
+  std::string method;
+  std::optional<bool> lossless;
+  std::string metadata;
+};
+
+}  // namespace
+
+Engine::Engine(std::shared_ptr<ccr::Store> store, const tokens::Counter& counter)
+    : Engine(std::move(store), counter,
+             Registry::default_registry(counter, toon_best_of_from_env())) {}
+
+Engine::Engine(std::shared_ptr<ccr::Store> store, const tokens::Counter& counter,
+               Registry registry)
+    : store_(std::move(store)), counter_(&counter), registry_(std::move(registry)) {}
+
+namespace {
+
+// Steps 1–2 and 6–11 of the pipeline (ENGINE.md §1.4), shared by compress and simulate.
+// `ct` receives the content type even when the attempt fails.
+std::optional<Attempt> attempt(const Registry& registry, const tokens::Counter& counter,
+                               std::string_view input, const Options& options,
+                               std::int64_t before, bool store_available, std::string* ct) {
+  core::Unwrapped u = core::unwrap_input(input);
+  std::string forced = options.type == "auto" ? "" : options.type;
+  *ct = forced.empty() ? core::detect_body(u.body) : forced;
+  if (options.mode != "compress") return std::nullopt;
+  const Compressor* c = registry.find(*ct);
+  if (c == nullptr) return std::nullopt;
+  SafetyInfo safety = safety_info(c->safety_class());
+  if (!safety.valid) return std::nullopt;
+  if (safety.requires_ccr && !store_available) return std::nullopt;
+  std::optional<CompressorOutput> out;
+  try {
+    out = c->compress(u.body, options.query);
+  } catch (const std::exception&) {
+    return std::nullopt;  // a library threw inside a compressor: fail open
+  }
+  if (!out) return std::nullopt;
+  Attempt a;
+  a.output = core::rewrap(std::move(out->bytes), u.layers);
+  if (a.output == input) return std::nullopt;
+  if (static_cast<std::int64_t>(counter.count(a.output)) >= before) return std::nullopt;
+  a.compressor = std::string(c->type());
+  a.safety = c->safety_class();
+  a.method = out->method.empty() ? a.compressor : out->method;
+  a.lossless = out->lossless_to_model.value_or(safety.reversible);
+  a.metadata = std::move(out->recovery_metadata);
+  return a;
+}
+
+}  // namespace
+
+CompressResult Engine::compress(std::string_view input, const Options& options) const {
+  CompressResult r;
+  r.tokens_before = static_cast<std::int64_t>(counter_->count(input));
+  r.tokens_after = r.tokens_before;
+  r.token_count_basis = std::string(counter_->name());
+  r.output = std::string(input);
+
+  bool store_available = store_ != nullptr || options.external_recovery;
+  std::optional<Attempt> a = attempt(registry_, *counter_, input, options, r.tokens_before,
+                                     store_available, &r.content_type);
+  if (!a) return r;
+
+  std::int64_t after = static_cast<std::int64_t>(counter_->count(a->output));
+  bool needs_store = safety_info(a->safety).requires_ccr && !options.external_recovery;
+  if (needs_store) {
+    ccr::Record rec{r.content_type, a->compressor, r.tokens_before, after,
+                    std::string(input), a->metadata};
+    Result<std::string> handle = store_->put(rec);
+    if (!handle.ok()) {
+      r.error = handle.status().code() == Code::kResourceExhausted ? "cave_ccr_budget_exceeded"
+                                                                   : "cave_ccr_unavailable";
+      return r;  // fail open: the caller forwards the original bytes
+    }
+    r.recovery_handle = std::move(handle).value();
+  }
+  r.output = std::move(a->output);
+  r.tokens_after = after;
+  r.ratio = r.tokens_before > 0
+                ? static_cast<double>(r.tokens_before - after) / static_cast<double>(r.tokens_before)
+                : 0.0;
+  r.method = std::move(a->method);
+  r.lossless_to_model = a->lossless;
+  return r;
+}
+
+SimResult Engine::simulate(std::string_view input, const Options& options) const {
+  SimResult s;
+  s.tokens_before = static_cast<std::int64_t>(counter_->count(input));
+  s.tokens_after = s.tokens_before;
+  s.token_count_basis = std::string(counter_->name());
+  std::optional<Attempt> a =
+      attempt(registry_, *counter_, input, options, s.tokens_before, true, &s.content_type);
+  if (!a) return s;
+  SafetyInfo safety = safety_info(a->safety);
+  s.compressor = a->compressor;
+  s.safety_class = std::string(safety_name(a->safety));
+  s.tokens_after = static_cast<std::int64_t>(counter_->count(a->output));
+  s.ratio = s.tokens_before > 0 ? static_cast<double>(s.tokens_before - s.tokens_after) /
+                                      static_cast<double>(s.tokens_before)
+                                : 0.0;
+  s.requires_ccr = safety.requires_ccr;
+  s.recoverable = !safety.requires_ccr || store_ != nullptr;
+  s.method = a->method;
+  s.lossless_to_model = a->lossless;
+  return s;
+}
+
+Result<std::string> Engine::retrieve(std::string_view handle) const {
+  if (store_ == nullptr) {
+    return Status::Unavailable("cave_ccr_unavailable", "no recovery store is open");
+  }
+  return store_->get(handle);
+}
+
+Result<std::string> Engine::retrieve_query(std::string_view handle, std::string_view query) const {
+  Result<std::string> original = retrieve(handle);
+  if (!original.ok()) return original;
+  return recovery::narrow_to_query(original.value(), query);
+}
+
+Result<std::string> Engine::retrieve_metadata(std::string_view handle) const {
+  if (store_ == nullptr) {
+    return Status::Unavailable("cave_ccr_unavailable", "no recovery store is open");
+  }
+  return store_->get_metadata(handle);
+}
+
+Result<ccr::StoreStats> Engine::stats() const {
+  if (store_ == nullptr) return ccr::StoreStats{};
+  return store_->stats();
+}
+
+}  // namespace caveman

@@ -1,0 +1,91 @@
+#include "core/wrappers.h"
+#include "text/utf8.h"
+
+namespace caveman::core {
+namespace {
+
+constexpr std::string_view kOpen = "<file";
+constexpr std::string_view kClose = "</file>";
+constexpr int kMaxLayers = 4;
+
+std::size_t count_of(std::string_view s, std::string_view needle) {
+  std::size_t n = 0;
+  for (std::size_t pos = s.find(needle); pos != std::string_view::npos;
+       pos = s.find(needle, pos + needle.size())) {
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+std::optional<FileWrapper> strip_file_wrapper(std::string_view input, std::string* inner) {
+  std::string_view trimmed = text::trim_space(input);
+  if (trimmed.size() < 9) return std::nullopt;
+  if (trimmed.substr(0, kOpen.size()) != kOpen) return std::nullopt;
+  char after = trimmed[kOpen.size()];
+  if (after != ' ' && after != '\t' && after != '>') return std::nullopt;
+  if (trimmed.substr(trimmed.size() - kClose.size()) != kClose) return std::nullopt;
+  if (count_of(trimmed, kOpen) != 1 || count_of(trimmed, kClose) != 1) return std::nullopt;
+
+  // Find the opening tag's '>' outside quoted attribute values.
+  std::size_t close_tag = trimmed.size() - kClose.size();
+  std::size_t gt = std::string_view::npos;
+  char quote = 0;
+  for (std::size_t i = kOpen.size(); i < close_tag; ++i) {
+    char c = trimmed[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '>') {
+      gt = i;
+      break;
+    }
+  }
+  if (gt == std::string_view::npos) return std::nullopt;
+  std::string_view body = trimmed.substr(gt + 1, close_tag - gt - 1);
+  if (text::trim_space(body).empty()) return std::nullopt;
+
+  std::size_t lead = static_cast<std::size_t>(trimmed.data() - input.data());
+  FileWrapper w;
+  w.prefix = std::string(input.substr(0, lead + gt + 1));
+  w.suffix = std::string(input.substr(lead + close_tag));
+  *inner = std::string(body);
+  return w;
+}
+
+Unwrapped unwrap_input(std::string_view input) {
+  Unwrapped u;
+  u.body = std::string(input);
+  for (int round = 0; round < kMaxLayers; ++round) {
+    if (std::optional<Listing> l = strip_gutter(u.body)) {
+      std::string body = l->source;
+      u.layers.emplace_back(std::move(*l));
+      u.body = std::move(body);
+      continue;
+    }
+    std::string inner;
+    if (std::optional<FileWrapper> w = strip_file_wrapper(u.body, &inner)) {
+      u.layers.emplace_back(std::move(*w));
+      u.body = std::move(inner);
+      continue;
+    }
+    break;
+  }
+  return u;
+}
+
+std::string rewrap(std::string body, const std::vector<Layer>& layers) {
+  for (auto it = layers.rbegin(); it != layers.rend(); ++it) {
+    if (const auto* l = std::get_if<Listing>(&*it)) {
+      body = restore_gutter(body, *l);
+    } else {
+      const auto& w = std::get<FileWrapper>(*it);
+      body = w.prefix + body + w.suffix;
+    }
+  }
+  return body;
+}
+
+}  // namespace caveman::core

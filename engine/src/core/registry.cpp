@@ -1,0 +1,99 @@
+#include <algorithm>
+
+#include "caveman/ccr.h"
+#include "caveman/compressor.h"
+#include "compress/compressors.h"
+#include "json/json.h"
+
+namespace caveman {
+
+void Registry::add(std::unique_ptr<Compressor> compressor) {
+  std::string key(compressor->type());
+  by_type_[key] = std::move(compressor);
+}
+
+const Compressor* Registry::find(std::string_view type) const {
+  auto it = by_type_.find(type);
+  return it == by_type_.end() ? nullptr : it->second.get();
+}
+
+std::vector<std::string> Registry::types() const {
+  std::vector<std::string> out;
+  for (const auto& [key, _] : by_type_) out.push_back(key);
+  return out;
+}
+
+Registry Registry::default_registry(const tokens::Counter& counter, bool toon_best_of) {
+  Registry r;
+  r.add(toon_best_of ? compress::make_best_of_json_compressor(counter)
+                     : compress::make_json_compressor());
+  r.add(compress::make_log_compressor());
+  r.add(compress::make_code_compressor());
+  r.add(compress::make_diff_compressor());
+  r.add(compress::make_search_result_compressor());
+  r.add(compress::make_text_compressor());
+  r.add(compress::make_html_compressor());
+  r.add(compress::make_tabular_compressor());
+  r.add(compress::make_config_compressor());
+  r.add(compress::make_toolschema_compressor());
+  r.add(compress::make_toolschema_annotations_compressor());
+  r.add(compress::make_toon_compressor());
+  r.add(compress::make_a11y_compressor());
+  r.add(compress::make_repetition_compressor());
+  r.add(compress::make_terminal_compressor());
+  return r;
+}
+
+namespace {
+
+json::Value str(std::string_view s) { return json::Value::string(std::string(s)); }
+
+json::Value string_array(std::initializer_list<std::string_view> items) {
+  json::Value a = json::Value::array();
+  for (auto s : items) a.items.push_back(str(s));
+  return a;
+}
+
+json::Value segment_kinds(std::string_view type) {
+  if (type == "toolschema") return string_array({"tool_schema"});
+  if (type == "a11y") return string_array({"artifact", "tool_result"});
+  if (type == "repetition") return string_array({"history", "tool_result"});
+  return string_array({"artifact", "history", "skill", "tool_result"});
+}
+
+}  // namespace
+
+std::string Registry::capability_manifest_json() {
+  // The manifest names the default registry's types; the counter is irrelevant here.
+  static constexpr std::string_view kTypes[] = {
+      "a11y", "code", "config", "diff", "html", "json", "log", "repetition",
+      "search-result", "tabular", "terminal", "text", "toolschema", "toon"};
+  json::Value caps = json::Value::array();
+  for (std::string_view type : kTypes) {
+    std::string id = "caveman.engine." + std::string(type) + ".v1";
+    json::Value c = json::Value::object();
+    c.add("transform_id", str(id));
+    c.add("implementation_version", str("1"));
+    c.add("safety_classes", string_array({"S4"}));
+    c.add("deterministic", json::Value::from_bool(true));
+    c.add("recovery", str("exact_ccr"));
+    c.add("eligible_segment_kinds", segment_kinds(type));
+    c.add("requires_eval", json::Value::from_bool(true));
+    c.add("not_smaller_fallback", str("original"));
+    json::Value prov = json::Value::object();
+    prov.add("kind", str("native"));
+    prov.add("source_manifest_sha256", json::Value::null());
+    c.add("provenance", std::move(prov));
+    c.add("conformance_digest",
+          str(ccr::sha256_hex("caveman.engine." + std::string(type) + ":v1")));
+    caps.items.push_back(std::move(c));
+  }
+  std::string caps_json = json::to_compact(caps);
+  json::Value env = json::Value::object();
+  env.add("schema_version", json::Value::number("1"));
+  env.add("registry_sha256", str(ccr::sha256_hex(caps_json)));
+  env.add("capabilities", std::move(caps));
+  return json::to_compact(env);
+}
+
+}  // namespace caveman

@@ -1,0 +1,77 @@
+// A small JSON DOM that keeps what Caveman's outputs depend on: member order as written,
+// duplicate keys (Go-style validity), and number literals exactly as written ("1.0", "1e5").
+// Parsing is iterative with an explicit depth cap, so hostile nesting cannot overflow the
+// stack; writing recurses at most to that cap. Values are plain data (copyable, movable).
+#ifndef CAVEMAN_JSON_JSON_H_
+#define CAVEMAN_JSON_JSON_H_
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace caveman::json {
+
+enum class Kind : unsigned char { kNull, kBool, kNumber, kString, kArray, kObject };
+
+struct Member;
+
+struct Value {
+  Kind kind = Kind::kNull;
+  bool boolean = false;
+  std::string text;             // number literal, or decoded string (UTF-8 as given)
+  std::vector<Value> items;     // kArray
+  std::vector<Member> members;  // kObject, in input order
+
+  static Value null() { return Value{}; }
+  static Value from_bool(bool b);
+  static Value number(std::string literal);
+  static Value string(std::string s);
+  static Value array();
+  static Value object();
+
+  bool is_null() const { return kind == Kind::kNull; }
+  bool is_bool() const { return kind == Kind::kBool; }
+  bool is_number() const { return kind == Kind::kNumber; }
+  bool is_string() const { return kind == Kind::kString; }
+  bool is_array() const { return kind == Kind::kArray; }
+  bool is_object() const { return kind == Kind::kObject; }
+  bool is_scalar() const { return kind != Kind::kArray && kind != Kind::kObject; }
+
+  // First member named `key`, or nullptr.
+  const Value* find(std::string_view key) const;
+  Value* find(std::string_view key);
+  void add(std::string key, Value v);
+};
+
+struct Member {
+  std::string key;
+  Value value;
+};
+
+inline constexpr int kDefaultMaxDepth = 512;
+
+// Parses exactly one JSON value (surrounding whitespace allowed). nullopt on a syntax error,
+// trailing data, or nesting deeper than max_depth.
+std::optional<Value> parse(std::string_view text, int max_depth = kDefaultMaxDepth);
+
+// True when `text` is exactly one syntactically valid JSON value (any depth up to 10 000,
+// duplicate keys allowed, invalid UTF-8 inside strings tolerated) — Go's json.Valid.
+bool is_valid(std::string_view text);
+
+// Compact serialization: no whitespace, members in stored order, numbers as literals.
+void write_compact(const Value& v, std::string& out);
+std::string to_compact(const Value& v);
+// 2-space indented form with ": " separators (retrieval views, reports).
+std::string to_indented(const Value& v, int indent = 2);
+// Appends `s` as a JSON string literal (escapes '"', '\\' and control characters only).
+void write_string(std::string_view s, std::string& out);
+std::string quote(std::string_view s);
+// A float in Go's encoding/json form: shortest round-trip digits, plain decimal notation
+// unless |f| < 1e-6 or ≥ 1e21 (then "1e-07" style without leading exponent zeros).
+std::string format_float(double f);
+
+}  // namespace caveman::json
+
+#endif  // CAVEMAN_JSON_JSON_H_

@@ -1,0 +1,27 @@
+// Deterministic BM25 (ENGINE.md §9.1) and the query-relevance keep helper (§4.16).
+// Scores are unnormalised and comparable only within one call.
+#ifndef CAVEMAN_TEXT_BM25_H_
+#define CAVEMAN_TEXT_BM25_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace caveman::text {
+
+// Lowercased terms of ≥ 2 bytes that are not stop-words.
+std::vector<std::string> bm25_terms(std::string_view text);
+
+// One score per doc (k1 = 1.5, b = 0.75). Query terms are a set. Empty query or no
+// docs → all zeros.
+std::vector<double> bm25_scores(const std::vector<std::string_view>& docs, std::string_view query);
+
+// ENGINE.md §4.16: when `query` is non-empty and the best score is > 0, marks up to `limit`
+// not-yet-kept docs with score/best ≥ `threshold` as kept, best first, ties by index.
+// Only ever adds keeps.
+void keep_query_relevant(const std::vector<std::string_view>& docs, std::string_view query,
+                         std::vector<bool>& keep, int limit, double threshold = 0.30);
+
+}  // namespace caveman::text
+
+#endif  // CAVEMAN_TEXT_BM25_H_

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs every system package the build and the tests need (Debian apt + npm).
+# Idempotent and quick when everything is present: it only calls apt/npm for what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config git python3 python3-yaml
+  nlohmann-json3-dev libsqlitecpp-dev libsqlite3-dev sqlite3 libcpp-httplib-dev
+  libtree-sitter-dev libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev
+  libyaml-cpp-dev libgumbo-dev zlib1g-dev libssl-dev libbrotli-dev unicode-data
+  clang libclang-rt-14-dev wrk hyperfine nodejs npm
+)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${missing[*]}" >&2
+  SUDO=""
+  if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# npm packages for the e2e tests and benchmarks (pinned by tests/e2e/package-lock.json).
+e2e=tests/e2e
+stamp=$e2e/node_modules/.caveman-lock-stamp
+if [[ ! -f $stamp ]] || ! cmp -s $e2e/package-lock.json "$stamp"; then
+  echo "bootstrap: npm ci in $e2e" >&2
+  (cd $e2e && npm ci --no-audit --no-fund --loglevel=error)
+  cp $e2e/package-lock.json "$stamp"
+fi
+echo "bootstrap: ok" >&2

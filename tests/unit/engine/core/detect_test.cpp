@@ -1,0 +1,100 @@
+#include "caveman/engine.h"
+
+#include <gtest/gtest.h>
+
+#include "core/detect_rules.h"
+
+namespace caveman {
+namespace {
+
+TEST(DetectTest, EmptyIsText) {
+  EXPECT_EQ(detect(""), "text");
+  EXPECT_EQ(detect("  \n\t"), "text");
+}
+
+TEST(DetectTest, Json) {
+  EXPECT_EQ(detect("{\"a\":1}"), "json");
+  EXPECT_EQ(detect("  [1,2,3]\n"), "json");
+  EXPECT_NE(detect("{\"a\":1} trailing"), "json");  // near miss: trailing data
+  EXPECT_NE(detect("{\"a\":}"), "json");
+}
+
+TEST(DetectTest, Terminal) {
+  EXPECT_EQ(detect("\x1b[31mred\x1b[0m text"), "terminal");
+  EXPECT_EQ(detect("a\rb\rc\rd"), "terminal");
+  EXPECT_NE(detect("a\r\nb\r\nc\r\nd\r\n"), "terminal");  // CRLF is not a redraw
+}
+
+TEST(DetectTest, Diff) {
+  std::string d =
+      "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-old\n+new\n context\n";
+  EXPECT_EQ(detect(d), "diff");
+  EXPECT_NE(detect("- item one\n- item two\n- item three\n- item four\n"), "diff");
+}
+
+TEST(DetectTest, Html) {
+  EXPECT_EQ(detect("<!DOCTYPE html><html><body>x</body></html>"), "html");
+  EXPECT_EQ(detect("<div><p>a</p><p>b</p><p>c</p></div>"), "html");
+  // JSX is code, not HTML.
+  EXPECT_NE(detect("const A = () => (<div><p>a</p><p>b</p><p>c</p></div>);"), "html");
+}
+
+TEST(DetectTest, Tabular) {
+  std::string csv = "id,name\n";
+  for (int i = 0; i < 10; ++i) csv += std::to_string(i) + ",n" + std::to_string(i) + "\n";
+  EXPECT_EQ(detect(csv), "tabular");
+  std::string short_csv = "id,name\n1,a\n2,b\n";
+  EXPECT_NE(detect(short_csv), "tabular");
+}
+
+TEST(DetectTest, Code) {
+  std::string py = "import os\n\ndef f(x):\n    return x\n\nclass A:\n    pass\n";
+  EXPECT_EQ(detect(py), "code");
+  EXPECT_EQ(detect("#!/bin/sh\necho hi\n"), "code");
+  EXPECT_NE(detect("we import goods and return them to the class"), "code");
+}
+
+TEST(DetectTest, Log) {
+  std::string log =
+      "2026-01-01 10:00:00 INFO start\n2026-01-01 10:00:01 INFO step\n"
+      "2026-01-01 10:00:02 ERROR boom\n2026-01-01 10:00:03 INFO done\n";
+  EXPECT_EQ(detect(log), "log");
+  EXPECT_NE(detect("one\ntwo\nthree info\n"), "log");
+}
+
+TEST(DetectTest, SearchResult) {
+  std::string s;
+  for (int i = 1; i <= 6; ++i) s += "src/a.cc:" + std::to_string(i) + ":  foo bar\n";
+  EXPECT_EQ(detect(s), "search-result");
+  EXPECT_NE(detect("a:b\nc:d\ne:f\ng:h\ni:j\nk:l\n"), "search-result");
+}
+
+TEST(DetectTest, Config) {
+  std::string toml;
+  for (int s = 0; s < 3; ++s) {
+    toml += "[section" + std::to_string(s) + "]\n";
+    for (int k = 0; k < 4; ++k) toml += "key" + std::to_string(k) + " = value\n";
+  }
+  EXPECT_EQ(detect(toml), "config");
+  std::string yaml = "a: 1\nb: 2\nc:\n  d: 3\n  e: 4\nf: 5\ng: 6\nh: 7\ni: 8\nj: 9\nk: 10\nl: 11\n";
+  EXPECT_EQ(detect(yaml), "config");
+  EXPECT_EQ(detect("a: [unclosed\nb: 2\nc: 3\nd: 4\ne: 5\nf: 6\ng: 7\nh: 8\ni: 9\nj: 10\nk: 11\nl: 12\n"),
+            "text");  // YAML that does not parse
+}
+
+TEST(DetectTest, FallbackIsText) {
+  EXPECT_EQ(detect("Just a paragraph of prose about nothing in particular."), "text");
+}
+
+TEST(DetectTest, LooksThroughGutter) {
+  std::string listing;
+  for (int i = 1; i <= 10; ++i) listing += "     " + std::to_string(i) + "\t{\"k\": " + std::to_string(i) + "}\n";
+  // Each line alone is JSON-ish but the whole is not one JSON value.
+  std::string json_listing = "     1\t{\n";
+  for (int i = 2; i <= 9; ++i) json_listing += "     " + std::to_string(i) + "\t  \"k" + std::to_string(i) + "\": 1,\n";
+  json_listing += "    10\t  \"z\": 2\n    11\t}\n";
+  EXPECT_EQ(detect(json_listing), "json");
+}
+
+}  // namespace
+}  // namespace caveman

@@ -1,0 +1,75 @@
+#include "core/wrappers.h"
+
+#include <gtest/gtest.h>
+
+namespace caveman::core {
+namespace {
+
+std::string numbered(int n, const std::string& sep = "\t", int pad = 6) {
+  std::string s;
+  for (int i = 1; i <= n; ++i) {
+    std::string num = std::to_string(i);
+    s += std::string(pad > static_cast<int>(num.size()) ? pad - num.size() : 0, ' ') + num + sep +
+         "line " + num + "\n";
+  }
+  return s;
+}
+
+TEST(GutterTest, StripsCatNStyle) {
+  auto l = strip_gutter(numbered(10));
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->source.substr(0, 14), "line 1\nline 2\n");
+  EXPECT_EQ(l->numbers.size(), 10u);
+}
+
+TEST(GutterTest, StripsClaudeCodeArrowStyle) {
+  auto l = strip_gutter(numbered(10, "\xE2\x86\x92"));
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->separator, "\xE2\x86\x92");
+}
+
+TEST(GutterTest, RejectsShortOrNonIncreasing) {
+  EXPECT_FALSE(strip_gutter(numbered(7)));
+  std::string s = numbered(9);
+  s += "     3\tline back\n";
+  EXPECT_FALSE(strip_gutter(s));
+  EXPECT_FALSE(strip_gutter("1:x\n2:y\n3:z\n4:a\n5:b\n6:c\n7:d\n8:e\n"));  // "N:" without space
+}
+
+TEST(GutterTest, RestoreTracesLinesAndKeepsOriginalNumbers) {
+  auto l = strip_gutter(numbered(10));
+  ASSERT_TRUE(l);
+  std::string out = restore_gutter("line 1\nline 2\n… 6 lines elided (caveman) …\nline 9\nline 10\n", *l);
+  EXPECT_EQ(out,
+            "     1\tline 1\n     2\tline 2\n     3\t… 6 lines elided (caveman) …\n     9\tline 9\n"
+            "    10\tline 10\n");
+}
+
+TEST(GutterTest, RestoreDeclinesWhenMostLinesAreUntraceable) {
+  auto l = strip_gutter(numbered(10));
+  ASSERT_TRUE(l);
+  std::string compressed = "{\"reencoded\":true}\nother\nline 1\n";
+  EXPECT_EQ(restore_gutter(compressed, *l), compressed);
+}
+
+TEST(FileWrapperTest, StripsSingleWrapper) {
+  std::string inner;
+  auto w = strip_file_wrapper("  <file path=\"a>b\">\nbody\n</file>\n", &inner);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(inner, "\nbody\n");
+  EXPECT_EQ(w->prefix, "  <file path=\"a>b\">");
+  EXPECT_EQ(w->suffix, "</file>\n");
+  EXPECT_FALSE(strip_file_wrapper("<file>a</file><file>b</file>", &inner));
+  EXPECT_FALSE(strip_file_wrapper("<file>   </file>", &inner));
+  EXPECT_FALSE(strip_file_wrapper("<filer>x</file>", &inner));
+}
+
+TEST(UnwrapTest, RoundTripsGutterInsideFile) {
+  std::string input = "<file path=\"x\">\n" + numbered(9) + "</file>";
+  Unwrapped u = unwrap_input(input);
+  EXPECT_EQ(u.layers.size(), 2u);
+  EXPECT_EQ(rewrap(u.body, u.layers), input);
+}
+
+}  // namespace
+}  // namespace caveman::core
