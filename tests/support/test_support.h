@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "caveman/status.h"
+#include "support/corpus.h"
 
 #define ASSERT_OK(expr)                                          \
   do {                                                           \
@@ -37,19 +38,11 @@ class TempDir {
   std::string path_;
 };
 
-std::string read_file(const std::string& path);
-void write_file(const std::string& path, const std::string& data);
-
-// ../shared/corpus relative to the source tree.
-std::string corpus_dir();
-struct CorpusFile {
-  std::string name;   // e.g. "json-package-lock.json"
-  std::string kind;   // MANIFEST kind
-  std::string language;
-  std::vector<std::string> must_keep;
-  std::string path;
-};
-std::vector<CorpusFile> corpus_manifest();
+using ::caveman::corpus::read_file;
+using ::caveman::corpus::write_file;
+using ::caveman::corpus::CorpusFile;
+using ::caveman::corpus::corpus_dir;
+using ::caveman::corpus::corpus_manifest;
 
 }  // namespace caveman::testing
 

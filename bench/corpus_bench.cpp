@@ -1,0 +1,134 @@
+// corpus_bench: compresses every file of ../shared/corpus through the engine and reports,
+// per file and per kind, the ratio, whether every MANIFEST must_keep substring survived,
+// whether the handle restores the exact input, and single-thread throughput (MB/s,
+// including both token counts). `--markdown` prints the docs/BENCHMARKS.md section.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "caveman/ccr.h"
+#include "caveman/engine.h"
+#include "support/corpus.h"
+
+namespace {
+
+struct Row {
+  caveman::corpus::CorpusFile file;
+  std::string detected;
+  std::size_t bytes = 0;
+  caveman::CompressResult result;
+  int kept = 0;
+  std::vector<std::string> lost;
+  bool restored = true;
+  double mb_per_s = 0;
+};
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string fmt(double v, int prec = 3) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", prec, v);
+  return buf;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool markdown = argc > 1 && std::string(argv[1]) == "--markdown";
+  auto opened = caveman::ccr::open_store(std::string(caveman::ccr::kMemoryPath));
+  std::shared_ptr<caveman::ccr::Store> store;
+  if (opened.ok()) store = std::move(opened).value();
+  caveman::Engine engine(store);
+  caveman::Options options;
+  options.mode = "compress";
+  options.external_recovery = store == nullptr;  // ratios still measurable without a store
+
+  std::vector<Row> rows;
+  for (const auto& f : caveman::corpus::corpus_manifest()) {
+    Row row;
+    row.file = f;
+    std::string input = caveman::corpus::read_file(f.path);
+    row.bytes = input.size();
+    row.detected = caveman::detect(input);
+    row.result = engine.compress(input, options);
+    for (const auto& needle : f.must_keep) {
+      if (caveman::corpus::keeps(f.kind, row.result.output, needle)) {
+        ++row.kept;
+      } else {
+        row.lost.push_back(needle);
+      }
+    }
+    if (!row.result.recovery_handle.empty()) {
+      auto back = engine.retrieve(row.result.recovery_handle);
+      row.restored = back.ok() && back.value() == input;
+    }
+    // Throughput: repeat until ≥ 0.3 s of work.
+    int reps = 0;
+    auto t0 = std::chrono::steady_clock::now();
+    double elapsed = 0;
+    do {
+      auto r = engine.compress(input, options);
+      ++reps;
+      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    } while (elapsed < 0.3);
+    row.mb_per_s = static_cast<double>(input.size()) * reps / elapsed / 1e6;
+    rows.push_back(std::move(row));
+  }
+
+  std::map<std::string, std::vector<const Row*>> by_kind;
+  for (const Row& r : rows) by_kind[r.file.kind].push_back(&r);
+
+  std::cout << "Corpus: " << rows.size() << " files from ../shared/corpus/public "
+            << (store ? "(in-memory CCR store)" : "(external recovery: no store built)")
+            << ". Ratio = (tokens_before − tokens_after) / tokens_before, o200k_base.\n\n";
+  std::cout << "| kind | files | median ratio | min ratio | must_keep kept | handles exact | "
+               "median MB/s |\n|---|---|---|---|---|---|---|\n";
+  for (const auto& [kind, list] : by_kind) {
+    std::vector<double> ratios, speeds;
+    int kept = 0, total = 0, exact = 0, handles = 0;
+    for (const Row* r : list) {
+      ratios.push_back(r->result.ratio);
+      speeds.push_back(r->mb_per_s);
+      kept += r->kept;
+      total += static_cast<int>(r->file.must_keep.size());
+      if (!r->result.recovery_handle.empty()) {
+        ++handles;
+        exact += r->restored;
+      }
+    }
+    std::cout << "| " << kind << " | " << list.size() << " | " << fmt(median(ratios)) << " | "
+              << fmt(*std::min_element(ratios.begin(), ratios.end())) << " | " << kept << "/"
+              << total << " | " << exact << "/" << handles << " | " << fmt(median(speeds), 1)
+              << " |\n";
+  }
+  std::cout << "\n| file | kind | detected | bytes | tokens before → after | ratio | method | "
+               "must_keep | MB/s |\n|---|---|---|---|---|---|---|---|---|\n";
+  for (const Row& r : rows) {
+    std::cout << "| " << r.file.name << " | " << r.file.kind << " | " << r.detected
+              << (r.detected == r.file.kind ? "" : " ✗") << " | " << r.bytes << " | "
+              << r.result.tokens_before << " → " << r.result.tokens_after << " | "
+              << fmt(r.result.ratio) << " | " << (r.result.method.empty() ? "—" : r.result.method)
+              << " | " << r.kept << "/" << r.file.must_keep.size() << " | " << fmt(r.mb_per_s, 1)
+              << " |\n";
+  }
+  bool any_lost = false;
+  for (const Row& r : rows) {
+    for (const auto& l : r.lost) {
+      if (!any_lost) std::cout << "\nLost must_keep substrings:\n\n";
+      any_lost = true;
+      std::cout << "- " << r.file.name << ": `" << l << "`\n";
+    }
+    if (!r.restored) std::cout << "- " << r.file.name << ": HANDLE DID NOT RESTORE THE INPUT\n";
+  }
+  (void)markdown;
+  return 0;
+}
