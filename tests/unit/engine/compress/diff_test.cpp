@@ -1,0 +1,178 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "compress/compressors.h"
+#include "support/test_support.h"
+
+namespace caveman::compress {
+namespace {
+
+std::optional<CompressorOutput> run(std::string_view in) {
+  static const auto c = make_diff_compressor();
+  return c->compress(in, "");
+}
+
+std::string lines(int from, int to, std::string_view prefix) {
+  std::string out;
+  for (int i = from; i <= to; ++i) out += std::string(prefix) + "line number " + std::to_string(i) + "\n";
+  return out;
+}
+
+// One file, one hunk: 8 context lines, a change, 8 context lines.
+std::string far_context_diff() {
+  return "diff --git a/f.txt b/f.txt\n"
+         "index 1111111..2222222 100644\n"
+         "--- a/f.txt\n"
+         "+++ b/f.txt\n"
+         "@@ -1,17 +1,17 @@ header\n" +
+         lines(1, 8, " ") + "-old value\n+new value\n" + lines(10, 17, " ");
+}
+
+TEST(DiffCompressorTest, ElidesContextFarFromChanges) {
+  auto out = run(far_context_diff());
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->bytes,
+            "diff --git a/f.txt b/f.txt\n"
+            "index 1111111..2222222 100644\n"
+            "--- a/f.txt\n"
+            "+++ b/f.txt\n"
+            "@@ -1,17 +1,17 @@ header\n"
+            "\xE2\x80\xA6 6 context lines elided (caveman) \xE2\x80\xA6\n"
+            " line number 7\n line number 8\n-old value\n+new value\n"
+            " line number 10\n line number 11\n"
+            "\xE2\x80\xA6 6 context lines elided (caveman) \xE2\x80\xA6\n");
+  EXPECT_EQ(out->method, "diff");
+}
+
+TEST(DiffCompressorTest, KeepsEverythingOutsideHunks) {
+  // A git log -p commit header and message far from any change are never elided.
+  std::string msg;
+  for (int i = 0; i < 10; ++i) msg += "    Message line " + std::to_string(i) + " explains why.\n";
+  std::string in = "commit 0123456789abcdef0123456789abcdef01234567\n"
+                   "Author: A U Thor <a@example.com>\n"
+                   "Date:   Mon Jan 1 00:00:00 2024 +0000\n\n" +
+                   msg + "\n" + far_context_diff();
+  auto out = run(in);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->bytes.substr(0, in.find("diff --git")), in.substr(0, in.find("diff --git")));
+  EXPECT_NE(out->bytes.find("6 context lines elided"), std::string::npos);
+}
+
+TEST(DiffCompressorTest, HunkCountsBoundTheHunk) {
+  // After the hunk's 3 lines, a "-" / "+" line belongs to the next file's header and a
+  // context-looking line is not context: nothing there may be elided.
+  std::string in = "--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n ctx\n-a\n+b\n" + lines(1, 12, " ") +
+                   "--- a/y\n+++ b/y\n";
+  EXPECT_FALSE(run(in).has_value());
+}
+
+TEST(DiffCompressorTest, OutlinesLongAddedRun) {
+  std::string body;
+  body += "+// header comment\n+#include <a.h>\n+#include <b.h>\n+\n";  // head (4)
+  body += "+int first(int x) {\n";
+  for (int i = 0; i < 10; ++i) body += "+  x += " + std::to_string(i) + ";\n";
+  body += "+  return x;\n+}\n+// a comment at top level\n";
+  body += "+struct Second {\n";
+  for (int i = 0; i < 10; ++i) body += "+  int field" + std::to_string(i) + ";\n";
+  body += "+};\n+int last = 0;\n+int really_last = 1;\n";  // tail (2)
+  std::string in = "diff --git a/n.cc b/n.cc\nnew file mode 100644\nindex 0000000..3333333\n"
+                   "--- /dev/null\n+++ b/n.cc\n@@ -0,0 +1,34 @@\n" + body;
+  auto out = run(in);
+  ASSERT_TRUE(out.has_value());
+  const std::string& o = out->bytes;
+  EXPECT_NE(o.find("+#include <a.h>\n"), std::string::npos);    // head
+  EXPECT_NE(o.find("+int first(int x) {\n"), std::string::npos);  // outline
+  EXPECT_NE(o.find("+struct Second {\n"), std::string::npos);
+  EXPECT_NE(o.find("+int really_last = 1;\n"), std::string::npos);  // tail
+  EXPECT_EQ(o.find("x += 3"), std::string::npos);
+  EXPECT_EQ(o.find("a comment at top level"), std::string::npos);  // comments are not outline
+  EXPECT_NE(o.find("\xE2\x80\xA6 13 added lines elided (caveman) \xE2\x80\xA6\n"), std::string::npos);
+  EXPECT_NE(o.find("\xE2\x80\xA6 11 added lines elided (caveman) \xE2\x80\xA6\n"), std::string::npos);
+}
+
+TEST(DiffCompressorTest, OutlinesLongRemovedRun) {
+  std::string body;
+  for (int i = 0; i < 30; ++i) body += "-    removed statement " + std::to_string(i) + ";\n";
+  std::string in = "--- a/r.cc\n+++ b/r.cc\n@@ -1,31 +1,1 @@\n" + body + " kept\n";
+  auto out = run(in);
+  ASSERT_TRUE(out.has_value());
+  // All lines share one indentation: the outline would be the whole run, so only the
+  // head and tail survive.
+  EXPECT_NE(out->bytes.find("\xE2\x80\xA6 24 removed lines elided (caveman) \xE2\x80\xA6\n"),
+            std::string::npos);
+  EXPECT_NE(out->bytes.find("removed statement 3;"), std::string::npos);
+  EXPECT_EQ(out->bytes.find("removed statement 4;"), std::string::npos);
+  EXPECT_NE(out->bytes.find("removed statement 28;"), std::string::npos);
+}
+
+TEST(DiffCompressorTest, ShortRunsStayWhenTheMarkerIsLonger) {
+  // git's default 3-line context: with 2 kept per side a single short line is left over;
+  // its marker would be longer than the line, so nothing is elided.
+  std::string in = "--- a/f\n+++ b/f\n@@ -1,7 +1,7 @@\n a\n b\n c\n-d\n+D\n e\n f\n g\n" +
+                   std::string("--- a/g\n+++ b/g\n@@ -1,3 +1,3 @@\n x\n-y\n+Y\n");
+  EXPECT_FALSE(run(in).has_value());
+}
+
+TEST(DiffCompressorTest, IdempotentOnItsOwnOutput) {
+  std::string in = far_context_diff();
+  auto once = run(in);
+  ASSERT_TRUE(once.has_value());
+  auto twice = run(once->bytes);
+  if (twice.has_value()) EXPECT_EQ(twice->bytes, once->bytes);
+}
+
+TEST(DiffCompressorTest, IdempotentAndDeterministicOnCorpusDiffs) {
+  int seen = 0;
+  for (const auto& f : corpus::corpus_manifest()) {
+    if (f.kind != "diff") continue;
+    ++seen;
+    std::string in = corpus::read_file(f.path);
+    auto once = run(in);
+    ASSERT_TRUE(once.has_value()) << f.name;
+    auto again = run(in);
+    ASSERT_TRUE(again.has_value());
+    EXPECT_EQ(once->bytes, again->bytes) << f.name;
+    auto twice = run(once->bytes);
+    if (twice.has_value()) EXPECT_EQ(twice->bytes, once->bytes) << f.name;
+    for (const auto& needle : f.must_keep) {
+      EXPECT_NE(once->bytes.find(needle), std::string::npos) << f.name << ": " << needle;
+    }
+  }
+  if (seen == 0) GTEST_SKIP() << "corpus not available";
+}
+
+TEST(DiffCompressorTest, CrlfMarkersFollowTheMajorityLineEnding) {
+  std::string in = far_context_diff();
+  std::string crlf;
+  for (char c : in) {
+    if (c == '\n') crlf += "\r\n";
+    else crlf += c;
+  }
+  auto out = run(crlf);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_NE(out->bytes.find("6 context lines elided (caveman) \xE2\x80\xA6\r\n"), std::string::npos);
+  EXPECT_NE(out->bytes.find(" line number 7\r\n"), std::string::npos);
+}
+
+TEST(DiffCompressorTest, DeclinesBadOrUnsuitableInput) {
+  EXPECT_FALSE(run("").has_value());
+  EXPECT_FALSE(run("--- a\n+++ b\n@@ -1 +1 @@\n-a\n+b\n").has_value());  // < 12 lines
+  std::string bad = far_context_diff();
+  bad[bad.find("line number 2")] = '\xff';
+  EXPECT_FALSE(run(bad).has_value());                     // invalid UTF-8
+  EXPECT_FALSE(run(lines(1, 40, "plain ")).has_value());  // no hunks
+  // Combined diffs (merge commits) are not parsed: nothing is elided.
+  EXPECT_FALSE(run("@@@ -1,20 -1,20 +1,20 @@@\n" + lines(1, 20, "  ")).has_value());
+}
+
+TEST(DiffCompressorTest, TruncatedHunkStillCompresses) {
+  // `head -n` cut the diff inside a hunk: the header promises more lines than exist.
+  std::string in = "@@ -1,999 +1,999 @@\n-a\n+b\n" + lines(1, 20, " ");
+  auto out = run(in);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_NE(out->bytes.find("18 context lines elided"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace caveman::compress
