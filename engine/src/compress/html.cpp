@@ -1,8 +1,32 @@
-// Placeholder until the html compressor lands: declines every input (pass-through).
+// html — article extraction (ENGINE.md §4.7): the page's title and its main text, without
+// markup, scripts, styles, navigation or controls. Not query-aware, no marker: the output
+// is plainly an extract, and the page itself stays in CCR.
+#include <optional>
+#include <string>
+#include <string_view>
+
 #include "compress/compressors.h"
+#include "compress/html_extract.h"
 
 namespace caveman::compress {
+namespace {
 
-std::unique_ptr<Compressor> make_html_compressor() { return make_declining_compressor("html"); }
+constexpr std::size_t kMinOutput = 200;  // shorter extracts are too thin to replace a page
+
+class HtmlCompressor final : public Compressor {
+ public:
+  std::string_view type() const override { return "html"; }
+
+  std::optional<CompressorOutput> compress(std::string_view input,
+                                           std::string_view /*query*/) const override {
+    std::optional<std::string> text = html::extract_article(input);
+    if (!text || text->size() < kMinOutput || text->size() >= input.size()) return std::nullopt;
+    return CompressorOutput{std::move(*text), "html", std::nullopt, {}};
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Compressor> make_html_compressor() { return std::make_unique<HtmlCompressor>(); }
 
 }  // namespace caveman::compress
