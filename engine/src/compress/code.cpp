@@ -1,8 +1,63 @@
-// Placeholder until the code compressor lands: declines every input (pass-through).
+// `code` compressor (ENGINE.md §4.3, tree-sitter variant): keeps imports, signatures,
+// types, class members and comments, and replaces the outermost function/method bodies
+// with `{ /* caveman: body elided */ }` (Python: `...`, after any docstring). Languages:
+// Go, Python, JavaScript, TypeScript, TSX, C, C++. Declaration-only sources (a .d.ts, a
+// header) have no bodies; there long `/** */` doc comments are cut to their first
+// sentence instead. Fails (pass-through) when no grammar parses the input without errors,
+// when nothing is elidable, or when the output does not re-parse cleanly.
+#include <memory>
+#include <vector>
+
+#include "compress/code/elide.h"
+#include "compress/code/parse.h"
+#include "compress/code/sniff.h"
 #include "compress/compressors.h"
 
 namespace caveman::compress {
+namespace {
 
-std::unique_ptr<Compressor> make_code_compressor() { return make_declining_compressor("code"); }
+// Above this size only the best-guess grammar is tried: a failing parse of a large input
+// costs seconds, and sniffing is reliable on real files of that size.
+constexpr std::size_t kSingleGuessBytes = 1u << 20;
+
+class CodeCompressor final : public Compressor {
+ public:
+  std::string_view type() const override { return "code"; }
+
+  std::optional<CompressorOutput> compress(std::string_view input,
+                                           std::string_view /*query*/) const override {
+    if (input.empty() || input.size() > code::kMaxParseBytes) return std::nullopt;
+    std::vector<code::Language> candidates = code::candidate_languages(input);
+    if (input.size() > kSingleGuessBytes && candidates.size() > 1) candidates.resize(1);
+    for (code::Language lang : candidates) {
+      std::unique_ptr<code::CleanParse> parsed = code::parse_clean(lang, input);
+      if (!parsed) continue;  // a syntax error under this grammar: try the next guess
+      // The first grammar that parses cleanly decides; a second one would see the same code.
+      return compress_parsed(lang, *parsed, input);
+    }
+    return std::nullopt;
+  }
+
+ private:
+  static std::optional<CompressorOutput> compress_parsed(code::Language lang,
+                                                         const code::CleanParse& parsed,
+                                                         std::string_view input) {
+    TSNode root = ts_tree_root_node(parsed.tree.get());
+    code::BodyScan scan = code::elide_bodies(lang, root, input);
+    std::vector<code::Edit> edits = std::move(scan.edits);
+    if (scan.bodies == 0) edits = code::trim_doc_comments(lang, root, input);
+    if (edits.empty()) return std::nullopt;
+    std::string out = code::apply_edits(input, edits);
+    if (!code::parse_clean(lang, out)) return std::nullopt;  // never emit broken code
+    CompressorOutput result;
+    result.bytes = std::move(out);
+    result.method = "code";
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Compressor> make_code_compressor() { return std::make_unique<CodeCompressor>(); }
 
 }  // namespace caveman::compress

@@ -1,0 +1,195 @@
+#include "compress/code/elide.h"
+
+#include <array>
+
+namespace caveman::compress::code {
+namespace {
+
+std::string_view node_type(TSNode n) { return ts_node_type(n); }
+
+std::string_view node_text(TSNode n, std::string_view text) {
+  std::uint32_t s = ts_node_start_byte(n);
+  std::uint32_t e = ts_node_end_byte(n);
+  return text.substr(s, e - s);
+}
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// The docstring statement opening a Python block, or a null node.
+TSNode python_docstring(TSNode block) {
+  TSNode none{};
+  std::uint32_t n = ts_node_named_child_count(block);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    TSNode stmt = ts_node_named_child(block, i);
+    if (node_type(stmt) == "comment") continue;
+    if (node_type(stmt) != "expression_statement" || ts_node_named_child_count(stmt) != 1) {
+      return none;
+    }
+    std::string_view t = node_type(ts_node_named_child(stmt, 0));
+    return t == "string" || t == "concatenated_string" ? stmt : none;
+  }
+  return none;
+}
+
+// `...`, or the docstring then `...` on its own line at the block's indentation.
+std::string python_replacement(TSNode block, std::string_view text) {
+  std::uint32_t start = ts_node_start_byte(block);
+  std::size_t line_start = text.rfind('\n', start == 0 ? 0 : start - 1);
+  line_start = (line_start == std::string_view::npos || start == 0) ? 0 : line_start + 1;
+  std::string_view indent = text.substr(line_start, start - line_start);
+  bool own_line = indent.find_first_not_of(" \t") == std::string_view::npos;
+  TSNode doc = python_docstring(block);
+  if (!own_line || ts_node_is_null(doc)) return std::string(kPythonBodyMarker);
+  std::string out(text.substr(start, ts_node_end_byte(doc) - start));
+  if (line_start >= 2 && text[line_start - 2] == '\r') out += '\r';  // keep CRLF files CRLF
+  out += '\n';
+  out += indent;
+  out += kPythonBodyMarker;
+  return out;
+}
+
+// --- doc comments -------------------------------------------------------------------
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// Comment lines without the `*` gutter: " * text" → "text".
+std::vector<std::string_view> doc_lines(std::string_view inner) {
+  std::vector<std::string_view> lines;
+  std::size_t pos = 0;
+  while (pos <= inner.size()) {
+    std::size_t nl = inner.find('\n', pos);
+    std::string_view l = inner.substr(pos, nl == std::string_view::npos ? inner.npos : nl - pos);
+    pos = nl == std::string_view::npos ? inner.size() + 1 : nl + 1;
+    l = trim(l);
+    if (!l.empty() && l.front() == '*') l = trim(l.substr(1));
+    lines.push_back(l);
+  }
+  return lines;
+}
+
+// Words before a period that do not end a sentence.
+constexpr std::array<std::string_view, 5> kAbbreviations = {"e.g", "i.e", "etc", "vs", "cf"};
+
+// Length of the first sentence of `para` (a period, `!` or `?` followed by a space).
+std::size_t first_sentence_length(std::string_view para) {
+  for (std::size_t i = 0; i + 1 < para.size(); ++i) {
+    char c = para[i];
+    if ((c != '.' && c != '!' && c != '?') || para[i + 1] != ' ') continue;
+    bool abbreviation = false;
+    for (std::string_view a : kAbbreviations) {
+      if (i >= a.size() && para.substr(i - a.size(), a.size()) == a &&
+          (i == a.size() || para[i - a.size() - 1] == ' ' || para[i - a.size() - 1] == '(')) {
+        abbreviation = true;
+      }
+    }
+    if (!abbreviation) return i + 1;
+  }
+  return para.size();
+}
+
+// The trimmed form of one `/** … */` comment, or "" when nothing would be dropped.
+std::string trimmed_doc(std::string_view comment) {
+  if (comment.size() < 5 || !starts_with(comment, "/**") || starts_with(comment, "/**/") ||
+      comment.substr(comment.size() - 2) != "*/" ||
+      comment.find(kDocTrimmedMarker) != std::string_view::npos) {
+    return "";
+  }
+  std::vector<std::string_view> lines = doc_lines(comment.substr(3, comment.size() - 5));
+  std::string para;  // the first paragraph, lines joined by spaces
+  std::size_t i = 0;
+  while (i < lines.size() && lines[i].empty()) ++i;
+  for (; i < lines.size() && !lines[i].empty() && lines[i].front() != '@'; ++i) {
+    if (!para.empty()) para += ' ';
+    para += lines[i];
+  }
+  if (para.empty()) return "";  // tags only: nothing that reads as a summary
+  std::size_t keep = first_sentence_length(para);
+  bool dropped = keep < para.size();
+  bool deprecated = false;
+  for (; i < lines.size(); ++i) {
+    if (!lines[i].empty()) dropped = true;
+    if (starts_with(lines[i], "@deprecated")) deprecated = true;
+  }
+  if (!dropped) return "";
+  std::string out = "/** ";
+  out.append(para, 0, keep);
+  if (deprecated) out += " @deprecated";
+  out += ' ';
+  out += kDocTrimmedMarker;
+  out += " */";
+  return out.size() < comment.size() ? out : "";
+}
+
+// Calls visit(node) for every node in document order; visit returns false to skip the
+// node's children. Iterative, so deeply nested input cannot overflow the stack.
+template <typename Visit>
+void walk(TSNode root, Visit visit) {
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  for (;;) {
+    bool descend = visit(ts_tree_cursor_current_node(&cursor));
+    if (descend && ts_tree_cursor_goto_first_child(&cursor)) continue;
+    bool moved = false;
+    while (!(moved = ts_tree_cursor_goto_next_sibling(&cursor))) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) break;
+    }
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&cursor);
+}
+
+}  // namespace
+
+BodyScan elide_bodies(Language lang, TSNode root, std::string_view text) {
+  BodyScan scan;
+  walk(root, [&](TSNode n) {
+    if (!is_function_like(lang, node_type(n))) return true;
+    TSNode body = ts_node_child_by_field_name(n, "body", 4);
+    if (ts_node_is_null(body) || !is_elidable_body(lang, node_type(body))) return true;
+    ++scan.bodies;
+    std::string replacement =
+        is_python(lang) ? python_replacement(body, text) : std::string(kBraceBodyMarker);
+    std::string_view current = node_text(body, text);
+    if (replacement.size() < current.size() && trim(current) != trim(replacement)) {
+      scan.edits.push_back({ts_node_start_byte(body), ts_node_end_byte(body),
+                            std::move(replacement)});
+    }
+    return false;  // outermost only: the body goes (or stays) as a whole
+  });
+  return scan;
+}
+
+std::vector<Edit> trim_doc_comments(Language lang, TSNode root, std::string_view text) {
+  std::vector<Edit> edits;
+  if (!has_block_doc_comments(lang)) return edits;
+  walk(root, [&](TSNode n) {
+    if (node_type(n) == "comment") {
+      std::string t = trimmed_doc(node_text(n, text));
+      if (!t.empty()) edits.push_back({ts_node_start_byte(n), ts_node_end_byte(n), std::move(t)});
+      return false;
+    }
+    return true;
+  });
+  return edits;
+}
+
+std::string apply_edits(std::string_view source, const std::vector<Edit>& edits) {
+  std::string out;
+  out.reserve(source.size());
+  std::size_t pos = 0;
+  for (const Edit& e : edits) {
+    if (e.start < pos) continue;  // overlapping: keep the earlier edit
+    out.append(source, pos, e.start - pos);
+    out += e.replacement;
+    pos = e.end;
+  }
+  out.append(source, pos);
+  return out;
+}
+
+}  // namespace caveman::compress::code
