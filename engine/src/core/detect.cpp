@@ -1,5 +1,7 @@
 // Content-type detection (ENGINE.md §2): the first rule that fires wins.
 #include <array>
+#include <map>
+#include <vector>
 
 #include "caveman/engine.h"
 #include "compress/config_parse.h"
@@ -216,6 +218,266 @@ bool looks_search_result(std::string_view s) {
   return matches >= 4 && matches * 3 >= lines.size();
 }
 
+namespace {
+
+bool is_space_or_tab(char c) { return c == ' ' || c == '\t'; }
+
+std::string_view rtrim(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+std::string_view ltrim(std::string_view s) {
+  while (!s.empty() && is_space_or_tab(s.front())) s.remove_prefix(1);
+  return s;
+}
+
+bool log_level_word(std::string_view line) {
+  return text::contains_word_ci(line, {"trace", "debug", "info", "notice", "warn", "warning",
+                                       "error", "err", "fatal", "panic", "critical", "crit",
+                                       "verbose", "silly", "severe"});
+}
+
+bool loose_timestamp(std::string_view line) {
+  if (has_timestamp(line) || has_word_clock(line)) return true;
+  // "2025-06-24  14:36:25" (apt history) and "Jun 24 14:36" (syslog).
+  for (std::size_t i = 0; i + 10 < line.size(); ++i) {
+    if (is_digit(line[i]) && is_digit(line[i + 3]) && line[i + 4] == '-' && line[i + 7] == '-' &&
+        is_digit(line[i + 9])) {
+      std::size_t j = i + 10;
+      while (j < line.size() && line[j] == ' ') ++j;
+      if (j + 5 <= line.size() && is_digit(line[j]) && is_digit(line[j + 1]) && line[j + 2] == ':')
+        return true;
+    }
+  }
+  return line.size() >= 12 && is_alpha(line[0]) && line[3] == ' ' &&
+         (is_digit(line[5]) || line[4] == ' ') && line[6] == ' ' && is_digit(line[7]) &&
+         is_digit(line[8]) && line[9] == ':';
+}
+
+bool leading_bracket_tag(std::string_view line) {
+  std::string_view t = ltrim(line);
+  if (t.empty() || t[0] != '[') return false;
+  std::size_t close = t.find(']');
+  return close != std::string_view::npos && close >= 2 && close <= 25 &&
+         t.substr(0, close).find('\n') == std::string_view::npos;
+}
+
+// "12 verbose cli …" (npm debug logs)
+bool counter_word(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size() && is_digit(line[i])) ++i;
+  if (i == 0 || i >= line.size() || line[i] != ' ') return false;
+  std::size_t j = i + 1;
+  while (j < line.size() && line[j] >= 'a' && line[j] <= 'z') ++j;
+  return j > i + 1 && j < line.size() && line[j] == ' ';
+}
+
+bool diagnostic(std::string_view line) {
+  for (std::string_view p : {"FAILED:", "ninja:", "make:", "make[", "gmake:", "npm ERR!",
+                             "npm WARN", "error:", "warning:", "note:", "-- "}) {
+    if (starts_with(line, p)) return true;
+  }
+  for (std::string_view k : {": error:", ": warning:", ": note:", ": fatal error:"}) {
+    std::size_t pos = line.find(k);
+    if (pos != std::string_view::npos && pos > 0 && is_digit(line[pos - 1])) return true;
+  }
+  return false;
+}
+
+bool log_signal(std::string_view line) {
+  return log_level_word(line) || loose_timestamp(line) || leading_bracket_tag(line) ||
+         counter_word(line) || diagnostic(line);
+}
+
+bool only_punctuation(std::string_view t) {
+  for (char c : t) {
+    if (!(c == '}' || c == ')' || c == ']' || c == ';' || c == ',' || c == ' ' || c == '\t' ||
+          c == '\r' || c == '{' || c == '(')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// "path:12:" (no whitespace in the path) or "12:" followed by a non-digit (grep on one file).
+bool search_hit(std::string_view line) {
+  if (line.empty()) return false;
+  char c = line[0];
+  if (is_digit(c)) {
+    std::size_t i = 0;
+    while (i < line.size() && is_digit(line[i])) ++i;
+    if (i < line.size() && line[i] == ':' && (i + 1 >= line.size() || !is_digit(line[i + 1])))
+      return true;
+  }
+  if (!(c == '.' || c == '/' || c == '~' || c == '_' || c == '-' || is_alpha(c) || is_digit(c)))
+    return false;
+  // The path has no whitespace or '=', contains '.' or '/', and does not end in a digit —
+  // which keeps "ts=2026-01-01T00:00:10Z" and "10:00:01" out.
+  std::size_t colon = 0;
+  bool dot_or_slash = false;
+  while (colon < line.size() && colon <= 241 && line[colon] != ':' && line[colon] != ' ' &&
+         line[colon] != '\t') {
+    if (line[colon] == '=') return false;
+    dot_or_slash = dot_or_slash || line[colon] == '.' || line[colon] == '/';
+    ++colon;
+  }
+  if (colon >= line.size() || line[colon] != ':' || !dot_or_slash || is_digit(line[colon - 1]))
+    return false;
+  std::size_t j = colon + 1, d = j;
+  while (j < line.size() && is_digit(line[j])) ++j;
+  return j > d && j < line.size() && line[j] == ':';
+}
+
+// grep -C context line "path-12-…" or "12-…", or the "--" group separator.
+bool search_context(std::string_view line) {
+  if (rtrim(line) == "--") return true;
+  std::size_t i = 0;
+  while (i < line.size() && is_digit(line[i])) ++i;
+  if (i > 0 && i < line.size() && line[i] == '-' && (i + 1 >= line.size() || !is_digit(line[i + 1])))
+    return true;  // "12-" context line of grep on a single file
+  i = 0;
+  while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != ':') {
+    if (line[i] == '-' && i + 1 < line.size() && is_digit(line[i + 1])) {
+      std::size_t j = i + 1;
+      while (j < line.size() && is_digit(line[j])) ++j;
+      if (j < line.size() && line[j] == '-') return true;
+    }
+    ++i;
+  }
+  return false;
+}
+
+bool comment_line(std::string_view t) {
+  if (starts_with(t, "*") || starts_with(t, "/*") || starts_with(t, "//") ||
+      starts_with(t, "--") || starts_with(t, "<!--")) {
+    return true;
+  }
+  if (!starts_with(t, "#")) return false;
+  for (std::string_view d : {"#include", "#define", "#if", "#endif", "#else", "#elif",
+                             "#pragma", "#undef"}) {
+    if (starts_with(t, d)) return false;
+  }
+  return true;
+}
+
+bool code_line(std::string_view t) {
+  static constexpr std::string_view kStarts[] = {
+      "def",   "class",   "if",       "elif",   "else",      "for",     "while",  "return",
+      "import", "from",   "const",    "let",    "var",       "function", "public", "private",
+      "protected", "static", "void",  "struct", "#include",  "#define", "#if",    "#endif",
+      "func",  "package", "type",     "try",    "except",    "catch",   "finally", "with",
+      "async", "await",   "export",   "switch", "case",      "break",   "continue", "yield",
+      "raise", "throw",   "new",      "enum",   "interface", "namespace", "template", "using",
+      "typedef"};
+  for (std::string_view k : kStarts) {
+    if (starts_with(t, k) && (t.size() == k.size() || !text::is_word_byte(t[k.size()]))) return true;
+  }
+  if (starts_with(t, "self.") || starts_with(t, "this.")) return true;
+  if (!t.empty() && (t[0] == '}' || t[0] == '{' || t[0] == ')' || t[0] == ']' || t[0] == '@'))
+    return true;
+  std::string_view r = rtrim(t);
+  if (r.empty()) return false;
+  char last = r.back();
+  if (last == ';' || last == '{' || last == '}' || last == '(' || last == '[' || last == ',' ||
+      last == ':' || last == ')' || last == '\\') {
+    return true;
+  }
+  return r.size() >= 2 && (r.substr(r.size() - 2) == "=>" || r.substr(r.size() - 2) == "*/");
+}
+
+bool prose_line(std::string_view t) {
+  if (t.empty()) return false;
+  char c = t[0];
+  if (!(is_alpha(c) || c == '(' || c == '"' || c == '\'' || c == '`' || c == '*')) return false;
+  for (char ch : t) {
+    if (ch == ';' || ch == '{' || ch == '}' || ch == '=' || ch == '<' || ch == '>') return false;
+  }
+  int words = 0;
+  bool in_word = false;
+  for (char ch : t) {
+    bool sp = ch == ' ' || ch == '\t';
+    if (!sp && !in_word) ++words;
+    in_word = !sp;
+  }
+  return words >= 5 && !code_line(t);
+}
+
+}  // namespace
+
+LineStats line_stats(std::string_view s) {
+  constexpr std::size_t kMaxLines = 3000;
+  LineStats st;
+  std::vector<std::string_view> unindented;
+  std::size_t non_comment = 0, search_like = 0;
+  std::size_t start = 0;
+  while (start < s.size() && st.lines < kMaxLines) {
+    std::size_t nl = s.find('\n', start);
+    std::size_t end = nl == std::string_view::npos ? s.size() : nl;
+    std::string_view line = rtrim(s.substr(start, end - start));
+    start = end + 1;
+    std::string_view t = ltrim(line);
+    if (t.empty()) continue;
+    ++st.lines;
+    if (search_hit(line)) {
+      ++st.search_hits;
+      ++search_like;
+    } else if (search_context(line)) {
+      ++search_like;
+    }
+    if (t.size() >= 2 && t[0] == '#') {
+      std::size_t h = 0;
+      while (h < t.size() && h < 7 && t[h] == '#') ++h;
+      if (h <= 6 && h < t.size() && t[h] == ' ' && line[0] == '#') ++st.md_headings;
+    }
+    if (line.size() - t.size() <= 3 && (starts_with(t, "```") || starts_with(t, "~~~")))
+      ++st.md_fences;
+    if (!comment_line(t)) {
+      ++non_comment;
+      if (code_line(t)) ++st.code_lines;
+      else if (prose_line(t)) ++st.prose_lines;
+    }
+    if (!is_space_or_tab(line[0]) && !only_punctuation(t)) unindented.push_back(t);
+  }
+  // Log evidence among unindented lines: a log signal, or a template line (digits masked)
+  // that repeats ≥ 3 times — test runners and build tools print the same skeleton over and
+  // over, while code's top-level lines are mostly unique.
+  std::map<std::string, int> templates;
+  std::vector<std::string> masked(unindented.size());
+  for (std::size_t i = 0; i < unindented.size(); ++i) {
+    std::string m;
+    bool in_digits = false;
+    for (char c : unindented[i]) {
+      if (is_digit(c)) {
+        if (!in_digits) m.push_back('#');
+        in_digits = true;
+      } else {
+        m.push_back(c);
+        in_digits = false;
+      }
+    }
+    masked[i] = std::move(m);
+    ++templates[masked[i]];
+  }
+  st.unindented = unindented.size();
+  for (std::size_t i = 0; i < unindented.size(); ++i) {
+    if (log_signal(unindented[i]) || templates[masked[i]] >= 3) ++st.unindented_log;
+  }
+  st.non_comment = non_comment;
+  st.search_like = search_like;
+  return st;
+}
+
+bool strongly_log(const LineStats& st) {
+  return st.unindented >= 8 && st.unindented_log * 5 >= st.unindented * 4;
+}
+bool strongly_search(const LineStats& st) {
+  return st.search_hits >= 4 && st.search_like * 5 >= st.lines * 3;
+}
+bool markdown_document(const LineStats& st) { return st.md_headings >= 2 && st.md_fences >= 2; }
+bool code_dense(const LineStats& st) {
+  return st.code_lines * 5 >= st.non_comment * 2 && st.code_lines > st.prose_lines;
+}
+
 bool looks_tabular(std::string_view s) {
   std::optional<compress::Table> t = compress::parse_table(s);
   return t && t->rows.size() >= 8;
@@ -234,10 +496,24 @@ std::string detect_body(std::string_view body) {
   if (looks_diff(body)) return "diff";
   if (looks_html(body)) return "html";
   if (looks_tabular(body)) return "tabular";
-  if (looks_code(body)) return "code";
+  // Beyond the original order: strong line-shape evidence for logs and grep output, real
+  // config files and Markdown documents are decided before the (permissive) code rule, and
+  // code additionally needs a code-like line density.
+  LineStats st = line_stats(body);
+  std::optional<compress::ConfigShape> shape = compress::classify_config(body);
+  bool config = shape && text::split_all(body, '\n').size() >= 12;
+  bool flat = shape && shape->kind == compress::ConfigKind::kToml && shape->sections == 0;
+  // Sectioned TOML/INI and YAML win over repeated-template evidence (manifests repeat lines);
+  // a flat key=value file does not, because logfmt logs look exactly like one.
+  if (config && !flat) return "config";
+  if (strongly_search(st)) return "search-result";
+  if (strongly_log(st)) return "log";
+  if (config) return "config";
+  if (markdown_document(st)) return "text";
+  if (starts_with(t, "#!") && !looks_log(body)) return "code";
+  if (looks_code(body) && code_dense(st)) return "code";
   if (looks_log(body)) return "log";
   if (looks_search_result(body)) return "search-result";
-  if (looks_config(body)) return "config";
   return "text";
 }
 

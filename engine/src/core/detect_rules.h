@@ -18,6 +18,25 @@ bool looks_code(std::string_view s);
 bool looks_log(std::string_view s);
 bool looks_search_result(std::string_view s);
 bool looks_config(std::string_view s);
+// Line-shape statistics over the first 3000 non-blank lines (beyond the original rules).
+struct LineStats {
+  std::size_t lines = 0;           // non-blank lines examined
+  std::size_t unindented = 0;      // lines starting in column 0 (not pure punctuation)
+  std::size_t unindented_log = 0;  // …with a log signal or a repeating template
+  std::size_t search_hits = 0;     // "path:N:" / "N:" grep hits
+  std::size_t search_like = 0;     // hits + "path-N-" context lines + "--" separators
+  std::size_t non_comment = 0;
+  std::size_t code_lines = 0;      // keyword starts or code-like line endings
+  std::size_t prose_lines = 0;     // ≥ 5 words, no code punctuation
+  std::size_t md_headings = 0;
+  std::size_t md_fences = 0;
+};
+LineStats line_stats(std::string_view s);
+bool strongly_log(const LineStats& st);
+bool strongly_search(const LineStats& st);
+bool markdown_document(const LineStats& st);
+bool code_dense(const LineStats& st);
+
 // Detect on already-unwrapped text.
 std::string detect_body(std::string_view body);
 

@@ -98,3 +98,85 @@ TEST(DetectTest, LooksThroughGutter) {
 
 }  // namespace
 }  // namespace caveman
+
+namespace caveman {
+namespace {
+
+std::string repeat_lines(const std::vector<std::string>& lines, int times) {
+  std::string out;
+  for (int i = 0; i < times; ++i) {
+    for (const auto& l : lines) out += l + "\n";
+  }
+  return out;
+}
+
+// Beyond the original rules: line-shape evidence decided before the permissive code rule.
+TEST(DetectBeyondTest, TestRunnerOutputIsLog) {
+  std::string gtest;
+  for (int i = 0; i < 20; ++i) {
+    gtest += "[ RUN      ] Suite.Case" + std::to_string(i) + "\n";
+    gtest += "[       OK ] Suite.Case" + std::to_string(i) + " (0 ms)\n";
+  }
+  EXPECT_EQ(detect(gtest), "log");
+  // doctest -v: code snippets under repeating "Trying:/Expecting:/ok" templates.
+  std::string doctest = repeat_lines({"Trying:", "    x = f(1); return {a: b}", "Expecting:",
+                                      "    {'a': 1}", "ok"}, 10);
+  EXPECT_EQ(detect(doctest), "log");
+}
+
+TEST(DetectBeyondTest, NpmDebugLogIsLog) {
+  std::string log;
+  for (int i = 0; i < 12; ++i) log += std::to_string(i) + " silly config load:file:/x{" + std::to_string(i) + "}\n";
+  EXPECT_EQ(detect(log), "log");
+}
+
+TEST(DetectBeyondTest, GrepOutputOfCodeIsSearchResult) {
+  std::string grep;
+  for (int i = 1; i <= 10; ++i) {
+    grep += "src/a.py:" + std::to_string(i * 10) + ":    raise ValueError('bad') if x else {}\n";
+  }
+  EXPECT_EQ(detect(grep), "search-result");
+  std::string single_file;  // grep -n -C1 on one file: "N:" hits and "N-" context lines
+  for (int i = 1; i <= 6; ++i) {
+    single_file += std::to_string(i * 10 - 1) + "-  int a;\n" + std::to_string(i * 10) +
+                   ":  int sqlite3_open(const char *x);\n--\n";
+  }
+  EXPECT_EQ(detect(single_file), "search-result");
+}
+
+TEST(DetectBeyondTest, MarkdownWithCodeBlocksIsText) {
+  std::string md = "# Title\n\nSome words here about the thing.\n\n## Usage\n\n```js\n";
+  for (int i = 0; i < 8; ++i) md += "const x" + std::to_string(i) + " = require('y'); function f() { return 1; }\n";
+  md += "```\n\n## More\n\n```\nexport default class A {}\n```\n";
+  EXPECT_EQ(detect(md), "text");
+}
+
+TEST(DetectBeyondTest, ProseWithBracesIsNotCode) {
+  std::string man;
+  for (int i = 0; i < 10; ++i) {
+    man += "       The option controls what is shown when the class of the value is {private}\n"
+           "       and the function returns the default import path to the user.\n";
+  }
+  EXPECT_EQ(detect(man), "text");
+}
+
+TEST(DetectBeyondTest, LogfmtIsLogNotFlatConfig) {
+  std::string logfmt;
+  for (int i = 0; i < 14; ++i) {
+    logfmt += "ts=2026-01-01T00:00:" + std::to_string(10 + i) + "Z level=info msg=step" +
+              std::to_string(i) + " worker=w1\n";
+  }
+  EXPECT_EQ(detect(logfmt), "log");
+  std::string flat;  // a real flat key = value file (postgresql.conf style): distinct keys
+  for (const char* key : {"port", "max_connections", "shared_buffers", "work_mem", "listen",
+                          "ssl", "log_line_prefix", "timezone", "datestyle", "lc_messages",
+                          "fsync", "wal_level", "archive_mode", "max_wal_size"}) {
+    flat += std::string(key) + " = on    # (change requires restart)\n";
+  }
+  EXPECT_EQ(detect(flat), "config");
+}
+
+TEST(DetectBeyondTest, ShebangScriptIsCode) { EXPECT_EQ(detect("#!/bin/sh\necho hi\n"), "code"); }
+
+}  // namespace
+}  // namespace caveman
