@@ -98,31 +98,56 @@ bool yaml_parses(std::string_view input) {
   }
 }
 
-std::optional<ConfigShape> classify_config(std::string_view input) {
-  if (input.empty() || !text::is_valid_utf8(input)) return std::nullopt;
-  ConfigShape shape{ConfigKind::kToml};
+std::vector<ConfigLineInfo> classify_config_lines(const std::vector<std::string_view>& lines) {
+  std::vector<ConfigLineInfo> out(lines.size());
   int block_indent = -1;  // indent of the key that opened a block scalar
-  for (std::string_view raw : text::split_all(input, '\n')) {
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string_view raw = lines[i];
     std::string_view t = text::trim_ascii(raw);
+    ConfigLineInfo& info = out[i];
     if (block_indent >= 0) {
-      if (t.empty() || yaml_indent(raw) > block_indent) continue;  // block scalar content
+      if (t.empty()) continue;  // blank (possibly inside the block)
+      if (yaml_indent(raw) > block_indent) {
+        info.kind = ConfigLine::kBlockContent;
+        continue;
+      }
       block_indent = -1;
     }
-    if (t.empty() || t[0] == '#' || t[0] == ';') continue;
+    if (t.empty()) continue;
+    if (t[0] == '#' || t[0] == ';') {
+      info.kind = ConfigLine::kComment;
+      continue;
+    }
     if (ends_with_block_scalar(t)) {
-      shape.has_block_scalar = true;
+      info.block_header = true;
       block_indent = yaml_indent(raw);
     }
     if (is_section(t)) {
-      ++shape.sections;
+      info.kind = ConfigLine::kSection;
     } else if (is_assignment(t)) {
-      ++shape.assignments;
+      info.kind = ConfigLine::kAssignment;
     } else if (is_yaml_key(t)) {
-      ++shape.yaml_keys;
+      info.kind = ConfigLine::kYamlKey;
     } else if (t.substr(0, 2) == "- ") {
-      // plain list item: uncounted
+      info.kind = ConfigLine::kListItem;
     } else {
-      ++shape.prose;
+      info.kind = ConfigLine::kProse;
+    }
+  }
+  return out;
+}
+
+std::optional<ConfigShape> classify_config(std::string_view input) {
+  if (input.empty() || !text::is_valid_utf8(input)) return std::nullopt;
+  ConfigShape shape{ConfigKind::kToml};
+  for (const ConfigLineInfo& info : classify_config_lines(text::split_all(input, '\n'))) {
+    shape.has_block_scalar = shape.has_block_scalar || info.block_header;
+    switch (info.kind) {
+      case ConfigLine::kSection: ++shape.sections; break;
+      case ConfigLine::kAssignment: ++shape.assignments; break;
+      case ConfigLine::kYamlKey: ++shape.yaml_keys; break;
+      case ConfigLine::kProse: ++shape.prose; break;
+      default: break;  // blank, comment, plain list item, block content: uncounted
     }
   }
   bool triple_quotes = input.find("\"\"\"") != std::string_view::npos ||

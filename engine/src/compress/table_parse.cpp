@@ -1,5 +1,7 @@
 #include "compress/table_parse.h"
 
+#include <algorithm>
+
 #include "text/lines.h"
 #include "text/utf8.h"
 
@@ -45,12 +47,15 @@ std::optional<Table> parse_markdown(std::string_view input) {
   for (const std::string& c : t.rows[1]) {
     if (!is_separator_cell(c)) return std::nullopt;
   }
+  t.width = t.rows[0].size();
   return t;
 }
 
 // Go encoding/csv reader semantics: "\r\n" → "\n", blank lines skipped, quoted fields may
 // span lines, "" escapes a quote, a bare quote in an unquoted field is an error.
-bool read_csv(std::string_view s, std::size_t start, char delim, Table* t) {
+// With `commented`, '#' at the start of a record is a comment line (Go's Comment option) and
+// records may differ in width (FieldsPerRecord = -1).
+bool read_csv(std::string_view s, std::size_t start, char delim, bool commented, Table* t) {
   std::size_t pos = start;
   const std::size_t n = s.size();
   while (pos < n) {
@@ -61,6 +66,14 @@ bool read_csv(std::string_view s, std::size_t start, char delim, Table* t) {
     }
     if (s[pos] == '\r' && pos + 1 < n && s[pos + 1] == '\n') {
       pos += 2;
+      continue;
+    }
+    if (commented && s[pos] == '#') {
+      std::size_t nl = s.find('\n', pos);
+      std::size_t end = nl == std::string_view::npos ? n : nl;
+      std::size_t text_end = end > pos && s[end - 1] == '\r' ? end - 1 : end;
+      t->comments.push_back({t->rows.size(), pos, text_end});
+      pos = nl == std::string_view::npos ? n : nl + 1;
       continue;
     }
     std::size_t rec_begin = pos;
@@ -140,11 +153,40 @@ bool read_csv(std::string_view s, std::size_t start, char delim, Table* t) {
     std::size_t rec_end = pos;
     while (rec_end > rec_begin && (s[rec_end - 1] == '\n' || s[rec_end - 1] == '\r')) --rec_end;
     if (fields.size() < 2 || fields.size() > kMaxFields) return false;
-    if (!t->rows.empty() && fields.size() != t->rows[0].size()) return false;
+    if (!commented && !t->rows.empty() && fields.size() != t->rows[0].size()) return false;
     t->rows.push_back(std::move(fields));
     t->spans.emplace_back(rec_begin, rec_end);
   }
-  return t->rows.size() >= 2;
+  if (t->rows.empty()) return false;
+  std::size_t width = 0, full = 0;
+  for (const auto& r : t->rows) width = std::max(width, r.size());
+  for (const auto& r : t->rows) full += r.size() == width;
+  if (full * 2 < t->rows.size()) return false;  // ragged beyond "trailing field omitted"
+  t->width = width;
+  return true;
+}
+
+// The prelude's last line names the columns when it splits into exactly `width` non-empty
+// cells: "#codes<TAB>coordinates<TAB>TZ<TAB>comments". Adopts it as rows[0].
+void adopt_commented_header(std::string_view input, std::size_t prelude_end, Table* t) {
+  if (prelude_end == 0) return;
+  std::size_t line_end = prelude_end - 1;  // the prelude's final '\n'
+  std::size_t line_begin = input.rfind('\n', line_end == 0 ? 0 : line_end - 1);
+  line_begin = (line_begin == std::string_view::npos || line_begin >= line_end) ? 0 : line_begin + 1;
+  std::string_view line = input.substr(line_begin, line_end - line_begin);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  std::size_t hashes = 0;
+  while (hashes < line.size() && line[hashes] == '#') ++hashes;
+  std::vector<std::string> cells;
+  for (std::string_view c : text::split_all(line.substr(hashes), t->delimiter)) {
+    if (trim(c).empty() || c.find('"') != std::string_view::npos) return;
+    cells.emplace_back(c);
+  }
+  if (cells.size() != t->width) return;
+  t->rows.insert(t->rows.begin(), std::move(cells));
+  t->spans.insert(t->spans.begin(), {line_begin, line_begin + line.size()});
+  for (Table::Comment& c : t->comments) ++c.before_row;
+  t->header_in_prelude = true;
 }
 
 }  // namespace
@@ -178,7 +220,10 @@ std::optional<Table> parse_table(std::string_view input) {
   t.format = delim == '\t' ? Table::Format::kTsv : Table::Format::kCsv;
   t.delimiter = delim;
   t.prelude = std::string(input.substr(0, start));
-  if (!read_csv(input, start, delim, &t)) return std::nullopt;
+  const bool commented = start > 0;
+  if (!read_csv(input, start, delim, commented, &t)) return std::nullopt;
+  if (commented) adopt_commented_header(input, start, &t);
+  if (t.rows.size() < 2) return std::nullopt;
   t.crlf = text::split_lines(input).crlf_majority;
   t.trailing_newline = input.back() == '\n';
   return t;
