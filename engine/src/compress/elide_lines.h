@@ -1,0 +1,37 @@
+// Shared rendering for the line-oriented compressors (search-result, terminal, config):
+// every maximal run of dropped lines becomes one synthesized marker line. Line endings
+// follow ENGINE.md §4.0 (split on '\n', '\r' stays attached to its line, a synthesized
+// marker gets '\r' only when CRLF is the majority ending, the final '\n' is re-added).
+#ifndef CAVEMAN_COMPRESS_ELIDE_LINES_H_
+#define CAVEMAN_COMPRESS_ELIDE_LINES_H_
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace caveman::compress {
+
+struct ElidedLines {
+  std::string text;
+  std::size_t dropped_lines = 0;  // lines actually replaced by markers
+  std::size_t markers = 0;
+};
+
+// Marker text for a run: `run_length` lines starting at line index `first`.
+using LineMarker = std::function<std::string(std::size_t first, std::size_t run_length)>;
+
+// Renders `lines` with each run of keep[i] == false replaced by marker(first, n).
+// A run is emitted verbatim instead when replacing it would not save bytes (its lines are
+// no longer than the marker, e.g. a lone "--" separator) or when it holds only blank
+// lines: a marker must never make the output longer or hide nothing.
+ElidedLines elide_runs(const std::vector<std::string_view>& lines, const std::vector<bool>& keep,
+                       bool trailing_newline, bool crlf_majority, const LineMarker& marker);
+
+// "… N <what> elided (caveman) …", e.g. what = "search result lines".
+std::string count_marker(std::size_t n, std::string_view what);
+
+}  // namespace caveman::compress
+
+#endif  // CAVEMAN_COMPRESS_ELIDE_LINES_H_

@@ -1,0 +1,21 @@
+// The terminal compressor (ENGINE.md §4.15): shows what the terminal showed (escape
+// sequences removed, carriage-return redraws collapsed, see terminal_clean.h), then keeps
+// the head, the tail, every problem line and every line the redundancy gate calls novel;
+// each elided run becomes `… N lines elided (caveman) …`.
+#ifndef CAVEMAN_COMPRESS_TERMINAL_H_
+#define CAVEMAN_COMPRESS_TERMINAL_H_
+
+#include <string_view>
+
+namespace caveman::compress {
+
+// A line the terminal compressor always shows (case-insensitive): the whole words
+// error, err, fatal, panic, exception, traceback, fail, failed, failure, warn, warning; a
+// letter run ending in "error" or "exception" (AssertionError, IOError); a stack frame
+// (indented `at ` / `File "`, `--->`, `.go:<digit>`, "caused by"); a `:line:col:`
+// position; `exit status` 1–9.
+bool is_terminal_problem_line(std::string_view line);
+
+}  // namespace caveman::compress
+
+#endif  // CAVEMAN_COMPRESS_TERMINAL_H_
