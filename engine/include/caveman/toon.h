@@ -2,7 +2,8 @@
 //
 // toon_encode() turns one JSON text into TOON; toon_decode() turns TOON back into compact JSON.
 // Both implement the TOON specification v3.3 (@toon-format/spec 3.3.2) completely and pass its
-// 400 conformance fixtures; decode(encode(x)) == x for every JSON value x the encoder accepts.
+// 400 conformance fixtures; decode(encode(x)) == x for every JSON value the encoder accepts
+// (numbers compare by value, and see the tabular-row note below).
 // Pure functions of their arguments: no globals, no I/O, safe to call from any thread at once.
 // Failures are Status values (nothing throws): cave_invalid_json names line and column of the
 // JSON input, cave_invalid_toon names the TOON line, cave_invalid_arguments rejects options.
@@ -16,13 +17,16 @@
 //   token as a string.
 // * The JSON input must be exactly one value in valid UTF-8 with unique keys per object; lone
 //   UTF-16 surrogate escapes (TOON cannot carry them) and nesting deeper than 512 fail.
-//   Object member order is kept as written.
-// * Decode tolerates CRLF line ends, accepts unquoted keys as any text before the colon, and
-//   never drops content: a line that no structure can own is an error in strict and
-//   non-strict mode alike. Non-strict mode relaxes exactly the §14 checks (counts, row
-//   widths, indentation multiples, blank lines in arrays, duplicate keys → last write wins at
-//   the first key's position, malformed headers → key-value lines, expansion conflicts → last
-//   write wins); there a tab in indentation counts as one indentation level.
+// * Decode tolerates CRLF line ends and accepts unquoted keys as any text before the colon.
+//   It never drops a line: a line that no structure can own is an error in strict and
+//   non-strict mode alike. Non-strict mode relaxes exactly the §14 checks: counts; row widths
+//   (short rows omit their trailing fields, surplus cells are ignored); indentation multiples
+//   (a tab in indentation counts as one level); blank lines in arrays; duplicate keys (last
+//   write wins, at the first key's position); malformed headers (read as key-value lines);
+//   path-expansion conflicts (last write wins).
+// * Member order is kept everywhere except in tabular rows: §9.3 lets rows list the same keys
+//   in any order and writes every row in the first row's order, so that is the order decode
+//   returns (JSON objects are unordered; this is the one reordering).
 // * Key folding (safe) follows the reference implementation: a chain of single-key objects may
 //   end in a multi-key object, which is then emitted nested under the folded key; the first
 //   field of a list-item object is never folded.

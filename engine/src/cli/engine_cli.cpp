@@ -9,6 +9,7 @@
 #include "caveman/tokens.h"
 #include "caveman/version.h"
 #include "cli/read_input.h"
+#include "cli/toon_command.h"
 #include "json/json.h"
 
 namespace caveman::engine_cli {
@@ -193,7 +194,8 @@ int run_engine_cli(const Args& args, std::istream& in, std::ostream& out, std::o
       {"registry", cmd_registry},
       {"count", cmd_count},
       {"version", cmd_version},
-      {"toon", [](const Args&, Io& io2) { return not_implemented("toon", io2); }},
+      {"toon",
+       [](const Args& a, Io& io2) { return run_toon_command(a, io2.in, io2.out, io2.err); }},
       {"evals", [](const Args&, Io& io2) { return not_implemented("evals", io2); }},
       {"pixel", [](const Args&, Io& io2) { return not_implemented("pixel", io2); }},
   };

@@ -492,7 +492,7 @@ class Decoder {
       empty_container(NodeKind::kObject, key, l.number);
       return true;
     }
-    if (strict_ && next->depth != depth + 1) return fail(next->number, "unexpected indentation");
+    // The first nested line fixes the children's depth (v3.3 does not forbid deeper jumps).
     std::uint32_t obj;
     if (!open(NodeKind::kObject, key, l.number, &obj)) return false;
     KeySet& nested = keys_for_level();

@@ -2,94 +2,16 @@
 // tests/testdata/toon-spec) through toon_encode / toon_decode; one gtest case per fixture.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <filesystem>
-#include <ostream>
 #include <string>
-#include <vector>
 
 #include "caveman/toon.h"
 #include "json/json.h"
-#include "support/test_support.h"
-#include "toon/number.h"
+#include "unit/engine/toon/spec_fixtures.h"
 
 namespace caveman::toon {
 namespace {
 
-namespace fs = std::filesystem;
-
-struct FixtureCase {
-  std::string category;  // "encode" or "decode"
-  std::string file;
-  std::string name;
-  std::string label;  // unique gtest-safe name
-  json::Value test;
-};
-
-// Keeps gtest from dumping the struct's bytes when a case fails.
-void PrintTo(const FixtureCase& c, std::ostream* os) { *os << c.file << ": " << c.name; }
-
-std::string fixtures_dir() {
-  return std::string(CAVEMAN_SOURCE_DIR) + "/tests/testdata/toon-spec/fixtures";
-}
-
-std::string sanitize(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-    if (ok) {
-      out.push_back(c);
-    } else if (!out.empty() && out.back() != '_') {
-      out.push_back('_');
-    }
-  }
-  while (!out.empty() && out.back() == '_') out.pop_back();
-  return out;
-}
-
-std::vector<FixtureCase> load_cases() {
-  std::vector<FixtureCase> cases;
-  for (const char* category : {"encode", "decode"}) {
-    std::vector<fs::path> files;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(fixtures_dir() + "/" + category, ec)) {
-      if (entry.path().extension() == ".json") files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());
-    for (const fs::path& path : files) {
-      std::optional<json::Value> doc = json::parse(testing::read_file(path.string()));
-      if (!doc || !doc->find("tests")) continue;
-      int index = 0;
-      for (const json::Value& t : doc->find("tests")->items) {
-        FixtureCase c;
-        c.category = category;
-        c.file = path.stem().string();
-        c.name = t.find("name") ? t.find("name")->text : "";
-        c.label = std::string(category) + "_" + sanitize(c.file) + "_" + std::to_string(index++) +
-                  "_" + sanitize(c.name).substr(0, 60);
-        c.test = t;
-        cases.push_back(std::move(c));
-      }
-    }
-  }
-  return cases;
-}
-
-const std::vector<FixtureCase>& all_cases() {
-  static const std::vector<FixtureCase> cases = load_cases();
-  return cases;
-}
-
-// Expected JSON with numbers in canonical form, compact — the shape toon_decode returns.
-void canonicalize(json::Value& v) {
-  if (v.is_number()) {
-    std::string canonical;
-    ASSERT_EQ(canonical_number(v.text, canonical), NumberForm::kNumber) << v.text;
-    v.text = canonical;
-  }
-  for (json::Value& item : v.items) canonicalize(item);
-  for (json::Member& m : v.members) canonicalize(m.value);
-}
+using testing::FixtureCase;
 
 EncodeOptions encode_options(const json::Value* o) {
   EncodeOptions options;
@@ -119,34 +41,29 @@ class ToonConformance : public ::testing::TestWithParam<FixtureCase> {};
 TEST_P(ToonConformance, Case) {
   const FixtureCase& c = GetParam();
   const json::Value& t = c.test;
-  const json::Value* should_error = t.find("shouldError");
-  bool expect_error = should_error != nullptr && should_error->boolean;
   SCOPED_TRACE(c.file + ": " + c.name);
   if (c.category == "encode") {
     std::string input = json::to_compact(*t.find("input"));
-    Result<std::string> got = toon_encode(input, encode_options(t.find("options")));
-    if (expect_error) {
+    Result<std::string> got = toon_encode(input, encode_options(c.options()));
+    if (c.should_error()) {
       EXPECT_FALSE(got.ok()) << "expected an error, got: " << got.value();
       return;
     }
     ASSERT_TRUE(got.ok()) << got.status().ToString();
     EXPECT_EQ(got.value(), t.find("expected")->text);
   } else {
-    Result<std::string> got =
-        toon_decode(t.find("input")->text, decode_options(t.find("options")));
-    if (expect_error) {
+    Result<std::string> got = toon_decode(t.find("input")->text, decode_options(c.options()));
+    if (c.should_error()) {
       EXPECT_FALSE(got.ok()) << "expected an error, got: " << got.value();
       if (!got.ok()) EXPECT_EQ(got.status().cave_code(), "cave_invalid_toon");
       return;
     }
     ASSERT_TRUE(got.ok()) << got.status().ToString();
-    json::Value expected = *t.find("expected");
-    canonicalize(expected);
-    EXPECT_EQ(got.value(), json::to_compact(expected));
+    EXPECT_EQ(got.value(), testing::expected_decode_json(c));
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Spec33, ToonConformance, ::testing::ValuesIn(all_cases()),
+INSTANTIATE_TEST_SUITE_P(Spec33, ToonConformance, ::testing::ValuesIn(testing::all_fixture_cases()),
                          [](const ::testing::TestParamInfo<FixtureCase>& info) {
                            return info.param.label;
                          });
@@ -154,7 +71,9 @@ INSTANTIATE_TEST_SUITE_P(Spec33, ToonConformance, ::testing::ValuesIn(all_cases(
 // Guards against a partially vendored suite: the 3.3.2 package ships exactly 400 cases.
 TEST(ToonConformanceSuite, HasAllFourHundredCases) {
   std::size_t encode = 0, decode = 0;
-  for (const FixtureCase& c : all_cases()) (c.category == "encode" ? encode : decode)++;
+  for (const FixtureCase& c : testing::all_fixture_cases()) {
+    (c.category == "encode" ? encode : decode)++;
+  }
   EXPECT_EQ(encode, 153u);
   EXPECT_EQ(decode, 247u);
 }
