@@ -1,8 +1,284 @@
-// Placeholder until the a11y compressor lands: declines every input (pass-through).
+// a11y — Chrome DevTools AX tree JSON → an indented outline, forced only (ENGINE.md §4.13).
+//
+// One line per meaningful node: `  [u2x] button "Refund" {disabled}`. Only actionable nodes
+// get a uid (u + base-36 backendDOMNodeId); the uid → {backendDOMNodeId, frameId, nodeId}
+// map of the uids shown is returned as recovery metadata, so a browser tool can act on a
+// line. With a query, the view narrows to the best-matching records (≤ 12), their
+// ancestors, and whole table rows / list items around them.
+// Tighter than the original on purpose (caveman-browse's full view must not exceed
+// Playwright's ARIA snapshot): text fragments are merged per parent, inline formatting is
+// transparent, and a container's name is left out when its children already show it
+// (a row named by its cells).
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compress/a11y_tree.h"
 #include "compress/compressors.h"
+#include "json/json.h"
+#include "text/unicode.h"
+#include "text/utf8.h"
 
 namespace caveman::compress {
+namespace {
 
-std::unique_ptr<Compressor> make_a11y_compressor() { return make_declining_compressor("a11y"); }
+using a11y::Record;
+
+constexpr std::size_t kMaxFocusRecords = 12;
+
+bool is_interactive_role(std::string_view role) {
+  static constexpr std::string_view kRoles[] = {
+      "button", "checkbox", "combobox", "link", "menuitem", "menuitemcheckbox", "menuitemradio",
+      "option", "radio", "searchbox", "slider", "spinbutton", "switch", "tab", "textbox",
+      "treeitem"};
+  return std::find(std::begin(kRoles), std::end(kRoles), role) != std::end(kRoles);
+}
+
+// Go's strconv.Quote: `"` and `\` escaped, C escapes for control characters, \x for bytes
+// of invalid UTF-8, \u / \U for non-printable code points, printable Unicode literal.
+std::string go_quote(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  for (std::size_t i = 0; i < s.size();) {
+    text::Decoded d = text::decode_utf8(s, i);
+    char32_t cp = d.cp;
+    if (!d.valid) {
+      auto b = static_cast<unsigned char>(s[i]);
+      out += "\\x";
+      out.push_back(kHex[b >> 4]);
+      out.push_back(kHex[b & 0xF]);
+      i += 1;
+      continue;
+    }
+    switch (cp) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\a': out += "\\a"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\v': out += "\\v"; break;
+      default: {
+        auto cat = text::general_category(cp);
+        bool printable = cp == ' ' || (cat >= text::GeneralCategory::kLu &&
+                                       cat <= text::GeneralCategory::kSo &&
+                                       cat != text::GeneralCategory::kZs);
+        if (printable) {
+          out.append(s.substr(i, d.len));
+        } else if (cp < 0x80) {
+          out += "\\x";
+          out.push_back(kHex[cp >> 4]);
+          out.push_back(kHex[cp & 0xF]);
+        } else {
+          int digits = cp > 0xFFFF ? 8 : 4;
+          out += cp > 0xFFFF ? "\\U" : "\\u";
+          for (int k = digits - 1; k >= 0; --k) out.push_back(kHex[(cp >> (4 * k)) & 0xF]);
+        }
+      }
+    }
+    i += d.len;
+  }
+  out.push_back('"');
+  return out;
+}
+
+std::string strip_space(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    text::Decoded d = text::decode_utf8(s, i);
+    if (!(d.valid && text::is_white_space(d.cp))) out.append(s.substr(i, d.len));
+    i += d.len;
+  }
+  return out;
+}
+
+// Which records' names are left out: non-interactive containers whose kept children
+// already show exactly that text (whitespace ignored).
+std::vector<bool> redundant_names(const std::vector<Record>& records, const std::vector<bool>& kept) {
+  std::vector<bool> omit(records.size(), false);
+  std::vector<std::string> shown(records.size());
+  for (std::size_t i = records.size(); i-- > 0;) {
+    if (!kept[i]) continue;
+    const Record& r = records[i];
+    std::string children;
+    bool has_child = false;
+    for (int c : r.children) {
+      if (!kept[static_cast<std::size_t>(c)]) continue;
+      has_child = true;
+      children += shown[static_cast<std::size_t>(c)];
+    }
+    std::string own = strip_space(r.name);
+    if (!r.is_text && has_child && !own.empty() && r.role != "page" &&
+        !is_interactive_role(r.role) && own == children) {
+      omit[i] = true;
+    }
+    shown[i] = (own.empty() || omit[i]) ? std::move(children) : std::move(own);
+  }
+  return omit;
+}
+
+std::string render(const std::vector<Record>& records, const std::vector<bool>& kept) {
+  std::vector<bool> omit = redundant_names(records, kept);
+  std::vector<int> depth(records.size(), 0);
+  std::string out;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (!kept[i]) continue;
+    const Record& r = records[i];
+    int d = 0;
+    for (int a = r.parent; a >= 0; a = records[static_cast<std::size_t>(a)].parent) {
+      if (kept[static_cast<std::size_t>(a)]) {
+        d = depth[static_cast<std::size_t>(a)] + 1;
+        break;
+      }
+    }
+    depth[i] = d;
+    if (!out.empty()) out.push_back('\n');
+    out.append(static_cast<std::size_t>(2 * d), ' ');
+    if (!r.uid.empty()) out += "[" + r.uid + "] ";
+    out += r.role;
+    if (!r.name.empty() && !omit[i]) out += " " + go_quote(r.name);
+    if (!r.value.empty() && r.value != r.name) out += " = " + go_quote(r.value);
+    std::vector<std::string_view> labels = r.states.labels();
+    if (!labels.empty()) {
+      out += " {";
+      for (std::size_t k = 0; k < labels.size(); ++k) {
+        if (k > 0) out.push_back(',');
+        out += labels[k];
+      }
+      out.push_back('}');
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> query_terms(std::string_view query) {
+  std::vector<std::string> terms;
+  std::string cur;
+  std::string low = text::to_lower_utf8(query);
+  for (std::size_t i = 0; i < low.size();) {
+    text::Decoded d = text::decode_utf8(low, i);
+    if (d.valid && (text::is_letter(d.cp) || text::is_number(d.cp))) {
+      cur.append(low.substr(i, d.len));
+    } else if (!cur.empty()) {
+      terms.push_back(std::move(cur));
+      cur.clear();
+    }
+    i += d.len;
+  }
+  if (!cur.empty()) terms.push_back(std::move(cur));
+  return terms;
+}
+
+// Marks the records of the focused view; false when nothing matches.
+bool focus(const std::vector<Record>& records, const std::vector<std::string>& terms,
+           std::vector<bool>& kept) {
+  std::vector<int> score(records.size(), 0);
+  int best = 0;
+  bool any_full = false;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const Record& r = records[i];
+    std::string hay = r.role + " " + r.name + " " + r.value;
+    for (std::string_view l : r.states.labels()) {
+      hay += " ";
+      hay += l;
+    }
+    hay = text::to_lower_utf8(hay);
+    for (const std::string& t : terms) {
+      if (hay.find(t) != std::string::npos) ++score[i];
+    }
+    best = std::max(best, score[i]);
+    any_full = any_full || score[i] == static_cast<int>(terms.size());
+  }
+  if (best == 0) return false;
+  std::vector<int> order;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (score[i] > 0 && (!any_full || score[i] == static_cast<int>(terms.size()))) {
+      order.push_back(static_cast<int>(i));
+    }
+  }
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return score[static_cast<std::size_t>(a)] > score[static_cast<std::size_t>(b)];
+  });
+  if (order.size() > kMaxFocusRecords) order.resize(kMaxFocusRecords);
+  auto keep_subtree = [&](int root) {
+    std::vector<int> stack{root};
+    while (!stack.empty()) {
+      int i = stack.back();
+      stack.pop_back();
+      kept[static_cast<std::size_t>(i)] = true;
+      for (int c : records[static_cast<std::size_t>(i)].children) stack.push_back(c);
+    }
+  };
+  for (int sel : order) {
+    for (int a = sel; a >= 0; a = records[static_cast<std::size_t>(a)].parent) {
+      kept[static_cast<std::size_t>(a)] = true;
+    }
+    for (int a = sel; a >= 0; a = records[static_cast<std::size_t>(a)].parent) {
+      const std::string& role = records[static_cast<std::size_t>(a)].role;
+      if (role == "row" || role == "listitem") {
+        keep_subtree(a);
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+// {"uids":{"<uid>":{"backendDOMNodeId":N,"frameId":"…","nodeId":"…"}}} for the uids shown,
+// keys sorted (Go encoding/json map order).
+std::string uid_metadata(const std::vector<a11y::AxNode>& nodes, const std::vector<Record>& records,
+                         const std::vector<bool>& kept) {
+  std::vector<std::pair<std::string, int>> uids;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (kept[i] && !records[i].uid.empty()) uids.emplace_back(records[i].uid, records[i].node);
+  }
+  std::sort(uids.begin(), uids.end());
+  json::Value map = json::Value::object();
+  for (const auto& [uid, node] : uids) {
+    const a11y::AxNode& n = nodes[static_cast<std::size_t>(node)];
+    json::Value entry = json::Value::object();
+    entry.add("backendDOMNodeId", json::Value::number(std::to_string(n.backend_id)));
+    if (!n.frame_id.empty()) entry.add("frameId", json::Value::string(n.frame_id));
+    entry.add("nodeId", json::Value::string(n.node_id));
+    map.add(uid, std::move(entry));
+  }
+  json::Value root = json::Value::object();
+  root.add("uids", std::move(map));
+  return json::to_compact(root);
+}
+
+class A11yCompressor final : public Compressor {
+ public:
+  std::string_view type() const override { return "a11y"; }
+
+  std::optional<CompressorOutput> compress(std::string_view input,
+                                           std::string_view query) const override {
+    std::optional<std::vector<a11y::AxNode>> nodes = a11y::parse_ax_nodes(input);
+    if (!nodes) return std::nullopt;
+    std::vector<Record> records = a11y::build_records(*nodes);
+    if (records.empty()) return std::nullopt;
+
+    std::vector<bool> kept(records.size(), true);
+    std::vector<std::string> terms = query_terms(query);
+    std::string out;
+    if (!terms.empty()) {
+      std::fill(kept.begin(), kept.end(), false);
+      if (!focus(records, terms, kept)) {
+        kept[0] = true;  // the first record (the page) and a note
+        out = render(records, kept) + "\n  note " + go_quote("no accessible match");
+      }
+    }
+    if (out.empty()) out = render(records, kept);
+    return CompressorOutput{std::move(out), "a11y", std::nullopt,
+                            uid_metadata(*nodes, records, kept)};
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Compressor> make_a11y_compressor() { return std::make_unique<A11yCompressor>(); }
 
 }  // namespace caveman::compress
