@@ -1,0 +1,345 @@
+#include "engine_tools.h"
+
+#include <mutex>
+
+#include "caveman/toon.h"
+#include "retrieve_ledger.h"
+
+namespace caveman::mcp {
+namespace {
+
+constexpr std::string_view kTypes[] = {"json",     "log",     "code",   "diff",       "search-result",
+                                       "text",     "html",    "tabular", "config",    "terminal",
+                                       "toon",     "a11y",    "toolschema", "repetition"};
+
+std::string trim(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\n' || s[b] == '\r')) ++b;
+  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\n' || s[e - 1] == '\r')) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+bool valid_utf8(std::string_view s) {
+  // Reuse nlohmann's validator through a strict dump: it throws on invalid UTF-8.
+  try {
+    (void)Json(std::string(s)).dump();
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+// Optional string argument; a non-string value is an error.
+bool string_arg(const Json& args, const char* name, std::string* out, ToolResult* err) {
+  auto it = args.find(name);
+  if (it == args.end() || it->is_null()) return true;
+  if (!it->is_string()) {
+    *err = ToolResult::error("cave_invalid_arguments", std::string("\"") + name + "\" must be a string");
+    return false;
+  }
+  *out = it->get<std::string>();
+  return true;
+}
+
+bool required_string(const Json& args, const char* name, std::string* out, ToolResult* err) {
+  if (!args.contains(name)) {
+    *err = ToolResult::error("cave_invalid_arguments", std::string("missing \"") + name + "\"");
+    return false;
+  }
+  return string_arg(args, name, out, err);
+}
+
+Json nullable(const char* type) { return Json{{"type", Json::array({type, "null"})}}; }
+
+Json read_only_annotations(bool read_only) {
+  return Json{{"readOnlyHint", read_only}, {"destructiveHint", false},
+              {"idempotentHint", true},     {"openWorldHint", false}};
+}
+
+struct SessionTotals {
+  std::mutex mu;
+  std::int64_t requests = 0, tokens_before = 0, tokens_after = 0;
+};
+
+Tool compress_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<SessionTotals> totals) {
+  Tool t;
+  t.name = "caveman_compress";
+  t.title = "Compress a tool output";
+  t.description =
+      "Shrink a large tool output (JSON, logs, code, diffs, HTML, tables, config, grep or "
+      "terminal output) before reading it. Errors, structure and anything unique are kept; "
+      "elision markers state verified facts about what they replaced, so answer from the view. "
+      "recovery_handle restores the exact original (null when nothing was removed).";
+  Json type_enum = Json::array();
+  for (std::string_view ty : kTypes) type_enum.push_back(std::string(ty));
+  t.input_schema = Json{
+      {"type", "object"},
+      {"properties",
+       {{"input", {{"type", "string"}, {"description", "Text to compress."}}},
+        {"content_type",
+         {{"type", "string"}, {"enum", type_enum}, {"description", "Force a type; default: detect."}}},
+        {"type", {{"type", "string"}, {"description", "Alias of content_type."}}},
+        {"query", {{"type", "string"}, {"description", "What you look for; matching parts are kept."}}}}},
+      {"required", Json::array({"input"})}};
+  t.output_schema = Json{
+      {"type", "object"},
+      {"properties",
+       {{"compressed", {{"type", "string"}}},
+        {"ratio", {{"type", "number"}}},
+        {"tokens_before", {{"type", "integer"}}},
+        {"tokens_after", {{"type", "integer"}}},
+        {"basis", {{"type", "string"}}},
+        {"content_type", {{"type", "string"}}},
+        {"recovery_handle", nullable("string")},
+        {"method", nullable("string")},
+        {"lossless_to_model", nullable("boolean")},
+        {"error", {{"type", "string"}}}}},
+      {"required", Json::array({"compressed", "ratio", "tokens_before", "tokens_after", "basis",
+                                "content_type", "recovery_handle", "method", "lossless_to_model"})}};
+  t.annotations = read_only_annotations(false);
+  t.handler = [engine, totals](const Json& args, const CallContext&) {
+    ToolResult err;
+    std::string input, type, alias, query;
+    if (!required_string(args, "input", &input, &err) ||
+        !string_arg(args, "content_type", &type, &err) || !string_arg(args, "type", &alias, &err) ||
+        !string_arg(args, "query", &query, &err)) {
+      return err;
+    }
+    Options opts;
+    opts.mode = "compress";
+    opts.type = type.empty() ? alias : type;
+    if (opts.type == "auto") opts.type.clear();
+    opts.query = query;
+    CompressResult r = engine->compress(input, opts);
+    {
+      std::lock_guard<std::mutex> lock(totals->mu);
+      ++totals->requests;
+      totals->tokens_before += r.tokens_before;
+      totals->tokens_after += r.tokens_after;
+    }
+    Json p = Json::object();
+    p["compressed"] = std::move(r.output);
+    p["ratio"] = r.ratio;
+    p["tokens_before"] = r.tokens_before;
+    p["tokens_after"] = r.tokens_after;
+    p["basis"] = r.basis;
+    p["content_type"] = r.content_type;
+    p["recovery_handle"] = r.recovery_handle.empty() ? Json(nullptr) : Json(r.recovery_handle);
+    p["method"] = r.method.empty() ? Json(nullptr) : Json(r.method);
+    p["lossless_to_model"] = r.lossless_to_model ? Json(*r.lossless_to_model) : Json(nullptr);
+    if (!r.error.empty()) p["error"] = r.error;
+    return ToolResult::payload(std::move(p));
+  };
+  return t;
+}
+
+Tool retrieve_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<RetrieveLedger> ledger) {
+  Tool t;
+  t.name = "caveman_retrieve";
+  t.title = "Retrieve an exact original";
+  t.description =
+      "Last resort: the exact original bytes behind a ccr_… handle (from caveman_compress or a "
+      "<<ccr:…>> marker). Pass query to get only the matching whole records. Markers already "
+      "state verified facts; retrieve only what they cannot answer.";
+  t.input_schema = Json{
+      {"type", "object"},
+      {"properties",
+       {{"recovery_handle", {{"type", "string"}, {"description", "ccr_… handle or marker."}}},
+        {"query", {{"type", "string"}, {"description", "Optional: narrow to matching records."}}}}},
+      {"required", Json::array({"recovery_handle"})}};
+  t.annotations = read_only_annotations(true);
+  t.exempt_result_cap = true;  // exact originals may legitimately exceed the result cap
+  t.handler = [engine, ledger](const Json& args, const CallContext&) {
+    ToolResult err;
+    std::string raw, query;
+    if (!required_string(args, "recovery_handle", &raw, &err) ||
+        !string_arg(args, "query", &query, &err)) {
+      return err;
+    }
+    std::string handle = normalize_handle(raw);
+    if (handle.empty()) return ToolResult::error("cave_invalid_arguments", "empty recovery_handle");
+    query = trim(query);
+    if (ledger->is_repeat(handle, query)) {
+      ToolResult r;
+      r.texts.push_back("caveman: this exact retrieve (" + handle +
+                        (query.empty() ? "" : ", same query") +
+                        ") was already answered earlier in this session; that answer is unchanged.");
+      return r;
+    }
+    bool full = !query.empty() && ledger->storm();
+    Result<std::string> got = (query.empty() || full) ? engine->retrieve(handle)
+                                                       : engine->retrieve_query(handle, query);
+    if (!got.ok()) {
+      if (got.status().code() == Code::kNotFound) {
+        return ToolResult::error("cave_unknown_handle", "no stored original for " + handle);
+      }
+      return ToolResult::error(got.status().cave_code(), got.status().message());
+    }
+    ledger->record(handle, query);
+    ToolResult r;
+    bool utf8 = valid_utf8(got.value());
+    r.texts.push_back(std::move(got).value());
+    if (full) {
+      r.texts.push_back("caveman: more than " + std::to_string(RetrieveLedger::kStormThreshold) +
+                        " distinct retrieves this session; returning the full original of " +
+                        handle + " instead of another narrowed view.");
+    }
+    if (!utf8) {
+      r.texts.push_back("caveman: the original is not valid UTF-8; invalid bytes appear as U+FFFD "
+                        "here. `caveman-engine retrieve " + handle + "` prints the exact bytes.");
+    }
+    return r;
+  };
+  return t;
+}
+
+Tool stats_tool(std::shared_ptr<SessionTotals> totals) {
+  Tool t;
+  t.name = "caveman_stats";
+  t.title = "Session savings";
+  t.description = "This session's caveman_compress totals: tokens before/after (o200k, inferred).";
+  t.input_schema = Json{{"type", "object"}, {"properties", Json::object()}};
+  t.output_schema = Json{
+      {"type", "object"},
+      {"properties",
+       {{"requests", {{"type", "integer"}}},
+        {"tokens_before", {{"type", "integer"}}},
+        {"tokens_after", {{"type", "integer"}}},
+        {"ratio", {{"type", "number"}}},
+        {"basis", {{"type", "string"}}},
+        {"scope", {{"type", "string"}}}}},
+      {"required", Json::array({"requests", "tokens_before", "tokens_after", "ratio", "basis", "scope"})}};
+  t.annotations = read_only_annotations(true);
+  t.handler = [totals](const Json&, const CallContext&) {
+    std::lock_guard<std::mutex> lock(totals->mu);
+    Json p = Json::object();
+    p["requests"] = totals->requests;
+    p["tokens_before"] = totals->tokens_before;
+    p["tokens_after"] = totals->tokens_after;
+    p["ratio"] = totals->tokens_before > 0
+                     ? double(totals->tokens_before - totals->tokens_after) / double(totals->tokens_before)
+                     : 0.0;
+    p["basis"] = "inferred";
+    p["scope"] = "session";
+    return ToolResult::payload(std::move(p));
+  };
+  return t;
+}
+
+Tool toon_encode_tool(std::shared_ptr<const Engine> engine) {
+  Tool t;
+  t.name = "caveman_toon_encode";
+  t.title = "JSON to TOON";
+  t.description =
+      "Re-encode JSON as TOON: lossless, far fewer tokens for uniform arrays. Invalid JSON comes "
+      "back unchanged with a note.";
+  t.input_schema = Json{
+      {"type", "object"},
+      {"properties",
+       {{"input", {{"type", "string"}, {"description", "JSON text."}}},
+        {"delimiter", {{"type", "string"}, {"enum", Json::array({"comma", "tab", "pipe"})}}}}},
+      {"required", Json::array({"input"})}};
+  t.output_schema = Json{
+      {"type", "object"},
+      {"properties",
+       {{"output", {{"type", "string"}}},
+        {"encoded", {{"type", "boolean"}}},
+        {"input_bytes", {{"type", "integer"}}},
+        {"output_bytes", {{"type", "integer"}}},
+        {"tokens_before", {{"type", "integer"}}},
+        {"tokens_after", {{"type", "integer"}}},
+        {"note", {{"type", "string"}}}}},
+      {"required", Json::array({"output", "encoded", "input_bytes", "output_bytes"})}};
+  t.annotations = read_only_annotations(true);
+  t.handler = [engine](const Json& args, const CallContext&) {
+    ToolResult err;
+    std::string input, delimiter;
+    if (!required_string(args, "input", &input, &err) ||
+        !string_arg(args, "delimiter", &delimiter, &err)) {
+      return err;
+    }
+    toon::EncodeOptions opts;
+    if (delimiter == "tab") opts.delimiter = '\t';
+    else if (delimiter == "pipe") opts.delimiter = '|';
+    else if (!delimiter.empty() && delimiter != "comma")
+      return ToolResult::error("cave_invalid_arguments", "delimiter must be comma, tab or pipe");
+    Result<std::string> out = toon::toon_encode(input, opts);
+    Json p = Json::object();
+    p["input_bytes"] = input.size();
+    if (!out.ok()) {
+      p["output"] = input;
+      p["encoded"] = false;
+      p["output_bytes"] = input.size();
+      p["note"] = "not TOON-encodable, returned unchanged: " + out.status().message();
+      return ToolResult::payload(std::move(p));
+    }
+    p["output"] = out.value();
+    p["encoded"] = true;
+    p["output_bytes"] = out.value().size();
+    p["tokens_before"] = engine->counter().count(input);
+    p["tokens_after"] = engine->counter().count(out.value());
+    return ToolResult::payload(std::move(p));
+  };
+  return t;
+}
+
+Tool toon_decode_tool() {
+  Tool t;
+  t.name = "caveman_toon_decode";
+  t.title = "TOON to JSON";
+  t.description = "Decode TOON back to compact JSON. Invalid TOON is an error (cave_invalid_toon).";
+  t.input_schema = Json{{"type", "object"},
+                        {"properties", {{"input", {{"type", "string"}, {"description", "TOON text."}}}}},
+                        {"required", Json::array({"input"})}};
+  t.output_schema = Json{{"type", "object"},
+                         {"properties",
+                          {{"output", {{"type", "string"}}},
+                           {"input_bytes", {{"type", "integer"}}},
+                           {"output_bytes", {{"type", "integer"}}}}},
+                         {"required", Json::array({"output", "input_bytes", "output_bytes"})}};
+  t.annotations = read_only_annotations(true);
+  t.handler = [](const Json& args, const CallContext&) {
+    ToolResult err;
+    std::string input;
+    if (!required_string(args, "input", &input, &err)) return err;
+    Result<std::string> out = toon::toon_decode(input);
+    if (!out.ok()) return ToolResult::error("cave_invalid_toon", out.status().message());
+    Json p = Json::object();
+    p["output"] = out.value();
+    p["input_bytes"] = input.size();
+    p["output_bytes"] = out.value().size();
+    return ToolResult::payload(std::move(p));
+  };
+  return t;
+}
+
+}  // namespace
+
+std::string normalize_handle(std::string_view handle) {
+  std::string h = trim(handle);
+  if (h.size() >= 4 && h.substr(0, 2) == "<<" && h.substr(h.size() - 2) == ">>") {
+    h = trim(h.substr(2, h.size() - 4));
+  }
+  if (h.rfind("ccr://", 0) == 0) {
+    h = h.substr(6);
+    while (!h.empty() && h.front() == '/') h.erase(0, 1);
+    while (!h.empty() && h.back() == '/') h.pop_back();
+  } else if (h.rfind("ccr:", 0) == 0) {
+    h = h.substr(4);
+  }
+  return trim(h);
+}
+
+std::vector<Tool> make_engine_tools(std::shared_ptr<const Engine> engine) {
+  auto totals = std::make_shared<SessionTotals>();
+  auto ledger = std::make_shared<RetrieveLedger>();
+  std::vector<Tool> tools;
+  tools.push_back(compress_tool(engine, totals));
+  tools.push_back(retrieve_tool(engine, ledger));
+  tools.push_back(stats_tool(totals));
+  tools.push_back(toon_encode_tool(engine));
+  tools.push_back(toon_decode_tool());
+  return tools;
+}
+
+}  // namespace caveman::mcp

@@ -1,0 +1,28 @@
+// The five Caveman engine tools exposed over MCP: caveman_compress, caveman_retrieve,
+// caveman_stats, caveman_toon_encode, caveman_toon_decode.
+//
+// make_engine_tools() builds one session's tool set; the set shares the Engine (and its
+// recovery store) but keeps its own session totals and retrieve ledger. Compress fails open
+// (incompressible input comes back unchanged with recovery_handle null); unknown handles and
+// invalid TOON fail closed with isError and a cave_ code.
+#ifndef CAVEMAN_MCP_ENGINE_TOOLS_H_
+#define CAVEMAN_MCP_ENGINE_TOOLS_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "caveman/engine.h"
+#include "mcp_server.h"
+
+namespace caveman::mcp {
+
+// "ccr_…", "<<ccr:ccr_…>>", "ccr:ccr_…", "ccr://ccr_obj_…" → the bare id (trimmed).
+std::string normalize_handle(std::string_view handle);
+
+std::vector<Tool> make_engine_tools(std::shared_ptr<const Engine> engine);
+
+}  // namespace caveman::mcp
+
+#endif  // CAVEMAN_MCP_ENGINE_TOOLS_H_

@@ -1,0 +1,129 @@
+// The five engine tools: payload shapes, fail-open compress, handle forms, anti-storm ledger.
+#include "engine_tools.h"
+
+#include <gtest/gtest.h>
+
+namespace caveman::mcp {
+namespace {
+
+class EngineToolsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto store = ccr::open_store(std::string(ccr::kMemoryPath));
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    engine_ = std::make_shared<const Engine>(std::shared_ptr<ccr::Store>(std::move(store).value()));
+    new_session();
+  }
+
+  // A fresh session (own ledger and totals) over the same engine and store.
+  void new_session() {
+    session_ = std::make_unique<Session>(info_, options_, make_engine_tools(engine_));
+    session_->handle_line(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+  }
+
+  Json call(const std::string& tool, const Json& args) {
+    Json req = {{"jsonrpc", "2.0"}, {"id", ++id_}, {"method", "tools/call"},
+                {"params", {{"name", tool}, {"arguments", args}}}};
+    return Json::parse(session_->handle_line(req.dump()))["result"];
+  }
+
+  static std::string big_log() {
+    std::string log;
+    for (int i = 0; i < 400; ++i) {
+      log += "2026-01-01T00:00:" + std::to_string(10 + i % 50) + "Z INFO worker=w1 step=" +
+             std::to_string(i) + " status=ok\n";
+    }
+    log += "2026-01-01T00:09:59Z ERROR worker=w1 step=400 status=failed reason=disk full\n";
+    return log;
+  }
+
+  ServerInfo info_{"caveman", "Caveman", "test", ""};
+  ServerOptions options_;
+  std::shared_ptr<const Engine> engine_;
+  std::unique_ptr<Session> session_;
+  int id_ = 0;
+};
+
+TEST_F(EngineToolsTest, CompressPassThroughIsExactWithNullHandle) {
+  Json r = call("caveman_compress", {{"input", "tiny"}});
+  EXPECT_EQ(r["isError"], false);
+  Json p = r["structuredContent"];
+  EXPECT_EQ(p["compressed"], "tiny");
+  EXPECT_TRUE(p["recovery_handle"].is_null());
+  EXPECT_EQ(p["ratio"], 0.0);
+  EXPECT_EQ(p["basis"], "inferred");
+  EXPECT_EQ(Json::parse(r["content"][0]["text"].get<std::string>()), p);  // text mirrors payload
+}
+
+TEST_F(EngineToolsTest, CompressThenRetrieveIsByteExactForEveryHandleForm) {
+  std::string log = big_log();
+  Json p = call("caveman_compress", {{"input", log}})["structuredContent"];
+  ASSERT_TRUE(p["recovery_handle"].is_string()) << p.dump();
+  std::string h = p["recovery_handle"];
+  EXPECT_LT(p["tokens_after"].get<int>(), p["tokens_before"].get<int>());
+  for (const std::string& form : {h, "<<ccr:" + h + ">>", "ccr:" + h, "ccr://" + h, "  " + h + "\n"}) {
+    new_session();  // fresh ledger so repeats do not short-circuit
+    Json r = call("caveman_retrieve", {{"recovery_handle", form}});
+    EXPECT_EQ(r["isError"], false) << form;
+    EXPECT_EQ(r["content"].size(), 1u);
+    EXPECT_EQ(r["content"][0]["text"], log) << form;
+  }
+}
+
+TEST_F(EngineToolsTest, UnknownHandleAndMissingArgumentsFailClosed) {
+  Json r = call("caveman_retrieve", {{"recovery_handle", "ccr_00000000000000000000000000000000"}});
+  EXPECT_EQ(r["isError"], true);
+  EXPECT_NE(r["content"][0]["text"].get<std::string>().find("cave_unknown_handle"), std::string::npos);
+  r = call("caveman_retrieve", {{"query", "x"}});
+  EXPECT_NE(r["content"][0]["text"].get<std::string>().find("cave_invalid_arguments"), std::string::npos);
+  r = call("caveman_compress", {{"input", 42}});
+  EXPECT_EQ(r["isError"], true);
+}
+
+TEST_F(EngineToolsTest, AntiStormLedger) {
+  std::string h = call("caveman_compress", {{"input", big_log()}})["structuredContent"]["recovery_handle"];
+  Json first = call("caveman_retrieve", {{"recovery_handle", h}, {"query", "failed"}});
+  Json repeat = call("caveman_retrieve", {{"recovery_handle", h}, {"query", "  failed "}});
+  ASSERT_EQ(repeat["content"].size(), 1u);
+  EXPECT_NE(repeat["content"][0]["text"].get<std::string>().find("already answered"), std::string::npos);
+  for (const char* q : {"a1", "a2", "a3", "a4"}) call("caveman_retrieve", {{"recovery_handle", h}, {"query", q}});
+  Json sixth = call("caveman_retrieve", {{"recovery_handle", h}, {"query", "disk"}});
+  ASSERT_EQ(sixth["content"].size(), 2u);
+  EXPECT_EQ(sixth["content"][0]["text"], big_log());  // full original
+  EXPECT_NE(sixth["content"][1]["text"].get<std::string>().find("full original"), std::string::npos);
+}
+
+TEST_F(EngineToolsTest, StatsAreSessionTotals) {
+  call("caveman_compress", {{"input", big_log()}});
+  call("caveman_compress", {{"input", "tiny"}});
+  Json p = call("caveman_stats", Json::object())["structuredContent"];
+  EXPECT_EQ(p["requests"], 2);
+  EXPECT_EQ(p["scope"], "session");
+  EXPECT_EQ(p["basis"], "inferred");
+  EXPECT_GT(p["tokens_before"].get<int>(), p["tokens_after"].get<int>());
+}
+
+TEST_F(EngineToolsTest, ToonEncodeDecode) {
+  Json enc = call("caveman_toon_encode", {{"input", R"({"users":[{"id":1,"name":"ana"},{"id":2,"name":"sam"}]})"}});
+  EXPECT_EQ(enc["structuredContent"]["encoded"], true);
+  std::string toon = enc["structuredContent"]["output"];
+  EXPECT_NE(toon.find("users[2]{id,name}:"), std::string::npos);
+  Json dec = call("caveman_toon_decode", {{"input", toon}});
+  EXPECT_EQ(dec["structuredContent"]["output"], R"({"users":[{"id":1,"name":"ana"},{"id":2,"name":"sam"}]})");
+  Json bad = call("caveman_toon_encode", {{"input", "{not json"}});
+  EXPECT_EQ(bad["structuredContent"]["encoded"], false);
+  EXPECT_EQ(bad["structuredContent"]["output"], "{not json");
+  Json invalid = call("caveman_toon_decode", {{"input", "users[3]{id}:\n  1"}});
+  EXPECT_EQ(invalid["isError"], true);
+  EXPECT_NE(invalid["content"][0]["text"].get<std::string>().find("cave_invalid_toon"), std::string::npos);
+}
+
+TEST(NormalizeHandleTest, AcceptsAllForms) {
+  EXPECT_EQ(normalize_handle("ccr_ab"), "ccr_ab");
+  EXPECT_EQ(normalize_handle(" <<ccr:ccr_ab>> "), "ccr_ab");
+  EXPECT_EQ(normalize_handle("ccr:ccr_ab"), "ccr_ab");
+  EXPECT_EQ(normalize_handle("ccr://ccr_obj_12/"), "ccr_obj_12");
+}
+
+}  // namespace
+}  // namespace caveman::mcp
