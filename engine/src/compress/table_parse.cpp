@@ -206,15 +206,33 @@ std::optional<Table> parse_table(std::string_view input) {
     start = nl + 1;
   }
   std::string_view rest = input.substr(start);
-  std::string_view trimmed = trim(rest);
-  if (trimmed.empty()) return std::nullopt;
-  std::string_view first = trimmed.substr(0, trimmed.find('\n'));
-  std::size_t tabs = 0, commas = 0;
-  for (char c : first) {
-    tabs += c == '\t';
-    commas += c == ',';
+  if (trim(rest).empty()) return std::nullopt;
+  // The delimiter is sniffed from the first non-blank line, untrimmed: trimming it (as the
+  // original does) loses the TAB of a TSV row whose first cell is empty.
+  std::string_view first;
+  for (std::string_view line : text::split_all(rest, '\n')) {
+    if (!trim(line).empty()) {
+      first = line;
+      break;
+    }
   }
-  char delim = (tabs >= 1 && tabs > commas) ? '\t' : ',';
+  auto tab_delimited = [](std::string_view line) {
+    std::size_t tabs = 0, commas = 0;
+    for (char c : line) {
+      tabs += c == '\t';
+      commas += c == ',';
+    }
+    return tabs >= 1 && tabs > commas;
+  };
+  // In a commented table the column-naming comment ("#codes<TAB>coordinates<TAB>TZ") is a
+  // better witness than a data row whose first cell lists "AE,OM,RE".
+  bool header_comment_tabs = false;
+  if (start > 0) {
+    std::string_view prelude = input.substr(0, start - 1);
+    std::size_t nl = prelude.rfind('\n');
+    header_comment_tabs = tab_delimited(prelude.substr(nl == std::string_view::npos ? 0 : nl + 1));
+  }
+  char delim = (header_comment_tabs || tab_delimited(first)) ? '\t' : ',';
   if (first.find(delim) == std::string_view::npos) return std::nullopt;
   Table t;
   t.format = delim == '\t' ? Table::Format::kTsv : Table::Format::kCsv;

@@ -37,6 +37,11 @@ TEST(TableParseTest, TsvAndCrlf) {
   EXPECT_EQ(t->format, Table::Format::kTsv);
   EXPECT_TRUE(t->crlf);
   EXPECT_EQ(t->rows[0][2], "c,d");
+  // A first cell that is empty keeps its TAB for delimiter sniffing.
+  auto e = parse_table("\n\tb\n1\t2\n");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->delimiter, '\t');
+  EXPECT_EQ(e->rows[0][0], "");
   // As many commas as TABs on the first line: comma-delimited.
   auto c = parse_table("a\tb,c\n1\t2,3\n");
   ASSERT_TRUE(c);
@@ -79,6 +84,14 @@ TEST(TableParseTest, CommentedTableWithHeaderCommentAndRaggedRows) {
   EXPECT_EQ(t->comments[1].before_row, 5u);
   EXPECT_EQ(in.substr(t->spans[0].first, t->spans[0].second - t->spans[0].first),
             "#codes\tcoordinates\tTZ\tcomments");
+}
+
+TEST(TableParseTest, HeaderCommentDecidesTheDelimiter) {
+  // The first row alone ("AE,OM<TAB>x": one TAB, one comma) would read as CSV.
+  auto t = parse_table("# t\n#codes\tname\nAE,OM\tx\nAD\ty\n");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->delimiter, '\t');
+  EXPECT_EQ(t->rows[1][0], "AE,OM");
 }
 
 TEST(TableParseTest, CommentedTableWithoutHeaderComment) {
