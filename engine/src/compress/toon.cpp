@@ -1,8 +1,32 @@
-// Placeholder until the toon compressor lands: declines every input (pass-through).
+// The toon compressor (ENGINE.md §4.12): forced only (Detect never answers "toon"). JSON in,
+// TOON v3.3 out (caveman/toon.h), lossless to the model: the JSON comes back from the TOON
+// exactly, numbers by value. Fails on anything toon_encode rejects (invalid JSON, duplicate
+// keys, trailing data, lone surrogates, …). The query is ignored.
+#include "caveman/toon.h"
 #include "compress/compressors.h"
 
 namespace caveman::compress {
+namespace {
 
-std::unique_ptr<Compressor> make_toon_compressor() { return make_declining_compressor("toon"); }
+class ToonCompressor final : public Compressor {
+ public:
+  std::string_view type() const override { return "toon"; }
+
+  std::optional<CompressorOutput> compress(std::string_view input,
+                                           std::string_view /*query*/) const override {
+    Result<std::string> toon = toon::toon_encode(input);
+    // An empty object encodes to an empty document, which would read as "no output".
+    if (!toon.ok() || toon.value().empty()) return std::nullopt;
+    CompressorOutput out;
+    out.bytes = std::move(toon).value();
+    out.method = "toon";
+    out.lossless_to_model = true;
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Compressor> make_toon_compressor() { return std::make_unique<ToonCompressor>(); }
 
 }  // namespace caveman::compress
