@@ -308,8 +308,18 @@ int pick_winner(Document& doc) {
     }
     return true;
   });
-  // Pages whose paragraphs sit directly in <body> (no container at all) extract the body.
-  if (winner < 0 && doc.nodes[static_cast<std::size_t>(doc.body)].has_paragraph) winner = doc.body;
+  // Pages whose paragraphs sit directly in <body> (no container at all) extract the body,
+  // and so do pages where the winner holds less than half of the page's non-link text
+  // (text with a few tags, legacy pages with loose text): better too much than a fragment.
+  const Node& body = doc.nodes[static_cast<std::size_t>(doc.body)];
+  auto own_text = [](const Node& n) {
+    std::size_t len = n.stat.trimmed();
+    return len > n.anchor ? len - n.anchor : 0;
+  };
+  if (winner < 0 && body.has_paragraph) winner = doc.body;
+  if (winner >= 0 && own_text(doc.nodes[static_cast<std::size_t>(winner)]) * 2 < own_text(body)) {
+    winner = doc.body;
+  }
   if (winner < 0) return -1;
   const Node& w = doc.nodes[static_cast<std::size_t>(winner)];
   if (w.anchor * 2 >= w.stat.trimmed()) return -1;  // a link farm, not an article

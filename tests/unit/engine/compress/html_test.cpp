@@ -99,6 +99,18 @@ TEST(HtmlCompressorTest, PageWideFormIsNotDropped) {
   EXPECT_NE(out->bytes.find("Paragraph 4"), std::string::npos);
 }
 
+TEST(HtmlCompressorTest, SmallWinnerFallsBackToTheWholeBody) {
+  // Legacy page: most text sits loose in <body>; one <div> holds a single paragraph.
+  std::string in = "<html><body><h2>Legacy</h2>";
+  for (int i = 0; i < 6; ++i) in += "Loose text line " + std::to_string(i) + " that carries real content.\n";
+  in += "<div class=content>" + para(1) + "</div></body></html>";
+  auto out = run(in);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_NE(out->bytes.find("## Legacy"), std::string::npos) << out->bytes;
+  EXPECT_NE(out->bytes.find("Loose text line 5"), std::string::npos);
+  EXPECT_NE(out->bytes.find("Paragraph 1"), std::string::npos);
+}
+
 TEST(HtmlCompressorTest, DeclinesLinkFarmsAndThinPages) {
   std::string farm = "<html><body><div>";
   for (int i = 0; i < 20; ++i) {
