@@ -162,9 +162,23 @@ class ConfigCompressor final : public Compressor {
         [&](std::size_t first, std::size_t run) {
           std::string marker = "# " + count_marker(run, "config lines");
           // Inside a YAML block scalar the marker must sit at the block's indentation, or
-          // it would end the scalar; elsewhere a comment may start in column 0.
-          if (yaml && info[first].kind == ConfigLine::kBlockContent) {
-            marker.insert(0, block_indent(lines, info, first), ' ');
+          // it would end the scalar; elsewhere a comment may start in column 0. The run is
+          // inside a block when its first non-blank line, or the first non-blank line after
+          // it, is block content.
+          if (yaml) {
+            auto first_non_blank = [&](std::size_t from, std::size_t to) {
+              for (std::size_t i = from; i < to; ++i) {
+                if (info[i].kind != ConfigLine::kBlank) return i;
+              }
+              return to;
+            };
+            std::size_t inside = first_non_blank(first, first + run);
+            if (inside == first + run || info[inside].kind != ConfigLine::kBlockContent) {
+              inside = first_non_blank(first + run, n);
+            }
+            if (inside < n && info[inside].kind == ConfigLine::kBlockContent) {
+              marker.insert(0, block_indent(lines, info, inside), ' ');
+            }
           }
           return marker;
         });

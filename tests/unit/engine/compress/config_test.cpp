@@ -116,6 +116,20 @@ TEST(ConfigTest, YamlMarkerInsideABlockScalarKeepsItsIndentation) {
   EXPECT_NE(out->find("          echo failed to upload\n"), std::string::npos);
 }
 
+TEST(ConfigTest, YamlMarkerForARunStartingWithABlankLineInsideABlock) {
+  std::string in = "name: build\non: push\njobs:\n  test:\n    steps:\n      - run: |\n";
+  for (int i = 0; i < 30; ++i) {
+    in += "          echo step " + std::to_string(i) + " done\n";
+    in += "\n";  // every elided run inside the script starts or ends with a blank line
+  }
+  in += "          echo failed to upload\n      - name: done\nfooter: yes\n";
+  auto out = run(in);
+  ASSERT_TRUE(out);
+  EXPECT_TRUE(yaml_parses(*out)) << *out;
+  EXPECT_EQ(out->find("\n# … "), std::string::npos) << *out;
+  EXPECT_NE(out->find("\n          # … "), std::string::npos);
+}
+
 TEST(ConfigTest, YamlDocumentSeparatorsAreKept) {
   std::string in = yaml_services(12) + "---\n" + yaml_services(12);
   auto out = run(in);
