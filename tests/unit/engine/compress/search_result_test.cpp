@@ -163,6 +163,17 @@ TEST(SearchResultTest, CrlfMarkersAndTrailingNewline) {
   EXPECT_EQ(lf->find('\r'), std::string::npos);
 }
 
+TEST(SearchResultTest, MixedLineEndingsKeepEachLinesOwnEnding) {
+  std::vector<std::string> lines = same_hits(40);
+  for (int i = 0; i < 40; i += 3) lines[i] += "\r";  // CRLF is the minority
+  auto out = run(join(lines));
+  ASSERT_TRUE(out);
+  EXPECT_NE(out->find("… 28 search result lines elided (caveman) …\n"), std::string::npos);
+  EXPECT_EQ(out->find("(caveman) …\r"), std::string::npos);
+  EXPECT_NE(out->find(lines[0] + "\n"), std::string::npos);  // its own CR survives
+  EXPECT_NE(out->find(lines[39] + "\n"), std::string::npos);
+}
+
 TEST(SearchResultTest, DeterministicAndIdempotent) {
   std::vector<std::string> lines;
   for (int i = 0; i < 300; ++i) {

@@ -168,6 +168,21 @@ TEST(TabularTest, CrlfAndNoTrailingNewline) {
   EXPECT_EQ(out->substr(out->size() - rows[20].size()), rows[20]);
 }
 
+TEST(TabularTest, MixedLineEndingsUseTheMajority) {
+  std::vector<std::string> rows = uniform_rows(20);
+  std::string input;
+  for (std::size_t i = 0; i < rows.size(); ++i) input += rows[i] + (i % 3 == 0 ? "\r\n" : "\n");
+  auto out = run(input);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(out->find('\r'), std::string::npos);
+  std::string crlf_major;
+  for (std::size_t i = 0; i < rows.size(); ++i) crlf_major += rows[i] + (i % 3 == 0 ? "\n" : "\r\n");
+  out = run(crlf_major);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(out->find("region\n"), std::string::npos);
+  EXPECT_NE(out->find("\r\n1,ok,emea\r\n"), std::string::npos);
+}
+
 TEST(TabularTest, KeptRowsAreCopiedVerbatim) {
   std::vector<std::string> rows = uniform_rows(20);
   rows[1] = "\"1\",\"ok\",emea";  // unnecessary quotes survive as written

@@ -143,6 +143,17 @@ TEST(TerminalTest, StripsAnsiBeforeJudgingAndKeepsCrlf) {
   EXPECT_NE(out->find(lines[0] + "\r\n"), std::string::npos);
 }
 
+TEST(TerminalTest, MixedLineEndings) {
+  std::vector<std::string> lines = progress_lines(30);
+  std::string input;
+  for (std::size_t i = 0; i < lines.size(); ++i) input += lines[i] + (i % 4 == 0 ? "\r\n" : "\n");
+  auto out = run(input);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(out->rfind(lines[0] + "\r\n" + lines[1] + "\n", 0), 0u);
+  EXPECT_NE(out->find("… 24 lines elided (caveman) …\n"), std::string::npos);
+  EXPECT_EQ(out->find("(caveman) …\r"), std::string::npos);
+}
+
 TEST(TerminalTest, CarriageReturnRedrawsCollapse) {
   std::string input;
   for (int i = 0; i <= 100; i += 10) input += "\rDownloading " + std::to_string(i) + "%";

@@ -162,6 +162,16 @@ TEST(TextTest, CrlfSeparators) {
   EXPECT_NE(out->find("\r\n\r\n… 16 sections elided (caveman) …\r\n\r\n"), std::string::npos);
 }
 
+TEST(TextTest, MixedLineEndingsFollowTheMajority) {
+  std::vector<std::string> p = fillers(20);
+  std::string input;
+  for (std::size_t i = 0; i < p.size(); ++i) input += p[i] + (i % 5 == 0 ? "\r\n\r\n" : "\n\n");
+  auto out = run(input);
+  ASSERT_TRUE(out);
+  EXPECT_NE(out->find("\n\n… 16 sections elided (caveman) …\n\n"), std::string::npos);
+  EXPECT_EQ(out->rfind(p[0] + "\r\n\r\n" + p[1] + "\n\n", 0), 0u);  // kept gaps verbatim
+}
+
 TEST(TextTest, HtmlScriptsBecomeMarkers) {
   std::vector<std::string> p = fillers(20);
   p[0] = "<html><body><script>var tracking = 1;</script>";
