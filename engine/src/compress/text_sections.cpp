@@ -157,31 +157,39 @@ std::string strip_html_noise(std::string_view text, std::string_view marker) {
   if (!html) return std::string(text);
   std::string out;
   out.reserve(text.size());
+  // Once a closing delimiter is missing after some position it is missing after every
+  // later one: remembering that keeps unterminated input linear.
+  bool no_comment_end = false;
+  bool no_end[3] = {false, false, false};
+  static constexpr std::string_view kTags[3] = {"script", "style", "svg"};
   std::size_t i = 0;
   while (i < text.size()) {
     std::size_t lt = lower.find('<', i);
     if (lt == std::string::npos) break;
     out.append(text.substr(i, lt - i));
     std::string_view rest = std::string_view(lower).substr(lt);
-    if (rest.substr(0, 4) == "<!--") {
+    if (!no_comment_end && rest.substr(0, 4) == "<!--") {
       std::size_t close = lower.find("-->", lt + 4);
       if (close != std::string::npos) {
         i = close + 3;
         continue;
       }
+      no_comment_end = true;
     }
     bool replaced = false;
-    for (std::string_view tag : {"script", "style", "svg"}) {
-      if (rest.size() < tag.size() + 1 || rest.substr(1, tag.size()) != tag) continue;
+    for (std::size_t k = 0; k < 3 && !replaced; ++k) {
+      std::string_view tag = kTags[k];
+      if (no_end[k] || rest.size() < tag.size() + 1 || rest.substr(1, tag.size()) != tag) continue;
       std::size_t gt = lower.find('>', lt + 1 + tag.size());
-      if (gt == std::string::npos) break;
       std::string close = "</" + std::string(tag) + ">";
-      std::size_t end = lower.find(close, gt + 1);
-      if (end == std::string::npos) break;
+      std::size_t end = gt == std::string::npos ? gt : lower.find(close, gt + 1);
+      if (end == std::string::npos) {
+        no_end[k] = true;
+        continue;
+      }
       out.append(marker);
       i = end + close.size();
       replaced = true;
-      break;
     }
     if (replaced) continue;
     out.push_back(text[lt]);

@@ -99,6 +99,13 @@ TEST(TextSectionsTest, HtmlNoise) {
   EXPECT_EQ(strip_html_noise("<body><script>x <!-- y", m), "<body><script>x <!-- y");
 }
 
+TEST(TextSectionsTest, UnterminatedHtmlElementsStayLinear) {
+  // 4 MiB of openers without a closer: each opener must not rescan the rest.
+  std::string in = "<body>";
+  while (in.size() < (4u << 20)) in += "<script><style><svg><!-- ";
+  EXPECT_EQ(strip_html_noise(in, "<M>"), in);
+}
+
 TEST(TextTest, DeclinesSmallFewOrInvalid) {
   EXPECT_FALSE(run(doc(fillers(6))));  // 6 sections: not more than 6
   EXPECT_FALSE(run("short text\n\nmore\n"));
