@@ -7,13 +7,16 @@
 //  * context lines more than kContext lines away from every change are elided;
 //  * a long run of only-added (or only-removed) lines keeps its head, tail and its
 //    "outline" (the least-indented code lines: declarations, signatures, directives) and
-//    elides the rest — a new file shrinks to its skeleton, the full text stays in CCR.
+//    elides the rest — a new file shrinks to its skeleton, the full text stays in CCR;
+//  * a hunk whose changed lines repeat an earlier hunk's (one edit applied in many places,
+//    a change re-landed in `git log -p`) keeps its header and points at the first one.
 // ⚠ The original elided any run, even one line, behind a longer marker, and treated only
 // context as elidable; with git's default 3-line context that made outputs *larger*. Here
 // a run is elided only when its marker is shorter than the run.
 // Markers carry the line count, and a second pass counts them back into the hunk, so the
 // output re-compresses to itself (idempotent).
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,7 +45,10 @@ enum class Kind {
   kContextMarker,  // "… N context lines elided (caveman) …"
   kAddedMarker,
   kRemovedMarker,
+  kSameMarker,     // "… N lines elided (caveman): same change as <file> @@ … @@ …" (a whole body)
 };
+
+constexpr std::string_view kSameChange = " lines elided (caveman): same change as ";
 
 constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // …
 
@@ -130,11 +136,34 @@ bool parse_hunk_header(std::string_view s, std::int64_t* old_count, std::int64_t
   return s.substr(i, 3) == " @@";
 }
 
+struct Hunk {
+  std::size_t header = 0;  // line index of "@@ … @@"
+  std::size_t end = 0;     // one past its last body line
+  std::string file;        // path from the preceding "+++ " (or "--- ") line
+};
+
+bool is_same_marker(std::string_view s) {
+  return s.starts_with(kEllipsis) && s.find(kSameChange) != std::string_view::npos &&
+         s.ends_with(kEllipsis);
+}
+
+// "+++ b/src/x.c	2024-…" → "src/x.c"; "/dev/null" → "".
+std::string header_path(std::string_view rest) {
+  rest = rest.substr(0, rest.find('\t'));
+  if (rest == "/dev/null") return "";
+  if (rest.starts_with("a/") || rest.starts_with("b/")) rest.remove_prefix(2);
+  return std::string(rest);
+}
+
 std::vector<Kind> classify(const std::vector<std::string_view>& lines,
-                           std::vector<std::int64_t>* marker_counts) {
+                           std::vector<std::int64_t>* marker_counts, std::vector<Hunk>* hunks) {
   std::vector<Kind> kinds(lines.size(), Kind::kMeta);
   marker_counts->assign(lines.size(), 0);
   std::int64_t old_left = 0, new_left = 0;
+  std::string old_file, new_file;
+  auto close_hunk = [&](std::size_t end) {
+    if (!hunks->empty() && hunks->back().end == 0) hunks->back().end = end;
+  };
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string_view s = strip_cr(lines[i]);
     if (old_left > 0 || new_left > 0) {
@@ -147,6 +176,9 @@ std::vector<Kind> classify(const std::vector<std::string_view>& lines,
         (*marker_counts)[i] = n;
         if (mk != Kind::kAddedMarker) old_left -= n;
         if (mk != Kind::kRemovedMarker) new_left -= n;
+      } else if (is_same_marker(s)) {
+        kinds[i] = Kind::kSameMarker;
+        old_left = new_left = 0;
       } else if (c == ' ' && old_left > 0 && new_left > 0) {
         kinds[i] = Kind::kContext;
         --old_left;
@@ -163,15 +195,29 @@ std::vector<Kind> classify(const std::vector<std::string_view>& lines,
         handled = false;  // malformed hunk: it ends here
         old_left = new_left = 0;
       }
-      if (handled) continue;
+      if (handled) {
+        if (old_left <= 0 && new_left <= 0) close_hunk(i + 1);
+        continue;
+      }
+      close_hunk(i);
     }
     std::int64_t o = 0, n = 0;
     if (parse_hunk_header(s, &o, &n)) {
       kinds[i] = Kind::kHunkHeader;
       old_left = o;
       new_left = n;
+      hunks->push_back(Hunk{i, 0, new_file.empty() ? old_file : new_file});
+      if (o <= 0 && n <= 0) close_hunk(i + 1);
+    } else if (s.starts_with("--- ")) {
+      old_file = header_path(s.substr(4));
+    } else if (s.starts_with("+++ ")) {
+      new_file = header_path(s.substr(4));
+    } else if (s.starts_with("diff ")) {
+      old_file.clear();
+      new_file.clear();
     }
   }
+  close_hunk(lines.size());
   return kinds;
 }
 
@@ -244,6 +290,50 @@ void outline_run(const std::vector<std::string_view>& lines, const std::vector<K
   }
 }
 
+// A hunk whose changed lines repeat an earlier hunk's exactly (the same edit in many files,
+// a change re-landed or cherry-picked in `git log -p`) keeps its header; its body becomes
+// one marker naming the first occurrence. Returns the lines replaced; the marker text sits
+// at the first of them.
+std::vector<bool> repeated_hunks(const std::vector<std::string_view>& lines,
+                                 const std::vector<Kind>& kinds,
+                                 const std::vector<std::int64_t>& marker_counts,
+                                 const std::vector<Hunk>& hunks, std::vector<std::string>* markers) {
+  std::vector<bool> replaced(lines.size(), false);
+  std::map<std::string, std::size_t, std::less<>> first_seen;  // changed lines → hunk
+  for (std::size_t h = 0; h < hunks.size(); ++h) {
+    const Hunk& hunk = hunks[h];
+    std::size_t begin = hunk.header + 1;
+    std::string key;
+    bool outlined = false;
+    std::int64_t count = 0;
+    std::size_t bytes = 0;
+    for (std::size_t i = begin; i < hunk.end; ++i) {
+      Kind k = kinds[i];
+      if (k == Kind::kAddedMarker || k == Kind::kRemovedMarker || k == Kind::kSameMarker) outlined = true;
+      if (k == Kind::kAdded || k == Kind::kRemoved) {
+        key += strip_cr(lines[i]);
+        key.push_back('\n');
+      }
+      count += k == Kind::kContextMarker ? marker_counts[i] : 1;
+      bytes += lines[i].size() + 1;
+    }
+    if (outlined || key.empty()) continue;
+    auto [it, inserted] = first_seen.emplace(std::move(key), h);
+    if (inserted) continue;
+    const Hunk& first = hunks[it->second];
+    std::string_view header = strip_cr(lines[first.header]);
+    header = header.substr(0, header.find(" @@", 3) + 3);
+    std::string marker(kEllipsis);
+    marker += " " + std::to_string(count) + std::string(kSameChange);
+    if (!first.file.empty()) marker += first.file + " ";
+    marker += std::string(header) + " " + std::string(kEllipsis);
+    if (marker.size() + 1 >= bytes) continue;
+    for (std::size_t i = begin; i < hunk.end; ++i) replaced[i] = true;
+    (*markers)[begin] = std::move(marker);
+  }
+  return replaced;
+}
+
 class DiffCompressor final : public Compressor {
  public:
   std::string_view type() const override { return "diff"; }
@@ -256,7 +346,8 @@ class DiffCompressor final : public Compressor {
     if (lines.size() < kMinLines) return std::nullopt;
 
     std::vector<std::int64_t> marker_counts;
-    std::vector<Kind> kinds = classify(lines, &marker_counts);
+    std::vector<Hunk> hunks;
+    std::vector<Kind> kinds = classify(lines, &marker_counts, &hunks);
     const std::size_t n = lines.size();
 
     std::vector<bool> keep(n, true);
@@ -288,10 +379,21 @@ class DiffCompressor final : public Compressor {
       i = j;
     }
 
+    std::vector<std::string> same_marker(n);
+    std::vector<bool> in_same = repeated_hunks(lines, kinds, marker_counts, hunks, &same_marker);
+
     std::vector<std::string> out;
     out.reserve(n);
     bool dropped_any = false;
     for (std::size_t i = 0; i < n;) {
+      if (in_same[i]) {
+        if (!same_marker[i].empty()) {
+          out.push_back(text::marker_line(same_marker[i], split.crlf_majority));
+          dropped_any = true;
+        }
+        ++i;
+        continue;
+      }
       if (keep[i]) {
         out.emplace_back(lines[i]);
         ++i;

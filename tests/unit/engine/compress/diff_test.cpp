@@ -106,6 +106,26 @@ TEST(DiffCompressorTest, OutlinesLongRemovedRun) {
   EXPECT_NE(out->bytes.find("removed statement 28;"), std::string::npos);
 }
 
+TEST(DiffCompressorTest, RepeatedHunkBecomesAReference) {
+  auto file = [](const std::string& name, const std::string& ctx) {
+    return "diff --git a/" + name + " b/" + name + "\n--- a/" + name + "\n+++ b/" + name +
+           "\n@@ -10,5 +10,5 @@ void " + ctx + "()\n " + ctx + " one\n " + ctx + " two\n"
+           "-  legacy_call(argument_one, argument_two);\n+  modern_call(argument_one, argument_two);\n"
+           " " + ctx + " three\n " + ctx + " four\n";
+  };
+  std::string in = file("src/a.cc", "alpha") + file("src/b.cc", "beta") + file("src/c.cc", "gamma");
+  auto out = run(in);
+  ASSERT_TRUE(out.has_value());
+  const std::string marker =
+      "\xE2\x80\xA6 6 lines elided (caveman): same change as src/a.cc @@ -10,5 +10,5 @@ \xE2\x80\xA6\n";
+  EXPECT_EQ(out->bytes, file("src/a.cc", "alpha") +
+                            "diff --git a/src/b.cc b/src/b.cc\n--- a/src/b.cc\n+++ b/src/b.cc\n"
+                            "@@ -10,5 +10,5 @@ void beta()\n" + marker +
+                            "diff --git a/src/c.cc b/src/c.cc\n--- a/src/c.cc\n+++ b/src/c.cc\n"
+                            "@@ -10,5 +10,5 @@ void gamma()\n" + marker);
+  EXPECT_FALSE(run(out->bytes).has_value());  // idempotent: nothing left to elide
+}
+
 TEST(DiffCompressorTest, ShortRunsStayWhenTheMarkerIsLonger) {
   // git's default 3-line context: with 2 kept per side a single short line is left over;
   // its marker would be longer than the line, so nothing is elided.
