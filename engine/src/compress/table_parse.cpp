@@ -35,6 +35,10 @@ std::optional<Table> parse_markdown(std::string_view input) {
     std::string_view tl = trim(line);
     if (tl.size() < 2 || tl.front() != '|' || tl.back() != '|') return std::nullopt;
     std::string_view inner = tl.substr(1, tl.size() - 2);
+    // Bound the work before splitting: a huge line of pipes is not a table.
+    if (static_cast<std::size_t>(std::count(inner.begin(), inner.end(), '|')) >= kMaxFields) {
+      return std::nullopt;
+    }
     std::vector<std::string> cells;
     for (std::string_view c : text::split_all(inner, '|')) cells.emplace_back(trim(c));
     if (cells.size() < 2 || cells.size() > kMaxFields) return std::nullopt;
@@ -144,6 +148,7 @@ bool read_csv(std::string_view s, std::size_t start, char delim, bool commented,
         }
       }
       fields.push_back(field);
+      if (fields.size() > kMaxFields) return false;  // before a huge line allocates
       if (!end_of_record && pos >= n) {
         // Trailing delimiter at EOF: one more empty field.
         fields.emplace_back();
@@ -177,6 +182,9 @@ void adopt_commented_header(std::string_view input, std::size_t prelude_end, Tab
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   std::size_t hashes = 0;
   while (hashes < line.size() && line[hashes] == '#') ++hashes;
+  if (static_cast<std::size_t>(std::count(line.begin(), line.end(), t->delimiter)) + 1 != t->width) {
+    return;
+  }
   std::vector<std::string> cells;
   for (std::string_view c : text::split_all(line.substr(hashes), t->delimiter)) {
     if (trim(c).empty() || c.find('"') != std::string_view::npos) return;

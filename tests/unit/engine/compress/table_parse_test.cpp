@@ -111,5 +111,15 @@ TEST(TableParseTest, RaggednessIsBoundedAndOnlyForCommentedFiles) {
   EXPECT_FALSE(parse_table("# c\na\tb\nsolo\n"));
 }
 
+TEST(TableParseTest, HugeLinesFailWithoutBlowingUp) {
+  // 64 MiB of delimiters would be 64 M fields; the 128-field cap must stop the reader early.
+  EXPECT_FALSE(parse_table("a,b\n" + std::string(64u << 20, ',') + "\n"));
+  std::string pipes = "|" + std::string(8u << 20, '|') + "|\n";
+  EXPECT_FALSE(parse_table(pipes + pipes + pipes));
+  auto t = parse_table("#" + std::string(8u << 20, '\t') + "\na\tb\n1\t2\n");
+  ASSERT_TRUE(t);
+  EXPECT_FALSE(t->header_in_prelude);  // 8 M cells do not name 2 columns
+}
+
 }  // namespace
 }  // namespace caveman::compress
