@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <istream>
+#include <optional>
 #include <ostream>
 
 #include "caveman/ccr.h"
@@ -32,7 +33,8 @@ constexpr const char* kUsage =
     "  retrieve <handle> [query]                     exact original bytes (or a query view)\n"
     "  stats                                         recovery-store savings as JSON\n"
     "  registry                                      compressor capability manifest as JSON\n"
-    "  count [--ids]                                 o200k_base token count (or ids) of stdin\n"
+    "  count [--ids] [--jsonl]                       o200k_base token count (or ids) of stdin;\n"
+    "                                                --jsonl: one JSON string per line in and out\n"
     "  toon encode|decode [options]                  JSON ⇄ TOON\n"
     "  evals run [--fixtures DIR]                    run the eval suite, JSON report\n"
     "  version [--json]                              print the version\n"
@@ -131,27 +133,59 @@ int cmd_registry(const Args&, Io& io) {
   return kExitOk;
 }
 
-int cmd_count(const Args& args, Io& io) {
-  bool ids = !args.empty() && args[0] == "--ids";
-  if (args.size() > (ids ? 1u : 0u)) {
-    io.err << "count: cave_invalid_arguments: unknown argument: " << args.back() << "\n";
-    return kExitUsage;
-  }
-  Result<std::string> input = read_stdin(io);
-  if (!input.ok()) return fail(io, "read stdin", input.status());
-  const tokens::O200kCounter& counter = tokens::default_counter();
+void write_count(const tokens::O200kCounter& counter, std::string_view text, bool ids,
+                 std::string& out) {
   if (!ids) {
-    io.out << counter.count(input.value()) << "\n";
-    return kExitOk;
+    out += std::to_string(counter.count(text));
+    out.push_back('\n');
+    return;
   }
-  std::string out = "[";
+  out.push_back('[');
   bool first = true;
-  for (std::uint32_t id : counter.encode(input.value())) {
+  for (std::uint32_t id : counter.encode(text)) {
     if (!first) out.push_back(',');
     first = false;
     out += std::to_string(id);
   }
   out += "]\n";
+}
+
+// count [--ids] [--jsonl]: with --jsonl every stdin line is one JSON string and each gets its
+// own output line (batch mode for scripts and the tokenizer e2e test).
+int cmd_count(const Args& args, Io& io) {
+  bool ids = false;
+  bool jsonl = false;
+  for (const std::string& a : args) {
+    if (a == "--ids") {
+      ids = true;
+    } else if (a == "--jsonl") {
+      jsonl = true;
+    } else {
+      io.err << "count: cave_invalid_arguments: unknown argument: " << a << "\n";
+      return kExitUsage;
+    }
+  }
+  Result<std::string> input = read_stdin(io);
+  if (!input.ok()) return fail(io, "read stdin", input.status());
+  const tokens::O200kCounter& counter = tokens::default_counter();
+  std::string out;
+  if (!jsonl) {
+    write_count(counter, input.value(), ids, out);
+    io.out << out;
+    return kExitOk;
+  }
+  std::string_view rest = input.value();
+  for (std::size_t line_no = 1; !rest.empty(); ++line_no) {
+    std::size_t nl = rest.find('\n');
+    std::string_view line = rest.substr(0, nl);
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    std::optional<json::Value> v = json::parse(line);
+    if (!v || !v->is_string()) {
+      io.err << "count: cave_invalid_input: line " << line_no << " is not a JSON string\n";
+      return kExitError;
+    }
+    write_count(counter, v->text, ids, out);
+  }
   io.out << out;
   return kExitOk;
 }

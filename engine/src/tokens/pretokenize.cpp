@@ -1,0 +1,274 @@
+#include "tokens/pretokenize.h"
+
+#include <array>
+#include <cstdint>
+
+#include "text/unicode.h"
+
+namespace caveman::tokens {
+namespace {
+
+// Character classes: the pattern's sets are unions of these disjoint bits.
+enum : std::uint8_t {
+  kLu = 1,       // Lu, Lt: upper-case set only
+  kLl = 2,       // Ll: lower-case set only
+  kLmo = 4,      // Lm, Lo: both letter sets
+  kMark = 8,     // Mn, Mc, Me: both letter sets, and (not being \p{L}) the prefix set too
+  kNum = 16,     // Nd, Nl, No
+  kSpace = 32,   // White_Space other than \r and \n
+  kCrLf = 64,    // \r, \n
+  kOther = 128,  // everything else, including each invalid UTF-8 byte (as U+FFFD would be)
+};
+constexpr std::uint8_t kUpperSet = kLu | kLmo | kMark;    // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+constexpr std::uint8_t kLowerSet = kLl | kLmo | kMark;    // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+constexpr std::uint8_t kPrefixSet = kMark | kSpace | kOther;  // [^\r\n\p{L}\p{N}]
+constexpr std::uint8_t kPunctSet = kMark | kOther;        // [^\s\p{L}\p{N}]
+constexpr std::uint8_t kWhiteSet = kSpace | kCrLf;        // \s
+constexpr std::size_t kFail = static_cast<std::size_t>(-1);
+
+constexpr std::array<std::uint8_t, 128> make_ascii_classes() {
+  std::array<std::uint8_t, 128> t{};
+  for (int c = 0; c < 128; ++c) {
+    std::uint8_t k = kOther;
+    if (c >= 'A' && c <= 'Z') k = kLu;
+    else if (c >= 'a' && c <= 'z') k = kLl;
+    else if (c >= '0' && c <= '9') k = kNum;
+    else if (c == '\r' || c == '\n') k = kCrLf;
+    else if (c == ' ' || (c >= 0x09 && c <= 0x0D)) k = kSpace;  // \t \v \f and space
+    t[static_cast<std::size_t>(c)] = k;
+  }
+  return t;
+}
+constexpr std::array<std::uint8_t, 128> kAsciiClass = make_ascii_classes();
+
+std::uint8_t class_of(char32_t cp) {
+  using text::GeneralCategory;
+  switch (text::general_category(cp)) {
+    case GeneralCategory::kLu:
+    case GeneralCategory::kLt:
+      return kLu;
+    case GeneralCategory::kLl:
+      return kLl;
+    case GeneralCategory::kLm:
+    case GeneralCategory::kLo:
+      return kLmo;
+    case GeneralCategory::kMn:
+    case GeneralCategory::kMc:
+    case GeneralCategory::kMe:
+      return kMark;
+    case GeneralCategory::kNd:
+    case GeneralCategory::kNl:
+    case GeneralCategory::kNo:
+      return kNum;
+    case GeneralCategory::kZs:
+    case GeneralCategory::kZl:
+    case GeneralCategory::kZp:
+    case GeneralCategory::kCc:  // U+0085 is White_Space; other C1 controls are not
+      return text::is_white_space(cp) ? kSpace : kOther;
+    default:
+      return kOther;
+  }
+}
+
+struct Char {
+  std::uint8_t cls;
+  std::uint8_t len;
+};
+
+// Strict UTF-8 (Unicode Table 3-7). A byte that does not start a well-formed sequence is a
+// one-byte kOther character.
+Char decode_multibyte(const unsigned char* s, std::size_t n, std::size_t i) {
+  const unsigned char b0 = s[i];
+  auto cont = [&](std::size_t k, unsigned char lo, unsigned char hi) {
+    return i + k < n && s[i + k] >= lo && s[i + k] <= hi;
+  };
+  char32_t cp;
+  std::uint8_t len;
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    if (!cont(1, 0x80, 0xBF)) return {kOther, 1};
+    cp = (char32_t(b0 & 0x1F) << 6) | (s[i + 1] & 0x3F);
+    len = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    const unsigned char lo = b0 == 0xE0 ? 0xA0 : 0x80;
+    const unsigned char hi = b0 == 0xED ? 0x9F : 0xBF;
+    if (!cont(1, lo, hi) || !cont(2, 0x80, 0xBF)) return {kOther, 1};
+    cp = (char32_t(b0 & 0x0F) << 12) | (char32_t(s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F);
+    len = 3;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    const unsigned char lo = b0 == 0xF0 ? 0x90 : 0x80;
+    const unsigned char hi = b0 == 0xF4 ? 0x8F : 0xBF;
+    if (!cont(1, lo, hi) || !cont(2, 0x80, 0xBF) || !cont(3, 0x80, 0xBF)) return {kOther, 1};
+    cp = (char32_t(b0 & 0x07) << 18) | (char32_t(s[i + 1] & 0x3F) << 12) |
+         (char32_t(s[i + 2] & 0x3F) << 6) | (s[i + 3] & 0x3F);
+    len = 4;
+  } else {
+    return {kOther, 1};
+  }
+  return {class_of(cp), len};
+}
+
+// The scanner: each alternative of the pattern as a function from a start offset to the end
+// of its (leftmost-first) match, or kFail.
+class Scanner {
+ public:
+  Scanner(std::string_view text)
+      : s_(reinterpret_cast<const unsigned char*>(text.data())), n_(text.size()) {}
+
+  std::size_t piece_end(std::size_t p) const {
+    const Char c0 = at(p);
+    const std::size_t after = p + c0.len;
+    std::size_t e;
+    // Alternatives 1 and 2: letter runs, optionally after one prefix character. Backtracking
+    // order: the prefix is tried first (greedy `?`), then the same body without it.
+    if (c0.cls & kPrefixSet) {
+      if ((e = lower_tail_word(after)) != kFail) return e;
+    }
+    if (c0.cls & (kUpperSet | kLowerSet)) {
+      if ((e = lower_tail_word(p)) != kFail) return e;
+    }
+    if (c0.cls & kPrefixSet) {
+      if ((e = upper_word(after)) != kFail) return e;
+    }
+    if (c0.cls & kUpperSet) {
+      if ((e = upper_word(p)) != kFail) return e;
+    }
+    // Alternative 3: \p{N}{1,3}.
+    if (c0.cls & kNum) {
+      e = after;
+      for (int k = 1; k < 3 && e < n_; ++k) {
+        const Char c = at(e);
+        if (!(c.cls & kNum)) break;
+        e += c.len;
+      }
+      return e;
+    }
+    // Alternative 4: ` ?[^\s\p{L}\p{N}]+[\r\n/]*`.
+    std::size_t punct = kFail;
+    if (c0.cls & kPunctSet) {
+      punct = p;
+    } else if (s_[p] == ' ' && after < n_ && (at(after).cls & kPunctSet)) {
+      punct = after;
+    }
+    if (punct != kFail) {
+      e = run(punct, kPunctSet);
+      while (e < n_ && (s_[e] == '\r' || s_[e] == '\n' || s_[e] == '/')) ++e;
+      return e;
+    }
+    // Alternatives 5–7 on the whitespace run starting here.
+    if (c0.cls & kWhiteSet) return whitespace_end(p);
+    return after;  // unreachable: every class is covered above
+  }
+
+ private:
+  Char at(std::size_t i) const {
+    const unsigned char b = s_[i];
+    if (b < 0x80) return {kAsciiClass[b], 1};
+    return decode_multibyte(s_, n_, i);
+  }
+
+  std::size_t run(std::size_t i, std::uint8_t set) const {
+    while (i < n_) {
+      const Char c = at(i);
+      if (!(c.cls & set)) break;
+      i += c.len;
+    }
+    return i;
+  }
+
+  // (?i:'s|'t|'re|'ve|'m|'ll|'d)? at e. `b | 0x20` maps only the ASCII letter pair to the
+  // lower-case letter; U+017F (LATIN SMALL LETTER LONG S, C5 BF) case-folds to s.
+  std::size_t contraction(std::size_t e) const {
+    if (e + 1 >= n_ || s_[e] != '\'') return e;
+    const unsigned char c = s_[e + 1] | 0x20;
+    switch (c) {
+      case 's':
+      case 't':
+      case 'm':
+      case 'd':
+        return e + 2;
+      case 'r':
+      case 'v':
+        return (e + 2 < n_ && (s_[e + 2] | 0x20) == 'e') ? e + 3 : e;
+      case 'l':
+        return (e + 2 < n_ && (s_[e + 2] | 0x20) == 'l') ? e + 3 : e;
+      default:
+        break;
+    }
+    if (s_[e + 1] == 0xC5 && e + 2 < n_ && s_[e + 2] == 0xBF) return e + 3;
+    return e;
+  }
+
+  // Alternative 1 body: [upper]*[lower]+ contraction?. Greedy [upper]* then backtracking: if
+  // the character after the whole upper-set run is Ll, [lower]+ starts there; otherwise the
+  // match ends just after the run's last Lm/Lo/M character (the only run members that are in
+  // the lower set too), or fails when there is none.
+  std::size_t lower_tail_word(std::size_t q) const {
+    std::size_t i = q;
+    std::size_t last_both_end = kFail;
+    while (i < n_) {
+      const Char c = at(i);
+      if (!(c.cls & kUpperSet)) break;
+      i += c.len;
+      if (c.cls & (kLmo | kMark)) last_both_end = i;
+    }
+    std::size_t e;
+    if (i < n_ && (at(i).cls & kLl)) {
+      e = run(i, kLowerSet);
+    } else if (last_both_end != kFail) {
+      e = last_both_end;
+    } else {
+      return kFail;
+    }
+    return contraction(e);
+  }
+
+  // Alternative 2 body: [upper]+[lower]* contraction?.
+  std::size_t upper_word(std::size_t q) const {
+    const std::size_t i = run(q, kUpperSet);
+    if (i == q) return kFail;
+    return contraction(run(i, kLowerSet));
+  }
+
+  // \s*[\r\n]+ | \s+(?!\S) | \s+ on the maximal whitespace run from p: through its last \r or
+  // \n if it has one; else all of it at the end of the text; else all but its last character
+  // when that leaves one or more; else the single character.
+  std::size_t whitespace_end(std::size_t p) const {
+    std::size_t i = p;
+    std::size_t last_crlf_end = kFail;
+    std::size_t last_start = p;
+    std::size_t chars = 0;
+    while (i < n_) {
+      const Char c = at(i);
+      if (!(c.cls & kWhiteSet)) break;
+      last_start = i;
+      i += c.len;
+      ++chars;
+      if (c.cls & kCrLf) last_crlf_end = i;
+    }
+    if (last_crlf_end != kFail) return last_crlf_end;
+    if (i == n_ || chars == 1) return i;
+    return last_start;
+  }
+
+  const unsigned char* s_;
+  std::size_t n_;
+};
+
+}  // namespace
+
+std::size_t next_piece_end(std::string_view text, std::size_t pos) {
+  return Scanner(text).piece_end(pos);
+}
+
+std::vector<std::string_view> pretokenize(std::string_view text) {
+  std::vector<std::string_view> pieces;
+  const Scanner scanner(text);
+  for (std::size_t pos = 0; pos < text.size();) {
+    const std::size_t end = scanner.piece_end(pos);
+    pieces.push_back(text.substr(pos, end - pos));
+    pos = end;
+  }
+  return pieces;
+}
+
+}  // namespace caveman::tokens

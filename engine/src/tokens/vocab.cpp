@@ -1,0 +1,49 @@
+#include "tokens/vocab.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "o200k_table_info.h"  // generated: path, size and hash of the blob below
+
+// The table generated at build time, linked in verbatim (no parsing, no file access at run
+// time; pages are mapped from the executable and faulted in only when touched).
+__asm__(
+    ".section .rodata.caveman_o200k_table,\"a\",@progbits\n"
+    ".balign 64\n"
+    ".globl caveman_o200k_table\n"
+    ".type caveman_o200k_table, @object\n"
+    "caveman_o200k_table:\n"
+    CAVEMAN_O200K_TABLE_INCBIN "\n"
+    ".size caveman_o200k_table, . - caveman_o200k_table\n"
+    ".previous\n");
+
+extern "C" const unsigned char caveman_o200k_table[];
+
+namespace caveman::tokens {
+namespace {
+
+[[noreturn]] void die(const char* what) {
+  std::fprintf(stderr, "caveman: embedded o200k_base table is damaged (%s)\n", what);
+  std::abort();
+}
+
+}  // namespace
+
+Vocab::Vocab(const unsigned char* blob)
+    : header_(reinterpret_cast<const table::TableHeader*>(blob)),
+      slots_(reinterpret_cast<const std::uint64_t*>(blob + header_->slots_offset)),
+      offsets_(reinterpret_cast<const std::uint32_t*>(blob + header_->offsets_offset)),
+      bytes_(blob + header_->bytes_offset),
+      mask_((std::size_t{1} << header_->slot_bits) - 1) {
+  if (std::memcmp(header_->magic, table::kMagic, sizeof table::kMagic) != 0) die("magic");
+  if (header_->version != table::kFormatVersion) die("version");
+  if (header_->total_size != CAVEMAN_O200K_TABLE_SIZE) die("size");
+  if (header_->token_count != CAVEMAN_O200K_TOKEN_COUNT) die("token count");
+}
+
+const Vocab& Vocab::o200k() {
+  static const Vocab vocab(caveman_o200k_table);
+  return vocab;
+}
+
+}  // namespace caveman::tokens
