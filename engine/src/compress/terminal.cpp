@@ -84,6 +84,29 @@ bool has_failed_exit(std::string_view line) {
 
 }  // namespace
 
+bool is_diffstat_line(std::string_view line) {
+  // Drop a `git log --graph` prefix ("| | ", "|/ ", "* ").
+  std::size_t i = 0;
+  while (i < line.size() && (line[i] == '|' || line[i] == '/' || line[i] == '\\' ||
+                             line[i] == '*' || is_space(line[i]))) {
+    ++i;
+  }
+  std::string_view rest = line.substr(i);
+  if (!rest.empty() && rest.back() == '\r') rest.remove_suffix(1);
+  std::size_t bar = rest.find(" | ");
+  if (bar == 0 || bar == std::string_view::npos) return false;
+  std::string_view stat = rest.substr(bar + 3);
+  while (!stat.empty() && is_space(stat.front())) stat.remove_prefix(1);
+  if (stat.substr(0, 4) == "Bin ") return true;
+  std::size_t d = 0;
+  while (d < stat.size() && is_digit(stat[d])) ++d;
+  if (d == 0 || d + 1 >= stat.size() || stat[d] != ' ') return false;
+  for (char c : stat.substr(d + 1)) {
+    if (c != '+' && c != '-') return false;
+  }
+  return true;
+}
+
 bool is_terminal_problem_line(std::string_view line) {
   return text::contains_word_ci(line, {"error", "err", "fatal", "panic", "exception",
                                        "traceback", "fail", "failed", "failure", "warn",
@@ -115,7 +138,7 @@ class TerminalCompressor final : public Compressor {
       std::unordered_set<std::string_view> problems_seen;
       for (std::size_t i = 0; i < n; ++i) {
         std::string_view l = lines[i];
-        bool k = i < kKeepHead || i + kKeepTail >= n ||
+        bool k = i < kKeepHead || i + kKeepTail >= n || is_diffstat_line(l) ||
                  l.find(kMarkerNeedle) != std::string_view::npos;
         if (!k && is_terminal_problem_line(l)) k = problems_seen.insert(l).second;
         keep[i] = k;

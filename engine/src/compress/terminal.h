@@ -16,6 +16,11 @@ namespace caveman::compress {
 // position; `exit status` 1–9.
 bool is_terminal_problem_line(std::string_view line);
 
+// A git diffstat line (`git log --stat`, `git show --stat`, merges and pulls), also under a
+// `--graph` prefix: "<path> | <n> <+/- run>" or "<path> | Bin …". Beyond the original: the
+// file list of a change is structure, like a diff's file headers, so it is always shown.
+bool is_diffstat_line(std::string_view line);
+
 }  // namespace caveman::compress
 
 #endif  // CAVEMAN_COMPRESS_TERMINAL_H_

@@ -97,6 +97,28 @@ TEST(TerminalProblemLineTest, Rules) {
   }
 }
 
+TEST(TerminalDiffstatTest, Shapes) {
+  for (std::string_view l : {" util/hash.cc | 2 +-", "| |  include/leveldb/slice.h | 3 +++",
+                             "|   db/db_impl.cc | 5 +++++\r", " img/logo.png | Bin 0 -> 1234 bytes",
+                             "*  a b.txt | 12 ++++++------"}) {
+    EXPECT_TRUE(is_diffstat_line(l)) << l;
+  }
+  for (std::string_view l : {" name | 12", " | 2 +-", "a | b", "x | 2 +-x", " 1 file changed",
+                             "col1 | col2 | 3 +"}) {
+    EXPECT_FALSE(is_diffstat_line(l)) << l;
+  }
+}
+
+TEST(TerminalTest, DiffstatLinesAreKept) {
+  // A stat line whose words all occur in a kept error line: the gate alone drops it.
+  std::vector<std::string> lines = progress_lines(30);
+  lines[10] = "src/util/hash.cc:30:15: runtime error: bad offset";
+  lines[16] = " util/hash.cc | 2 +-";
+  auto out = run(join(lines));
+  ASSERT_TRUE(out);
+  EXPECT_NE(out->find("\n util/hash.cc | 2 +-\n"), std::string::npos);
+}
+
 TEST(TerminalTest, KeepsProblemLinesTheGateWouldDrop) {
   // Each probe shares its neighbours' vocabulary, so only the problem rule keeps it.
   struct Probe {
