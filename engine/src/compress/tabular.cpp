@@ -4,6 +4,7 @@
 // novel; each elided run becomes a marker row `… N rows elided (caveman): <facts> …` whose
 // facts hold for every elided row. Kept rows and comment lines are copied byte for byte;
 // synthesized rows follow Go's csv writer (or the Markdown `| a | b |` form).
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
