@@ -10,16 +10,27 @@
 #include "caveman/status.h"
 #include "support/corpus.h"
 
-#define ASSERT_OK(expr)                                          \
-  do {                                                           \
-    const auto& caveman_s_ = (expr);                             \
-    ASSERT_TRUE(caveman_s_.ok()) << caveman_s_.ToString();       \
+namespace caveman::testing {
+// The Status of a Status or a Result<T>, for ASSERT_OK/EXPECT_OK.
+inline const Status& status_of(const Status& s) { return s; }
+template <typename T>
+const Status& status_of(const Result<T>& r) {
+  return r.status();
+}
+}  // namespace caveman::testing
+
+// The Status is copied out before the full expression ends, so `ASSERT_OK(f().status())` on a
+// temporary Result is safe.
+#define ASSERT_OK(expr)                                                        \
+  do {                                                                         \
+    const ::caveman::Status caveman_s_ = ::caveman::testing::status_of(expr);  \
+    ASSERT_TRUE(caveman_s_.ok()) << caveman_s_.ToString();                     \
   } while (0)
 
-#define EXPECT_OK(expr)                                          \
-  do {                                                           \
-    const auto& caveman_s_ = (expr);                             \
-    EXPECT_TRUE(caveman_s_.ok()) << caveman_s_.ToString();       \
+#define EXPECT_OK(expr)                                                        \
+  do {                                                                         \
+    const ::caveman::Status caveman_s_ = ::caveman::testing::status_of(expr);  \
+    EXPECT_TRUE(caveman_s_.ok()) << caveman_s_.ToString();                     \
   } while (0)
 
 namespace caveman::testing {

@@ -89,8 +89,12 @@ class Store {
  public:
   virtual ~Store() = default;
 
-  // Stores `record` and returns its handle. Idempotent for identical records.
-  // Errors: kResourceExhausted (cave_ccr_budget_exceeded), kIo (cave_ccr_unavailable).
+  // Stores `record` and returns its handle (handle_for(record.original)); the handle is only
+  // returned once the bytes are committed. Idempotent for identical records (no write, no
+  // budget check). Re-putting a known original replaces the row under ENGINE.md §7.3's rules.
+  // Errors: kResourceExhausted (cave_ccr_budget_exceeded) when the byte budget or the page
+  // limit would be exceeded; kIo / kCorrupt / kUnavailable (busy beyond the 5 s timeout), all
+  // cave_ccr_unavailable.
   virtual Result<std::string> put(const Record& record) = 0;
   // The exact original bytes. kNotFound (cave_unknown_handle) for unknown handles; a
   // `ccr_obj_…` id (or any id missing from the blob table) is looked up as a typed object.
@@ -98,14 +102,20 @@ class Store {
   // Metadata stored beside a blob handle (empty when none). kNotFound for unknown handles.
   virtual Result<std::string> get_metadata(std::string_view handle) = 0;
 
-  // Typed objects (ENGINE.md §7.4). Returns the stored object with defaults filled in.
+  // Typed objects (ENGINE.md §7.4). Returns the stored object with defaults filled in (a
+  // supplied created_at is normalized to UTC). Re-putting an existing id with the same
+  // immutable fields returns the stored row unchanged.
   // Errors: kInvalidArgument (cave_invalid_object), kResourceExhausted, kCorrupt
   // (cave_object_id_collision) when the id exists with different immutable fields.
   virtual Result<TypedObject> put_object(TypedObject object) = 0;
+  // kNotFound (cave_unknown_handle) for unknown ids.
   virtual Result<TypedObject> get_object(std::string_view object_id) = 0;
+  // kInvalidArgument (cave_invalid_object) for a value outside the enum; kNotFound for an
+  // unknown id.
   virtual Status set_object_currentness(std::string_view object_id, std::string_view value) = 0;
   virtual Status set_object_lifecycle(std::string_view object_id, std::string_view value) = 0;
-  // Newest first (created_at DESC, id DESC). limit ≤ 0 → 100; capped at 10 000.
+  // Newest first (created_at DESC by instant, sub-second digits included; then id DESC).
+  // limit ≤ 0 → 100; capped at 10 000. kInvalidArgument for a blank session id.
   virtual Result<std::vector<TypedObject>> list_session_objects(std::string_view session_id,
                                                                 int limit) = 0;
   // Newest TaskDecision whose JSON data has "decision_id" == decision_id.
@@ -119,8 +129,12 @@ struct OpenOptions {
 };
 
 // Opens (creating if needed) the SQLite store at `path`, or an ephemeral one for ":memory:".
-// Applies the permission and parent-directory safety rules of ENGINE.md §7.1.
-// Errors: kInvalidArgument (cave_ccr_unsafe_path), kIo/kCorrupt (cave_ccr_unavailable).
+// Applies the permission and parent-directory safety rules of ENGINE.md §7.1 (0600 files,
+// no symlinks, no group/world-writable non-sticky parent) and the budget as SQLite pragmas.
+// Errors: kInvalidArgument (cave_ccr_unsafe_path) for a refused location;
+// kInvalidArgument (cave_invalid_config) for a budget ≤ 0 or below 16 pages;
+// kIo (cave_ccr_unavailable) for missing/unwritable files or directories; kCorrupt
+// (cave_ccr_unavailable) for a file that is not a usable SQLite database.
 Result<std::unique_ptr<Store>> open_store(const std::string& path, OpenOptions options = {});
 
 // Store location for CLIs: $CAVEMAN_CCR_DB, else $CAVEMAN_HOME/ccr.db, else ~/.caveman/ccr.db.

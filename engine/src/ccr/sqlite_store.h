@@ -1,0 +1,76 @@
+// The SQLite implementation of ccr::Store (ENGINE.md §7). One connection per store, every
+// statement serialized by a mutex; several processes share a file through WAL + busy timeout,
+// and every read-modify-write runs in a BEGIN IMMEDIATE transaction so concurrent writers
+// neither lose rows nor overshoot the budget. All SQLiteCpp exceptions are caught here and
+// returned as Status values.
+#ifndef CAVEMAN_CCR_SQLITE_STORE_H_
+#define CAVEMAN_CCR_SQLITE_STORE_H_
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "caveman/ccr.h"
+#include "ccr/sqlite_util.h"
+
+namespace caveman::ccr {
+
+inline constexpr int kBusyTimeoutMs = 5000;
+
+class SqliteStore final : public Store {
+ public:
+  // `path` is ":memory:" or a file path checked by prepare_store_file().
+  static Result<std::unique_ptr<SqliteStore>> open(const std::string& path, OpenOptions options);
+
+  Result<std::string> put(const Record& record) override;
+  Result<std::string> get(std::string_view handle) override;
+  Result<std::string> get_metadata(std::string_view handle) override;
+
+  Result<TypedObject> put_object(TypedObject object) override;
+  Result<TypedObject> get_object(std::string_view object_id) override;
+  Status set_object_currentness(std::string_view object_id, std::string_view value) override;
+  Status set_object_lifecycle(std::string_view object_id, std::string_view value) override;
+  Result<std::vector<TypedObject>> list_session_objects(std::string_view session_id,
+                                                        int limit) override;
+  Result<std::optional<TypedObject>> find_task_decision(std::string_view decision_id) override;
+
+  Result<StoreStats> stats() override;
+
+ private:
+  SqliteStore(std::unique_ptr<SQLite::Database> db, std::string path, std::int64_t max_bytes)
+      : db_(std::move(db)), path_(std::move(path)), max_bytes_(max_bytes) {}
+
+  // Runs `fn` holding the connection mutex; any exception becomes a Status naming `what`.
+  template <typename Fn>
+  auto locked(std::string_view what, Fn&& fn) -> decltype(fn()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    try {
+      return fn();
+    } catch (const std::exception& e) {
+      return status_from_exception(e, std::string(what) + " (" + path_ + ")");
+    }
+  }
+
+  // Σ payload bytes (the ccr_usage counter the triggers maintain). Caller holds mu_.
+  std::int64_t used_bytes_locked();
+  // The object row, or nullopt. Caller holds mu_.
+  Result<std::optional<TypedObject>> read_object_locked(std::string_view object_id);
+  Status set_object_field(std::string_view column, std::string_view object_id,
+                          std::string_view value);
+
+  std::mutex mu_;
+  std::unique_ptr<SQLite::Database> db_;
+  const std::string path_;  // for error messages
+  const std::int64_t max_bytes_;
+};
+
+}  // namespace caveman::ccr
+
+#endif  // CAVEMAN_CCR_SQLITE_STORE_H_

@@ -1,0 +1,87 @@
+#include "ccr/sqlite_util.h"
+
+#include <sqlite3.h>
+
+#include <climits>
+
+namespace caveman::ccr {
+
+Status budget_exceeded() {
+  return Status::ResourceExhausted("cave_ccr_budget_exceeded", "ccr: storage budget exceeded");
+}
+
+Status unknown_handle() {
+  return Status::NotFound("cave_unknown_handle", "ccr: recovery handle not found");
+}
+
+Status status_from_sqlite(int code, std::string_view what, std::string_view detail) {
+  std::string message = "ccr: " + std::string(what) + ": " + std::string(detail);
+  switch (code & 0xFF) {
+    case SQLITE_FULL:
+      return budget_exceeded();
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return Status::Corrupt("cave_ccr_unavailable",
+                             message + " (the recovery store file is damaged or not a database)");
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return Status::Unavailable("cave_ccr_unavailable",
+                                 message + " (another process holds the store; try again)");
+    case SQLITE_READONLY:
+    case SQLITE_CANTOPEN:
+    case SQLITE_PERM:
+    case SQLITE_AUTH:
+      return Status::Io("cave_ccr_unavailable",
+                        message + " (check that the store file and its directory are writable)");
+    default:
+      return Status::Io("cave_ccr_unavailable", message);
+  }
+}
+
+Status status_from_exception(const std::exception& e, std::string_view what) {
+  if (const auto* se = dynamic_cast<const SQLite::Exception*>(&e)) {
+    int code = se->getErrorCode();  // the code of the call that failed
+    if (code <= 0) code = se->getExtendedErrorCode();
+    return status_from_sqlite(code, what, se->what());
+  }
+  return Status::Io("cave_ccr_unavailable", "ccr: " + std::string(what) + ": " + e.what());
+}
+
+bool is_busy(const SQLite::Exception& e) {
+  int code = e.getErrorCode() & 0xFF;
+  return code == SQLITE_BUSY || code == SQLITE_LOCKED;
+}
+
+void bind_blob(SQLite::Statement& stmt, int index, std::string_view bytes) {
+  static const char kEmpty[1] = {0};
+  if (bytes.size() > static_cast<std::size_t>(INT_MAX)) {
+    throw SQLite::Exception("blob larger than 2 GiB", SQLITE_TOOBIG);
+  }
+  stmt.bindNoCopy(index, bytes.empty() ? static_cast<const void*>(kEmpty) : bytes.data(),
+                  static_cast<int>(bytes.size()));
+}
+
+std::string column_bytes(const SQLite::Column& column) {
+  const void* data = column.getBlob();  // blob first, then its size (SQLite's rule)
+  int size = column.getBytes();
+  if (data == nullptr || size <= 0) return std::string();
+  return std::string(static_cast<const char*>(data), static_cast<std::size_t>(size));
+}
+
+Transaction::Transaction(SQLite::Database& db, Kind kind) : db_(db) {
+  db_.exec(kind == Kind::kWrite ? "BEGIN IMMEDIATE" : "BEGIN");
+}
+
+Transaction::~Transaction() {
+  if (done_) return;
+  if (sqlite3_get_autocommit(db_.getHandle()) == 0) {
+    (void)db_.tryExec("ROLLBACK");
+  }
+}
+
+void Transaction::commit() {
+  db_.exec("COMMIT");
+  done_ = true;
+}
+
+}  // namespace caveman::ccr

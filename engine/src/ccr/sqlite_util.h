@@ -1,0 +1,58 @@
+// Small adapters between SQLiteCpp and the store: exception → Status mapping, blob binding
+// and reading that keep zero-length values as blobs, and a BEGIN IMMEDIATE transaction guard.
+// Everything that can throw is meant to run inside the store's catch block; the helpers here
+// themselves only throw SQLite::Exception.
+#ifndef CAVEMAN_CCR_SQLITE_UTIL_H_
+#define CAVEMAN_CCR_SQLITE_UTIL_H_
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <exception>
+#include <string>
+#include <string_view>
+
+#include "caveman/status.h"
+
+namespace caveman::ccr {
+
+// kResourceExhausted / cave_ccr_budget_exceeded ("ccr: storage budget exceeded").
+Status budget_exceeded();
+// kNotFound / cave_unknown_handle ("ccr: recovery handle not found").
+Status unknown_handle();
+
+// Maps a SQLite result code: FULL → budget exceeded; CORRUPT/NOTADB → kCorrupt;
+// BUSY/LOCKED → kUnavailable; the rest → kIo. All but the budget carry cave_ccr_unavailable.
+Status status_from_sqlite(int code, std::string_view what, std::string_view detail);
+// The same for any exception a store operation may throw (non-SQLite ones become kIo).
+Status status_from_exception(const std::exception& e, std::string_view what);
+// True for SQLITE_BUSY / SQLITE_LOCKED (the schema-creation retry condition).
+bool is_busy(const SQLite::Exception& e);
+
+// Binds `bytes` as a BLOB without copying (the caller keeps `bytes` alive until the statement
+// runs). Empty input binds a zero-length blob, never NULL.
+void bind_blob(SQLite::Statement& stmt, int index, std::string_view bytes);
+// A TEXT/BLOB column's bytes ("" for NULL).
+std::string column_bytes(const SQLite::Column& column);
+
+// BEGIN [IMMEDIATE] … COMMIT. Writers take the write lock up front (kWrite), so a
+// transaction that reads before it writes never needs a read→write upgrade (which WAL answers
+// with an immediate SQLITE_BUSY instead of waiting). Readers (kRead) get one consistent
+// snapshot. Rolls back on destruction unless committed, tolerating SQLite having rolled back
+// by itself (SQLITE_FULL may do that).
+class Transaction {
+ public:
+  enum class Kind { kRead, kWrite };
+  Transaction(SQLite::Database& db, Kind kind);
+  ~Transaction();
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  void commit();
+
+ private:
+  SQLite::Database& db_;
+  bool done_ = false;
+};
+
+}  // namespace caveman::ccr
+
+#endif  // CAVEMAN_CCR_SQLITE_UTIL_H_
