@@ -300,6 +300,37 @@ TEST(SqliteStore, StatsGroupByContentTypeInNameOrder) {
   EXPECT_EQ(s->max_storage_bytes, kDefaultMaxBytes);
 }
 
+TEST(SqliteStore, OlderStoreWithoutMetadataColumnIsMigratedAndItsUsageSeeded) {
+  TempDir dir;
+  const std::string path = dir.file("ccr.db");
+  {
+    // The layout of stores written before the metadata column existed.
+    SQLite::Database db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    db.exec(
+        "CREATE TABLE recoveries(handle TEXT PRIMARY KEY, created_at TEXT NOT NULL, "
+        "content_type TEXT NOT NULL, compressor TEXT NOT NULL, tokens_before INTEGER NOT NULL, "
+        "tokens_after INTEGER NOT NULL, original BLOB NOT NULL)");
+    SQLite::Statement ins(db, "INSERT INTO recoveries VALUES (?, '2025-01-01T00:00:00Z', "
+                              "'log', 'log', 40, 4, ?)");
+    ins.bind(1, handle_for("old original"));
+    ins.bind(2, "old original", 12);
+    ins.exec();
+    ::chmod(path.c_str(), 0600);
+  }
+  auto store = open_or_die(path);
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(store->get(handle_for("old original")).value(), "old original");
+  Result<std::string> meta = store->get_metadata(handle_for("old original"));
+  ASSERT_OK(meta);
+  EXPECT_EQ(meta.value(), "");
+  Result<StoreStats> s = store->stats();
+  ASSERT_OK(s);
+  EXPECT_EQ(s->totals.count, 1);
+  EXPECT_EQ(s->storage_bytes, 12);  // seeded from the existing rows
+  ASSERT_OK(store->put(make_record("new", "json", 10, 1, "m")));
+  EXPECT_EQ(store->stats()->storage_bytes, 12 + 3 + 1);
+}
+
 TEST(StoreStatsJson, MatchesTheIndentedShape) {
   StoreStats s;
   s.totals = TypeStats{3, 300, 100};
