@@ -57,8 +57,8 @@ Status FaultStore::set_object_lifecycle(std::string_view object_id, std::string_
   return inner_->set_object_lifecycle(object_id, value);
 }
 
-Result<std::vector<ccr::TypedObject>> FaultStore::list_session_objects(
-    std::string_view session_id, int limit) {
+Result<std::vector<ccr::TypedObject>> FaultStore::list_session_objects(std::string_view session_id,
+                                                                       int limit) {
   return inner_->list_session_objects(session_id, limit);
 }
 

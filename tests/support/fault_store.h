@@ -45,8 +45,7 @@ class FaultStore final : public ccr::Store {
   Status set_object_lifecycle(std::string_view object_id, std::string_view value) override;
   Result<std::vector<ccr::TypedObject>> list_session_objects(std::string_view session_id,
                                                              int limit) override;
-  Result<std::optional<ccr::TypedObject>> find_task_decision(
-      std::string_view decision_id) override;
+  Result<std::optional<ccr::TypedObject>> find_task_decision(std::string_view decision_id) override;
   Result<ccr::StoreStats> stats() override;
 
  private:

@@ -129,8 +129,8 @@ Result<PreparedFile> open_db_file(const std::string& parent, const std::string& 
     if (!s.exists) {
       // A brand-new inode: no SQLite connection of ours can hold locks on it yet, so an
       // ordinary descriptor is harmless here.
-      Fd created(::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                        kFileMode));
+      Fd created(
+          ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, kFileMode));
       if (created.get() < 0 && errno == EEXIST) continue;
       if (created.get() < 0) {
         int err = errno;

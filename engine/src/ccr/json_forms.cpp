@@ -70,7 +70,8 @@ std::string TypedObject::to_json() const {
   v.add("currentness", json::Value::string(valid_utf8(currentness)));
   v.add("lifecycle", json::Value::string(valid_utf8(lifecycle)));
   json::Value deps = json::Value::array();
-  for (const std::string& d : dependencies) deps.items.push_back(json::Value::string(valid_utf8(d)));
+  for (const std::string& d : dependencies)
+    deps.items.push_back(json::Value::string(valid_utf8(d)));
   v.add("dependencies", std::move(deps));
   v.add("original_byte_length", integer(original_byte_length));
   v.add("stored_byte_length", integer(stored_byte_length));

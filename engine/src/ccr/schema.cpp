@@ -122,19 +122,18 @@ Status with_busy_retry(std::string_view what, Fn&& fn) {
 Status configure_connection(SQLite::Database& db, std::int64_t max_bytes, std::string_view what) {
   // journal_mode=WAL needs a moment of exclusive access on a fresh file: retried like the
   // schema. On ":memory:" it stays "memory", which is fine.
-  CAVEMAN_RETURN_IF_ERROR(
-      with_busy_retry(what, [&] { db.exec("PRAGMA journal_mode=WAL"); }));
+  CAVEMAN_RETURN_IF_ERROR(with_busy_retry(what, [&] { db.exec("PRAGMA journal_mode=WAL"); }));
   const std::int64_t page_size = db.execAndGet("PRAGMA page_size").getInt64();
   const std::int64_t max_pages = page_size > 0 ? max_bytes / page_size : 0;
   if (max_pages < kMinPages) {
     return Status::InvalidArgument(
-        "cave_invalid_config",
-        "CAVEMAN_CCR_MAX_BYTES=" + std::to_string(max_bytes) + " is below the minimum of " +
-            std::to_string(kMinPages) + " pages (" + std::to_string(kMinPages * page_size) +
-            " bytes)");
+        "cave_invalid_config", "CAVEMAN_CCR_MAX_BYTES=" + std::to_string(max_bytes) +
+                                   " is below the minimum of " + std::to_string(kMinPages) +
+                                   " pages (" + std::to_string(kMinPages * page_size) + " bytes)");
   }
   db.exec("PRAGMA max_page_count = " + std::to_string(max_pages));
-  db.exec("PRAGMA wal_autocheckpoint = " + std::to_string(std::max<std::int64_t>(1, max_pages / 16)));
+  db.exec("PRAGMA wal_autocheckpoint = " +
+          std::to_string(std::max<std::int64_t>(1, max_pages / 16)));
   db.exec("PRAGMA journal_size_limit = " + std::to_string(max_bytes / 8));
   return with_busy_retry(what, [&] { create_schema(db); });
 }

@@ -1,17 +1,11 @@
 #include "ccr/sqlite_store.h"
 
 #include "ccr/file_safety.h"
+#include "ccr/object_rules.h"
 #include "ccr/schema.h"
 #include "ccr/timestamp.h"
 
 namespace caveman::ccr {
-namespace {
-
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
-}  // namespace
 
 Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path,
                                                        OpenOptions options) {
@@ -33,11 +27,11 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path,
     // NOFOLLOW: SQLite itself refuses a symlink swapped in after our checks.
     const int flags = memory ? SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE
                              : SQLite::OPEN_READWRITE | SQLite::OPEN_NOFOLLOW;
-    auto db = std::make_unique<SQLite::Database>(memory ? path : file->path, flags,
-                                                 kBusyTimeoutMs);
+    auto db = std::make_unique<SQLite::Database>(memory ? path : file->path, flags, kBusyTimeoutMs);
     CAVEMAN_RETURN_IF_ERROR(configure_connection(*db, options.max_bytes, what));
     if (file) CAVEMAN_RETURN_IF_ERROR(recheck_store_file(*file));
-    return std::unique_ptr<SqliteStore>(new SqliteStore(std::move(db), memory ? path : file->path, options.max_bytes));
+    return std::unique_ptr<SqliteStore>(
+        new SqliteStore(std::move(db), memory ? path : file->path, options.max_bytes));
   } catch (const std::exception& e) {
     return status_from_exception(e, what);
   }
@@ -121,7 +115,7 @@ Result<std::string> SqliteStore::put(const Record& record) {
 Result<std::string> SqliteStore::get(std::string_view handle) {
   return locked("get", [&]() -> Result<std::string> {
     const std::string key(handle);
-    if (!starts_with(key, "ccr_obj_")) {
+    if (!key.starts_with(kObjectIdPrefix)) {
       SQLite::Statement q(*db_, "SELECT original FROM recoveries WHERE handle = ?1");
       q.bind(1, key);
       if (q.executeStep()) return column_bytes(q.getColumn(0));
@@ -137,7 +131,7 @@ Result<std::string> SqliteStore::get(std::string_view handle) {
 Result<std::string> SqliteStore::get_metadata(std::string_view handle) {
   return locked("get_metadata", [&]() -> Result<std::string> {
     const std::string key(handle);
-    if (!starts_with(key, "ccr_obj_")) {
+    if (!key.starts_with(kObjectIdPrefix)) {
       SQLite::Statement q(*db_, "SELECT metadata FROM recoveries WHERE handle = ?1");
       q.bind(1, key);
       if (q.executeStep()) return column_bytes(q.getColumn(0));

@@ -134,8 +134,8 @@ std::optional<Timestamp> parse_rfc3339(std::string_view text) {
     return std::nullopt;
   }
   if (month < 1 || month > 12 || day < 1 ||
-      static_cast<unsigned>(day) > days_in_month(year, static_cast<unsigned>(month)) ||
-      hour > 23 || minute > 59 || second > 59) {
+      static_cast<unsigned>(day) > days_in_month(year, static_cast<unsigned>(month)) || hour > 23 ||
+      minute > 59 || second > 59) {
     return std::nullopt;
   }
   std::int32_t nanos = 0;

@@ -59,8 +59,8 @@ bool same_immutable_fields(const TypedObject& a, const TypedObject& b) {
 }  // namespace
 
 Result<std::optional<TypedObject>> SqliteStore::read_object_locked(std::string_view object_id) {
-  SQLite::Statement q(*db_, std::string("SELECT ") + kObjectColumns +
-                                " FROM typed_objects WHERE object_id = ?1");
+  SQLite::Statement q(
+      *db_, std::string("SELECT ") + kObjectColumns + " FROM typed_objects WHERE object_id = ?1");
   q.bind(1, std::string(object_id));
   if (!q.executeStep()) return std::optional<TypedObject>();
   CAVEMAN_ASSIGN_OR_RETURN(TypedObject o, row_to_object(q));
@@ -119,8 +119,8 @@ Result<TypedObject> SqliteStore::get_object(std::string_view object_id) {
 Status SqliteStore::set_object_field(std::string_view column, std::string_view object_id,
                                      std::string_view value) {
   return locked("update typed object", [&]() -> Status {
-    SQLite::Statement q(*db_, "UPDATE typed_objects SET " + std::string(column) +
-                                  " = ?1 WHERE object_id = ?2");
+    SQLite::Statement q(
+        *db_, "UPDATE typed_objects SET " + std::string(column) + " = ?1 WHERE object_id = ?2");
     q.bind(1, std::string(value));
     q.bind(2, std::string(object_id));
     if (q.exec() == 0) return object_not_found();
@@ -130,18 +130,18 @@ Status SqliteStore::set_object_field(std::string_view column, std::string_view o
 
 Status SqliteStore::set_object_currentness(std::string_view object_id, std::string_view value) {
   if (!is_currentness(value)) {
-    return Status::InvalidArgument("cave_invalid_object",
-                                   "ccr: typed object: unknown currentness \"" +
-                                       std::string(value) + "\"");
+    return Status::InvalidArgument(
+        "cave_invalid_object",
+        "ccr: typed object: unknown currentness \"" + std::string(value) + "\"");
   }
   return set_object_field("currentness", object_id, value);
 }
 
 Status SqliteStore::set_object_lifecycle(std::string_view object_id, std::string_view value) {
   if (!is_lifecycle(value)) {
-    return Status::InvalidArgument("cave_invalid_object",
-                                   "ccr: typed object: unknown lifecycle \"" + std::string(value) +
-                                       "\"");
+    return Status::InvalidArgument(
+        "cave_invalid_object",
+        "ccr: typed object: unknown lifecycle \"" + std::string(value) + "\"");
   }
   return set_object_field("lifecycle", object_id, value);
 }
@@ -171,12 +171,12 @@ Result<std::vector<TypedObject>> SqliteStore::list_session_objects(std::string_v
 Result<std::optional<TypedObject>> SqliteStore::find_task_decision(std::string_view decision_id) {
   return locked("find_task_decision", [&]() -> Result<std::optional<TypedObject>> {
     // CASE guards json_extract: malformed data in one row must not fail the whole search.
-    SQLite::Statement q(
-        *db_, std::string("SELECT ") + kObjectColumns +
-                  " FROM typed_objects WHERE object_type = 'TaskDecision' AND "
-                  "CASE WHEN json_valid(CAST(data AS TEXT)) "
-                  "THEN json_extract(CAST(data AS TEXT), '$.decision_id') END = ?1 " +
-                  kNewestFirst + " LIMIT 1");
+    SQLite::Statement q(*db_,
+                        std::string("SELECT ") + kObjectColumns +
+                            " FROM typed_objects WHERE object_type = 'TaskDecision' AND "
+                            "CASE WHEN json_valid(CAST(data AS TEXT)) "
+                            "THEN json_extract(CAST(data AS TEXT), '$.decision_id') END = ?1 " +
+                            kNewestFirst + " LIMIT 1");
     q.bind(1, std::string(decision_id));
     if (!q.executeStep()) return std::optional<TypedObject>();
     CAVEMAN_ASSIGN_OR_RETURN(TypedObject o, row_to_object(q));

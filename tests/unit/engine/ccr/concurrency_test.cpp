@@ -22,7 +22,8 @@ constexpr int kRecordsPerProcess = 200;
 // Distinct, variably sized payloads (some spill into overflow pages) with binary bytes.
 std::string payload(int process, int i) {
   std::string s = "process " + std::to_string(process) + " record " + std::to_string(i) + " ";
-  s.append(static_cast<std::size_t>((i * 37 + process * 101) % 6000), static_cast<char>('a' + i % 26));
+  s.append(static_cast<std::size_t>((i * 37 + process * 101) % 6000),
+           static_cast<char>('a' + i % 26));
   s.push_back('\0');
   s.push_back(static_cast<char>(0xFF - process));
   return s;
@@ -64,7 +65,8 @@ TEST(CcrConcurrency, FourProcessesWritingOneFileLoseNothing) {
   for (int p = 0; p < kProcesses; ++p) {
     int status = 0;
     ASSERT_EQ(::waitpid(pids[p], &status, 0), pids[p]);
-    ASSERT_TRUE(WIFEXITED(status)) << "process " << p << " signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    ASSERT_TRUE(WIFEXITED(status))
+        << "process " << p << " signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     EXPECT_EQ(WEXITSTATUS(status), 0) << "process " << p << " failed puts (100+: setup)";
   }
 
@@ -88,7 +90,8 @@ TEST(CcrConcurrency, FourProcessesWritingOneFileLoseNothing) {
   // The trigger-kept usage counter agrees with a full recount.
   EXPECT_EQ(db.execAndGet("SELECT used_bytes FROM ccr_usage").getInt64(),
             db.execAndGet("SELECT sum(length(original) + ifnull(length(metadata), 0)) "
-                          "FROM recoveries").getInt64());
+                          "FROM recoveries")
+                .getInt64());
   EXPECT_EQ(stats->storage_bytes,
             db.execAndGet("SELECT sum(length(original)) FROM recoveries").getInt64());
 }

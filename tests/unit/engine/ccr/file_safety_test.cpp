@@ -201,7 +201,8 @@ TEST(CcrFileSafety, DamagedPagesGiveCleanErrorsNotCrashes) {
   {
     Result<std::unique_ptr<Store>> store = open_store(path);
     ASSERT_OK(store.status());
-    Result<std::string> h = store.value()->put(Record{"log", "log", 100, 10, std::string(20000, 'x'), ""});
+    Result<std::string> h =
+        store.value()->put(Record{"log", "log", 100, 10, std::string(20000, 'x'), ""});
     ASSERT_OK(h.status());
     handle = h.value();
   }  // closing checkpoints the WAL into the main file
@@ -231,9 +232,8 @@ TEST(CcrFileSafety, ReadOnlyDirectoryWithoutDatabaseIsACleanError) {
   if (::geteuid() == 0) ASSERT_EQ(::chown(dir.file("ro").c_str(), kNobody, kNobody), 0);
   ASSERT_EQ(::chmod(dir.file("ro").c_str(), 0500), 0);
   const std::string path = dir.file("ro") + "/ccr.db";
-  std::string result = run_unprivileged(dir.path(), [&] {
-    return describe(open_store(path).status());
-  });
+  std::string result =
+      run_unprivileged(dir.path(), [&] { return describe(open_store(path).status()); });
   EXPECT_EQ(result.rfind(code_str(Code::kIo) + "|cave_ccr_unavailable:", 0), 0u) << result;
   EXPECT_NE(result.find("cannot create"), std::string::npos) << result;
 }
@@ -271,9 +271,8 @@ TEST(CcrFileSafety, ReadOnlyDatabaseFileIsACleanError) {
   }
   if (::geteuid() == 0) ASSERT_EQ(::chown(path.c_str(), kNobody, kNobody), 0);
   ASSERT_EQ(::chmod(path.c_str(), 0400), 0);
-  std::string result = run_unprivileged(dir.path(), [&] {
-    return describe(open_store(path).status());
-  });
+  std::string result =
+      run_unprivileged(dir.path(), [&] { return describe(open_store(path).status()); });
   EXPECT_EQ(result.rfind(code_str(Code::kIo) + "|cave_ccr_unavailable:", 0), 0u) << result;
   EXPECT_NE(result.find("not writable"), std::string::npos) << result;
   EXPECT_EQ(mode_of(path), 0400u) << "a read-only file must not be silently made writable";

@@ -44,8 +44,8 @@ TEST(CcrObjectRules, FillsDefaults) {
 TEST(CcrObjectRules, DerivesTheIdFromTypeSessionSourceStateAndHash) {
   Result<TypedObject> r = normalize_object(minimal(), kNow);
   ASSERT_OK(r.status());
-  const std::string key = std::string("TaskDecision") + '\0' + "session-1" + '\0' + "agent" +
-                          '\0' + "abc123" + '\0' + "sha256:" + sha256_hex(minimal().data);
+  const std::string key = std::string("TaskDecision") + '\0' + "session-1" + '\0' + "agent" + '\0' +
+                          "abc123" + '\0' + "sha256:" + sha256_hex(minimal().data);
   EXPECT_EQ(r->object_id, "ccr_obj_" + sha256_hex(key).substr(0, 32));
   EXPECT_EQ(r->object_id.size(), 8u + 32u);
 

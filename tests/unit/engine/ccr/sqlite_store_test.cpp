@@ -14,7 +14,8 @@ namespace {
 
 using ::caveman::testing::TempDir;
 
-std::unique_ptr<Store> open_or_die(const std::string& path, std::int64_t max_bytes = kDefaultMaxBytes) {
+std::unique_ptr<Store> open_or_die(const std::string& path,
+                                   std::int64_t max_bytes = kDefaultMaxBytes) {
   OpenOptions options;
   options.max_bytes = max_bytes;
   Result<std::unique_ptr<Store>> store = open_store(path, options);
@@ -24,8 +25,8 @@ std::unique_ptr<Store> open_or_die(const std::string& path, std::int64_t max_byt
 
 Record make_record(std::string original, std::string content_type = "json",
                    std::int64_t before = 100, std::int64_t after = 10, std::string metadata = "") {
-  return Record{content_type, content_type, before, after, std::move(original),
-                std::move(metadata)};
+  return Record{content_type, content_type,        before,
+                after,        std::move(original), std::move(metadata)};
 }
 
 // Reads one column of one recoveries row straight from the file.
@@ -310,8 +311,9 @@ TEST(SqliteStore, OlderStoreWithoutMetadataColumnIsMigratedAndItsUsageSeeded) {
         "CREATE TABLE recoveries(handle TEXT PRIMARY KEY, created_at TEXT NOT NULL, "
         "content_type TEXT NOT NULL, compressor TEXT NOT NULL, tokens_before INTEGER NOT NULL, "
         "tokens_after INTEGER NOT NULL, original BLOB NOT NULL)");
-    SQLite::Statement ins(db, "INSERT INTO recoveries VALUES (?, '2025-01-01T00:00:00Z', "
-                              "'log', 'log', 40, 4, ?)");
+    SQLite::Statement ins(db,
+                          "INSERT INTO recoveries VALUES (?, '2025-01-01T00:00:00Z', "
+                          "'log', 'log', 40, 4, ?)");
     ins.bind(1, handle_for("old original"));
     ins.bind(2, "old original", 12);
     ins.exec();

@@ -133,7 +133,7 @@ TEST_F(TypedObjectsTest, ListIsNewestFirstWithSubSecondPrecisionThenIdDescending
   put("ccr_obj_b", "2026-01-01T00:00:05.5Z");
   put("ccr_obj_c", "2026-01-01T00:00:05.12Z");
   put("ccr_obj_d", "2026-01-01T00:00:04.999999999Z");
-  put("ccr_obj_e", "2026-01-01T00:00:05.5Z");  // same instant as b: id breaks the tie
+  put("ccr_obj_e", "2026-01-01T00:00:05.5Z");     // same instant as b: id breaks the tie
   put("ccr_obj_f", "2026-01-01T01:00:05+01:00");  // = 00:00:05Z, same as a
   put("ccr_obj_other", "2030-01-01T00:00:00Z", "s2");
   EXPECT_EQ(listed_ids("s1"), (std::vector<std::string>{"ccr_obj_e", "ccr_obj_b", "ccr_obj_c",
@@ -146,8 +146,8 @@ TEST_F(TypedObjectsTest, ListIsNewestFirstWithSubSecondPrecisionThenIdDescending
 
 TEST_F(TypedObjectsTest, ListLimitDefaultsToOneHundred) {
   for (int i = 0; i < 105; ++i) {
-    ASSERT_OK(store_->put_object(object("SearchResult", "many", "hit " + std::to_string(i)))
-                  .status());
+    ASSERT_OK(
+        store_->put_object(object("SearchResult", "many", "hit " + std::to_string(i))).status());
   }
   EXPECT_EQ(listed_ids("many", 0).size(), 100u);
   EXPECT_EQ(listed_ids("many", -3).size(), 100u);
@@ -155,17 +155,17 @@ TEST_F(TypedObjectsTest, ListLimitDefaultsToOneHundred) {
 }
 
 TEST_F(TypedObjectsTest, FindTaskDecisionReturnsTheNewestMatchingDecision) {
-  TypedObject old_d = object("TaskDecision", "s1", R"({"decision_id":"d1","v":1})",
-                             "2026-01-01T00:00:00Z");
-  TypedObject new_d = object("TaskDecision", "s2", R"({"decision_id":"d1","v":2})",
-                             "2026-01-01T00:00:00.25Z");
-  TypedObject other = object("TaskDecision", "s1", R"({"decision_id":"d2"})",
-                             "2026-06-01T00:00:00Z");
-  TypedObject not_decision = object("ExecutionState", "s1", R"({"decision_id":"d1"})",
-                                    "2027-01-01T00:00:00Z");
+  TypedObject old_d =
+      object("TaskDecision", "s1", R"({"decision_id":"d1","v":1})", "2026-01-01T00:00:00Z");
+  TypedObject new_d =
+      object("TaskDecision", "s2", R"({"decision_id":"d1","v":2})", "2026-01-01T00:00:00.25Z");
+  TypedObject other =
+      object("TaskDecision", "s1", R"({"decision_id":"d2"})", "2026-06-01T00:00:00Z");
+  TypedObject not_decision =
+      object("ExecutionState", "s1", R"({"decision_id":"d1"})", "2027-01-01T00:00:00Z");
   TypedObject broken = object("TaskDecision", "s1", "{not json", "2027-01-01T00:00:00Z");
-  TypedObject nested = object("TaskDecision", "s1", R"({"x":{"decision_id":"d1"}})",
-                              "2027-01-01T00:00:00Z");
+  TypedObject nested =
+      object("TaskDecision", "s1", R"({"x":{"decision_id":"d1"}})", "2027-01-01T00:00:00Z");
   for (const TypedObject* o : {&old_d, &new_d, &other, &not_decision, &broken, &nested}) {
     ASSERT_OK(store_->put_object(*o).status());
   }
