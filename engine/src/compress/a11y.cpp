@@ -10,6 +10,7 @@
 // transparent, and a container's name is left out when its children already show it
 // (a row named by its cells).
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -96,8 +97,10 @@ std::string strip_space(std::string_view s) {
 }
 
 // Which records' names are left out: non-interactive containers whose kept children
-// already show exactly that text (whitespace ignored).
+// already show exactly that text (whitespace ignored). Shown texts are capped, so deep
+// trees cost O(records × cap) at most; longer names are simply never left out.
 std::vector<bool> redundant_names(const std::vector<Record>& records, const std::vector<bool>& kept) {
+  constexpr std::size_t kCap = 2048;
   std::vector<bool> omit(records.size(), false);
   std::vector<std::string> shown(records.size());
   for (std::size_t i = records.size(); i-- > 0;) {
@@ -108,19 +111,25 @@ std::vector<bool> redundant_names(const std::vector<Record>& records, const std:
     for (int c : r.children) {
       if (!kept[static_cast<std::size_t>(c)]) continue;
       has_child = true;
-      children += shown[static_cast<std::size_t>(c)];
+      if (children.size() <= kCap) children += shown[static_cast<std::size_t>(c)];
     }
+    if (children.size() > kCap) children.resize(kCap + 1);
     std::string own = strip_space(r.name);
-    if (!r.is_text && has_child && !own.empty() && r.role != "page" &&
+    if (!r.is_text && has_child && !own.empty() && own.size() <= kCap && r.role != "page" &&
         !is_interactive_role(r.role) && own == children) {
       omit[i] = true;
     }
     shown[i] = (own.empty() || omit[i]) ? std::move(children) : std::move(own);
+    if (shown[i].size() > kCap) shown[i].resize(kCap + 1);
+    for (int c : r.children) std::string().swap(shown[static_cast<std::size_t>(c)]);
   }
   return omit;
 }
 
-std::string render(const std::vector<Record>& records, const std::vector<bool>& kept) {
+// nullopt once the outline outgrows `budget` bytes (it could never be smaller than the
+// input then; pathological depth makes indentation quadratic).
+std::optional<std::string> render(const std::vector<Record>& records, const std::vector<bool>& kept,
+                                  std::size_t budget) {
   std::vector<bool> omit = redundant_names(records, kept);
   std::vector<int> depth(records.size(), 0);
   std::string out;
@@ -150,6 +159,7 @@ std::string render(const std::vector<Record>& records, const std::vector<bool>& 
       }
       out.push_back('}');
     }
+    if (out.size() > budget) return std::nullopt;
   }
   return out;
 }
@@ -263,17 +273,27 @@ class A11yCompressor final : public Compressor {
 
     std::vector<bool> kept(records.size(), true);
     std::vector<std::string> terms = query_terms(query);
-    std::string out;
+    std::optional<std::string> out;
     if (!terms.empty()) {
       std::fill(kept.begin(), kept.end(), false);
       if (!focus(records, terms, kept)) {
         kept[0] = true;  // the first record (the page) and a note
-        out = render(records, kept) + "\n  note " + go_quote("no accessible match");
+        out = render(records, kept, input.size());
+        if (out) *out += "\n  note " + go_quote("no accessible match");
+        return finish(std::move(out), *nodes, records, kept);
       }
     }
-    if (out.empty()) out = render(records, kept);
-    return CompressorOutput{std::move(out), "a11y", std::nullopt,
-                            uid_metadata(*nodes, records, kept)};
+    return finish(render(records, kept, input.size()), *nodes, records, kept);
+  }
+
+ private:
+  static std::optional<CompressorOutput> finish(std::optional<std::string> out,
+                                                const std::vector<a11y::AxNode>& nodes,
+                                                const std::vector<Record>& records,
+                                                const std::vector<bool>& kept) {
+    if (!out) return std::nullopt;
+    return CompressorOutput{std::move(*out), "a11y", std::nullopt,
+                            uid_metadata(nodes, records, kept)};
   }
 };
 

@@ -142,6 +142,8 @@ std::string display_role(std::string_view role) {
   return lower(role);
 }
 
+constexpr int kMaxAncestors = 64;  // how far up duplicate text is looked for
+
 enum class Visit { kRecord, kTransparent, kSkipSubtree };
 
 Visit classify(const AxNode& n) {
@@ -335,29 +337,43 @@ std::vector<Record> build_records(const std::vector<AxNode>& nodes) {
     if (!visited[i]) walk_from(static_cast<int>(i));
   }
 
-  // Text that repeats the name or value of an enclosing record or of a sibling control
-  // (link "View" → text "View"; label text beside its textbox) is dropped.
+  // Text that repeats the name or value of an enclosing record (the nearest kMaxAncestors)
+  // or of a sibling control (link "View" → text "View"; label text beside its textbox) is
+  // dropped. Lowercased names and per-parent sibling sets are computed once, so a flat page
+  // with thousands of fragments stays linear-ish.
+  std::vector<std::string> low_name(records.size()), low_value(records.size());
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (records[i].is_text) continue;
+    low_name[i] = text::to_lower_utf8(records[i].name);
+    low_value[i] = text::to_lower_utf8(records[i].value);
+  }
+  std::map<int, std::set<std::string, std::less<>>> sibling_keys;
+  auto siblings_of = [&](int parent) -> const std::set<std::string, std::less<>>& {
+    auto [it, inserted] = sibling_keys.try_emplace(parent);
+    if (inserted) {
+      for (int c : records[static_cast<std::size_t>(parent)].children) {
+        auto ci = static_cast<std::size_t>(c);
+        if (records[ci].is_text) continue;
+        if (!low_name[ci].empty()) it->second.insert(low_name[ci]);
+        if (!low_value[ci].empty()) it->second.insert(low_value[ci]);
+      }
+    }
+    return it->second;
+  };
   std::vector<bool> removed(records.size(), false);
   for (std::size_t i = 0; i < records.size(); ++i) {
     Record& r = records[i];
     if (!r.is_text) continue;
     std::string key = text::to_lower_utf8(collapse_whitespace(r.name));
     if (key.empty()) continue;
-    auto same = [&](const Record& o) {
-      return !o.is_text && (text::to_lower_utf8(o.name) == key || text::to_lower_utf8(o.value) == key);
-    };
     bool dup = false;
-    for (int a = r.parent; a >= 0 && !dup; a = records[static_cast<std::size_t>(a)].parent) {
-      dup = same(records[static_cast<std::size_t>(a)]);
+    int hops = 0;
+    for (int a = r.parent; a >= 0 && !dup && hops < kMaxAncestors;
+         a = records[static_cast<std::size_t>(a)].parent, ++hops) {
+      auto ai = static_cast<std::size_t>(a);
+      dup = low_name[ai] == key || low_value[ai] == key;
     }
-    if (!dup && r.parent >= 0) {
-      for (int s : records[static_cast<std::size_t>(r.parent)].children) {
-        if (same(records[static_cast<std::size_t>(s)])) {
-          dup = true;
-          break;
-        }
-      }
-    }
+    if (!dup && r.parent >= 0) dup = siblings_of(r.parent).count(key) > 0;
     removed[i] = dup;
   }
   // Adjacent text fragments of one parent become one line (raw names concatenated, so a

@@ -209,6 +209,17 @@ TEST(A11yCompressorTest, CyclesUnknownChildrenAndOrphans) {
             "page \"P\"\n  group \"G\"\n    group \"H\"\n[u3] button \"Orphan\"\n  [u4] button \"Child\"");
 }
 
+TEST(A11yCompressorTest, PathologicalDepthDeclinesInsteadOfGrowing) {
+  // A 5,000-deep chain: the indented outline would be quadratic in depth, far larger than
+  // the input, so rendering stops at the input's size and the compressor declines.
+  std::vector<N> chain;
+  for (int i = 0; i < 5000; ++i) {
+    chain.push_back({std::to_string(i), "group", "g", {std::to_string(i + 1)}, 0});
+  }
+  chain.back().kids.clear();
+  EXPECT_FALSE(run(tree(chain)).has_value());
+}
+
 TEST(A11yCompressorTest, BareArrayInputIsAccepted) {
   std::string in = tree({{"1", "RootWebArea", "P", {"2"}, 0}, {"2", "button", "Go", {}, 11}});
   std::string array = in.substr(std::string("{\"nodes\":").size());
