@@ -1,8 +1,168 @@
-// Placeholder until the log compressor lands: declines every input (pass-through).
+// The log compressor (ENGINE.md §4.2): keep the head, the tail, every line that carries an
+// error word or a stack-frame shape, the line that ends a Python traceback, query-relevant
+// lines and everything the redundancy gate finds new; each other run of lines becomes one
+// marker line carrying verified invariants of the lines it replaced.
+#include <cstring>
+#include <string>
+#include <vector>
+
 #include "compress/compressors.h"
+#include "compress/redundancy.h"
+#include "compress/summary.h"
+#include "text/bm25.h"
+#include "text/lines.h"
+#include "text/utf8.h"
+#include "text/words.h"
 
 namespace caveman::compress {
+namespace {
 
-std::unique_ptr<Compressor> make_log_compressor() { return make_declining_compressor("log"); }
+constexpr std::size_t kMinLines = 4;
+constexpr std::size_t kKeepHead = 2;
+constexpr std::size_t kKeepTail = 2;
+constexpr int kQueryLimit = 16;
+constexpr std::string_view kMarkerTag = "lines elided (caveman)";
+
+bool is_indent(char c) { return c == ' ' || c == '\t'; }
+
+std::size_t indent_of(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size() && is_indent(line[i])) ++i;
+  return i;
+}
+
+bool starts_after_indent(std::string_view line, std::string_view what, bool need_indent) {
+  std::size_t i = 0;
+  while (i < line.size() && (is_indent(line[i]) || line[i] == '\v' || line[i] == '\f')) ++i;
+  if (need_indent && i == 0) return false;
+  return line.substr(i).starts_with(what);
+}
+
+// `.go:` followed by a digit (Go stack frames and compiler positions).
+bool has_go_position(std::string_view line) {
+  for (std::size_t p = line.find(".go:"); p != std::string_view::npos;
+       p = line.find(".go:", p + 1)) {
+    if (p + 4 < line.size() && line[p + 4] >= '0' && line[p + 4] <= '9') return true;
+  }
+  return false;
+}
+
+bool is_stack_frame(std::string_view line) {
+  // Python frames are `  File "…", line N`; a doctest failure header is the same location
+  // line without indentation, so indentation is optional for `File "` only.
+  return starts_after_indent(line, "at ", true) || starts_after_indent(line, "File \"", false) ||
+         starts_after_indent(line, "--->", true) || has_go_position(line) ||
+         text::contains_ci(line, "caused by");
+}
+
+bool is_error_line(std::string_view line) {
+  return text::contains_word_ci(line, {"error", "fatal", "panic", "exception", "traceback", "fail",
+                                       "failed", "failure", "warn", "warning"});
+}
+
+// At least kMinLines lines (a trailing '\n' does not start one): checked with memchr
+// before anything scans the whole input, so one huge line is declined cheaply.
+bool has_min_lines(std::string_view s) {
+  if (s.empty()) return false;
+  std::size_t lines = 1;
+  for (const char* p = s.data(); lines < kMinLines + 1;) {
+    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(s.data() + s.size() - p));
+    if (nl == nullptr) break;
+    p = static_cast<const char*>(nl) + 1;
+    if (p == s.data() + s.size()) break;  // trailing newline
+    ++lines;
+  }
+  return lines >= kMinLines;
+}
+
+std::string marker_text(std::size_t n, std::string_view summary) {
+  std::string t = "… " + std::to_string(n) + " lines elided (caveman)";
+  if (!summary.empty()) {
+    t += ": ";
+    t += summary;
+  }
+  t += " …";
+  return t;
+}
+
+class LogCompressor final : public Compressor {
+ public:
+  std::string_view type() const override { return "log"; }
+
+  std::optional<CompressorOutput> compress(std::string_view input,
+                                           std::string_view query) const override {
+    if (!has_min_lines(input) || !text::is_valid_utf8(input)) return std::nullopt;
+    // Re-entry guard: our own output (markers, note) is not compressed again, which makes a
+    // second pass a pass-through (idempotence) and keeps stated invariants first-hand.
+    if (input.find(kMarkerTag) != std::string_view::npos ||
+        input.find(kNotePrefix) != std::string_view::npos) {
+      return std::nullopt;
+    }
+    text::Lines split = text::split_lines(input);
+    const std::vector<std::string_view>& lines = split.lines;
+    const std::size_t n = lines.size();
+    if (n < kMinLines) return std::nullopt;
+
+    std::vector<bool> keep(n, false);
+    for (std::size_t i = 0; i < n && i < kKeepHead; ++i) keep[i] = true;
+    std::size_t traceback_indent = std::string_view::npos;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string_view line = lines[i];
+      if (is_error_line(line) || is_stack_frame(line)) keep[i] = true;
+      // The first line back at (or left of) a traceback header's indentation is the
+      // exception itself ("decimal.InvalidOperation: …"), whatever its class is called.
+      if (traceback_indent != std::string_view::npos && !text::is_blank(line) &&
+          indent_of(line) <= traceback_indent) {
+        keep[i] = true;
+        traceback_indent = std::string_view::npos;
+      }
+      if (line.find("Traceback (most recent call last):") != std::string_view::npos) {
+        traceback_indent = indent_of(line);
+      }
+    }
+    for (std::size_t i = n > kKeepHead + kKeepTail ? n - kKeepTail : kKeepHead; i < n; ++i) {
+      keep[i] = true;
+    }
+    text::keep_query_relevant(lines, query, keep, kQueryLimit);
+    keep_non_redundant(lines, keep);
+
+    std::vector<std::string> out;
+    out.reserve(n);
+    std::size_t elided_total = 0;
+    for (std::size_t i = 0; i < n;) {
+      if (keep[i]) {
+        out.emplace_back(lines[i]);
+        ++i;
+        continue;
+      }
+      std::size_t end = i;
+      std::size_t run_bytes = 0;
+      while (end < n && !keep[end]) run_bytes += lines[end++].size() + 1;
+      std::vector<Fields> fields;
+      fields.reserve(end - i);
+      for (std::size_t k = i; k < end; ++k) fields.push_back(log_line_fields(lines[k]));
+      std::string summary = summarize(fields, static_cast<std::int64_t>(run_bytes));
+      std::string m = text::marker_line(marker_text(end - i, summary), split.crlf_majority);
+      if (worth_eliding(end - i, summary, m.size(), run_bytes)) {
+        out.push_back(std::move(m));
+        elided_total += run_bytes;
+      } else {
+        for (std::size_t k = i; k < end; ++k) out.emplace_back(lines[k]);
+      }
+      i = end;
+    }
+    if (elided_total >= kNoteMinElidedBytes) {
+      out.push_back(text::marker_line(elision_note("lines"), split.crlf_majority));
+    }
+    CompressorOutput result;
+    result.bytes = text::join_lines(out, split.trailing_newline);
+    result.method = "log";
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Compressor> make_log_compressor() { return std::make_unique<LogCompressor>(); }
 
 }  // namespace caveman::compress

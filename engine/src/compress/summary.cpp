@@ -13,6 +13,9 @@ namespace caveman::compress {
 namespace {
 
 constexpr std::size_t kMaxFieldsPerUnit = 24;
+// Extractors return one field more than summarize reads: a 25th field tells it the unit
+// had fields it does not see, so "absent" can no longer be claimed for that run.
+constexpr std::size_t kFieldsCollected = kMaxFieldsPerUnit + 1;
 constexpr std::size_t kMaxNames = 48;
 constexpr std::size_t kMaxValueBytes = 40;
 constexpr std::size_t kMaxNameBytes = 32;
@@ -74,7 +77,7 @@ bool pair_at(std::string_view s, std::size_t k, std::string_view* key, std::stri
 Fields logfmt_fields(std::string_view s) {
   Fields out;
   std::size_t pos = 0;
-  while (pos < s.size() && out.size() < kMaxFieldsPerUnit) {
+  while (pos < s.size() && out.size() < kFieldsCollected) {
     std::string_view key, value;
     std::size_t end = 0;
     bool found = false;
@@ -122,6 +125,36 @@ bool credential_name(std::string_view name) {
     if (n.find(bad) != std::string::npos) return true;
   }
   return false;
+}
+
+// Rendering keeps every summary parseable: a name or value that could be confused with the
+// separators ("name=value", "name: …", "; ", "MIN..MAX", "value×N", ", absent×K") is written
+// as a JSON string instead of bare.
+bool has_space(std::string_view v) {
+  for (std::size_t i = 0; i < v.size();) {
+    text::Decoded d = text::decode_utf8(v, i);
+    if (text::is_white_space(d.cp)) return true;
+    i += d.len;
+  }
+  return false;
+}
+
+std::string render_name(std::string_view name) {
+  bool bare = !has_space(name) && name.find_first_of("=:;,\"") == std::string_view::npos &&
+              name.find("\xC3\x97") == std::string_view::npos;
+  return bare ? std::string(name) : json::quote(name);
+}
+
+std::string render_value(std::string_view v) {
+  bool bare = !has_space(v) && v.front() != '"' && v.back() != ';' && v.back() != ',' &&
+              v.find("\xC3\x97") == std::string_view::npos;
+  return bare ? std::string(v) : json::quote(v);
+}
+
+// A bound of "MIN..MAX" additionally must not contain ".." or begin/end with '.'.
+std::string render_bound(std::string_view v) {
+  bool bare = v.find("..") == std::string_view::npos && v.front() != '.' && v.back() != '.';
+  return bare ? render_value(v) : json::quote(v);
 }
 
 struct Aggregate {
@@ -281,6 +314,7 @@ Fields log_line_fields(std::string_view line) {
 Fields table_row_fields(const std::vector<std::string>& header,
                         const std::vector<std::string>& row) {
   Fields out;
+  // The first 24 columns only; their names differ from later columns' (no truncation signal).
   for (std::size_t i = 0; i < header.size() && i < row.size() && i < kMaxFieldsPerUnit; ++i) {
     std::string_view name = text::trim_space(header[i]);
     std::string_view value = text::trim_space(row[i]);
@@ -295,7 +329,7 @@ Fields json_element_fields(const json::Value& element) {
   if (!element.is_object()) return out;
   // Members in the input's order (this project never reorders keys).
   for (const json::Member& m : element.members) {
-    if (out.size() >= kMaxFieldsPerUnit) break;
+    if (out.size() >= kFieldsCollected) break;
     const json::Value& v = m.value;
     switch (v.kind) {
       case json::Kind::kString:
@@ -345,22 +379,32 @@ std::string summarize(const std::vector<Fields>& units, std::int64_t elided_byte
   }
 
   const std::size_t n = units.size();
+  // A unit with more fields than are read may hold any name later: never claim "absent".
+  const bool truncated = std::any_of(units.begin(), units.end(),
+                                     [](const Fields& u) { return u.size() > kMaxFieldsPerUnit; });
   std::vector<Entry> entries;
   std::size_t coverage_entries = 0;
   for (const Aggregate& a : aggs) {
-    if (a.name.empty() || a.name.size() > kMaxNameBytes || credential_name(a.name)) continue;
+    if (a.name.size() > kMaxNameBytes || !usable_value(a.name) || credential_name(a.name)) {
+      continue;
+    }
+    const std::string name = render_name(a.name);
     const bool everywhere = a.count == n;
     if (everywhere && a.constant) {
-      if (usable_value(a.first)) entries.push_back({EntryKind::kConstant, a.name + "=" + a.first});
+      if (usable_value(a.first)) {
+        entries.push_back({EntryKind::kConstant, name + "=" + render_value(a.first)});
+      }
       continue;
     }
     if (everywhere && a.numeric && a.min_s != a.max_s) {
       if (usable_value(a.min_s) && usable_value(a.max_s)) {
-        entries.push_back({EntryKind::kRange, a.name + "=" + a.min_s + ".." + a.max_s});
+        entries.push_back(
+            {EntryKind::kRange, name + "=" + render_bound(a.min_s) + ".." + render_bound(a.max_s)});
       }
       continue;
     }
     const std::size_t absent = n - a.count;
+    if (absent > 0 && truncated) continue;
     if (!a.too_wide && a.enum_values_ok &&
         a.buckets.size() + (absent > 0 ? 1 : 0) <= kMaxEnumBuckets) {
       auto buckets = a.buckets;
@@ -370,9 +414,12 @@ std::string summarize(const std::vector<Fields>& units, std::int64_t elided_byte
       bool all_single =
           std::all_of(buckets.begin(), buckets.end(), [](const auto& b) { return b.second == 1; });
       if (!all_single) {
-        std::string t = a.name + ":";
-        for (const auto& [value, count] : buckets) {
-          t += " " + value + "\xC3\x97" + std::to_string(count);  // ×
+        std::string t = name + ":";
+        for (std::size_t b = 0; b < buckets.size(); ++b) {
+          const auto& [value, count] = buckets[b];
+          bool absent_bucket = absent > 0 && b + 1 == buckets.size();
+          t += " " + (absent_bucket ? value : render_value(value)) + "\xC3\x97" +  // ×
+               std::to_string(count);
         }
         bool weak = 2 * buckets.size() >= n;
         entries.push_back({weak ? EntryKind::kWeakEnum : EntryKind::kEnum, std::move(t)});
@@ -382,12 +429,13 @@ std::string summarize(const std::vector<Fields>& units, std::int64_t elided_byte
     if (a.coverage_ok && coverage_entries < kMaxCoverageEntries && a.coverage.size() >= 2) {
       std::string low, high;
       if (absent == 0 && dense(a.coverage, &low, &high)) {
-        entries.push_back({EntryKind::kDenseCoverage, a.name + ": " + low + ".." + high + " all " +
-                                                          std::to_string(a.coverage.size()) +
-                                                          " present"});
+        entries.push_back({EntryKind::kDenseCoverage,
+                           name + ": " + render_bound(low) + ".." + render_bound(high) + " all " +
+                               std::to_string(a.coverage.size()) + " present"});
       } else {
-        std::string t = a.name + ": " + std::to_string(a.coverage.size()) + " distinct, " +
-                        *a.coverage.begin() + ".." + *a.coverage.rbegin();
+        std::string t = name + ": " + std::to_string(a.coverage.size()) + " distinct, " +
+                        render_bound(*a.coverage.begin()) + ".." +
+                        render_bound(*a.coverage.rbegin());
         if (absent > 0) t += ", absent\xC3\x97" + std::to_string(absent);
         entries.push_back({EntryKind::kBoundedCoverage, std::move(t)});
       }

@@ -212,7 +212,37 @@ TEST(SummaryTest, LogLineFieldsLogfmt) {
 TEST(SummaryTest, LogLineFieldsCapAt24) {
   std::string line;
   for (int i = 0; i < 30; ++i) line += "k" + std::to_string(i) + "=v ";
-  EXPECT_EQ(log_line_fields(line).size(), 24u);
+  // 24 fields are read; a 25th is returned only to signal "this unit has more".
+  EXPECT_EQ(log_line_fields(line).size(), 25u);
+}
+
+TEST(SummaryTest, TruncatedUnitsNeverClaimAbsent) {
+  // The second unit has more than 24 fields, so "x" may exist beyond what was read: no
+  // enumeration or coverage with an absent bucket is stated; constants still are.
+  Fields wide;
+  for (int i = 0; i < 25; ++i) wide.emplace_back("f" + std::to_string(i), "v");
+  Fields a = {{"f0", "v"}, {"x", "1"}};
+  Fields b = {{"f0", "v"}, {"x", "1"}};
+  EXPECT_EQ(summarize({a, b, wide}, 0), "all f0=v");
+  EXPECT_EQ(summarize({a, b, Fields{{"f0", "v"}}}, 0), "all f0=v; x: 1×2 absent×1");
+}
+
+TEST(SummaryTest, AmbiguousNamesAndValuesAreQuoted) {
+  EXPECT_EQ(summarize({f({{"first name", "Ana Lu"}}), f({{"first name", "Ana Lu"}})}, 0),
+            R"(all "first name"="Ana Lu")");
+  EXPECT_EQ(summarize({f({{"a=b", "x;"}}), f({{"a=b", "x;"}})}, 0), R"(all "a=b"="x;")");
+  EXPECT_EQ(summarize({f({{"k", "\"q"}}), f({{"k", "\"q"}}), f({{"k", "2×3"}})}, 0),
+            R"(k: "\"q"×2 "2×3"×1)");
+  EXPECT_EQ(summarize({f({{"v", "1."}}), f({{"v", ".5"}})}, 0), R"(range v=".5".."1.")");
+  EXPECT_EQ(summarize({f({{"p", "../a"}}), f({{"p", "../b"}})}, 0),
+            R"(p: 2 distinct, "../a".."../b")");
+  // Plain tokens stay bare (E3 and timestamps with ':' are unaffected).
+  EXPECT_EQ(summarize({f({{"t", "10:00:01Z"}}), f({{"t", "10:00:01Z"}})}, 0), "all t=10:00:01Z");
+}
+
+TEST(SummaryTest, NamesMustBeUsable) {
+  EXPECT_EQ(summarize({f({{"a\x01", "1"}}), f({{"a\x01", "1"}})}, 0), "");
+  EXPECT_EQ(summarize({f({{"caveman_x", "1"}}), f({{"caveman_x", "1"}})}, 0), "");
 }
 
 TEST(SummaryTest, LogLineFieldsJsonObject) {
