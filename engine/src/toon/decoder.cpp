@@ -274,10 +274,15 @@ class Decoder {
       push(NodeKind::kNull, key, line);
       return true;
     }
-    if ((c == '-' || (c >= '0' && c <= '9')) &&
-        canonical_number(tok, number_) == NumberForm::kNumber) {
-      push(NodeKind::kNumber, key, line, number_ == tok ? tok : doc_.arena.copy(number_));
-      return true;
+    if (c == '-' || (c >= '0' && c <= '9')) {
+      if (is_canonical_number(tok)) {
+        push(NodeKind::kNumber, key, line, tok);
+        return true;
+      }
+      if (canonical_number(tok, number_) == NumberForm::kNumber) {
+        push(NodeKind::kNumber, key, line, doc_.arena.copy(number_));
+        return true;
+      }
     }
     push(NodeKind::kString, key, line, tok);
     return true;
@@ -428,7 +433,7 @@ class Decoder {
         return primitive(only, {}, first.number);
       }
     }
-    std::uint32_t obj;
+    std::uint32_t obj = 0;
     if (!open(NodeKind::kObject, {}, first.number, &obj)) return false;
     KeySet& seen = keys_for_level();
     std::uint32_t count = 0;
@@ -493,7 +498,7 @@ class Decoder {
       return true;
     }
     // The first nested line fixes the children's depth (v3.3 does not forbid deeper jumps).
-    std::uint32_t obj;
+    std::uint32_t obj = 0;
     if (!open(NodeKind::kObject, key, l.number, &obj)) return false;
     KeySet& nested = keys_for_level();
     std::uint32_t count = 0;
@@ -504,7 +509,7 @@ class Decoder {
 
   // The values of an array whose header sits at `depth` on line `hl`.
   bool array_body(const Header& h, const Line& hl, std::uint32_t depth, const Key& key) {
-    std::uint32_t arr;
+    std::uint32_t arr = 0;
     if (!open(NodeKind::kArray, key, hl.number, &arr)) return false;
     std::uint32_t count = 0;
     bool ok;
@@ -564,7 +569,7 @@ class Decoder {
                                    " values but the header declares " + std::to_string(width) +
                                    " fields");
       }
-      std::uint32_t row;
+      std::uint32_t row = 0;
       if (!open(NodeKind::kObject, {}, l->number, &row)) return false;
       std::uint32_t cells = 0;
       for (std::uint32_t j = 0; j < width && j < values.size(); ++j) {
@@ -614,7 +619,7 @@ class Decoder {
     if (!has_unquoted(after, ':')) return primitive(after, {}, l.number);
     // An object whose first field shares the hyphen line: that field sits one level deeper
     // (its nested lines at depth + 2), the other fields at depth + 1.
-    std::uint32_t obj;
+    std::uint32_t obj = 0;
     if (!open(NodeKind::kObject, {}, l.number, &obj)) return false;
     KeySet& seen = keys_for_level();
     std::uint32_t count = 1;

@@ -122,6 +122,10 @@ class JsonReader {
       ++pos_;
     }
     std::string_view literal = s_.substr(start, pos_ - start);
+    if (is_canonical_number(literal)) {
+      push(NodeKind::kNumber, key, literal);
+      return true;
+    }
     switch (canonical_number(literal, scratch_)) {
       case NumberForm::kNotNumber:
         pos_ = start;
@@ -132,7 +136,7 @@ class JsonReader {
       case NumberForm::kNumber:
         break;
     }
-    push(NodeKind::kNumber, key, scratch_ == literal ? literal : doc_.arena.copy(scratch_));
+    push(NodeKind::kNumber, key, doc_.arena.copy(scratch_));
     return true;
   }
 

@@ -11,7 +11,35 @@ constexpr std::int64_t kMaxExponent = 1'000'000'000'000'000;  // 10^15
 
 }  // namespace
 
+bool is_canonical_number(std::string_view lit) {
+  std::size_t i = 0;
+  const std::size_t n = lit.size();
+  bool negative = i < n && lit[i] == '-';
+  if (negative) ++i;
+  std::size_t int_begin = i;
+  while (i < n && is_digit(lit[i])) ++i;
+  std::size_t int_len = i - int_begin;
+  if (int_len == 0 || int_len > 21 || (lit[int_begin] == '0' && int_len > 1)) return false;
+  bool zero_int = lit[int_begin] == '0';
+  if (i == n) return !(negative && zero_int);  // "-0" is not canonical
+  if (lit[i] != '.') return false;             // exponent (or junk): take the slow path
+  std::size_t frac_begin = ++i;
+  while (i < n && is_digit(lit[i])) ++i;
+  if (i != n || i == frac_begin || lit[n - 1] == '0') return false;
+  if (zero_int) {
+    // 0.000001 is the smallest plain form (1e-6); more leading zeros need an exponent.
+    std::size_t zeros = 0;
+    while (frac_begin + zeros < n && lit[frac_begin + zeros] == '0') ++zeros;
+    if (zeros > 5) return false;
+  }
+  return true;
+}
+
 NumberForm canonical_number(std::string_view lit, std::string& out) {
+  if (is_canonical_number(lit)) {
+    out.assign(lit);
+    return NumberForm::kNumber;
+  }
   std::size_t i = 0;
   const std::size_t n = lit.size();
   bool negative = false;

@@ -19,6 +19,10 @@ enum class NumberForm {
 // On kNumber `out` holds the canonical text (it may equal `literal`).
 NumberForm canonical_number(std::string_view literal, std::string& out);
 
+// True when `literal` already is its own canonical form (the common case: plain integers and
+// decimals without trailing zeros); cheaper than canonical_number.
+bool is_canonical_number(std::string_view literal);
+
 // §7.2 "numeric-like": /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i (also matches 05, 1e-6).
 bool is_numeric_like(std::string_view s);
 

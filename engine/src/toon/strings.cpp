@@ -57,6 +57,12 @@ std::string_view trim_space(std::string_view s) {
     s.remove_prefix(d.len);
   }
   while (!s.empty()) {
+    unsigned char c = static_cast<unsigned char>(s.back());
+    if (c < 0x80) {
+      if (!is_trim_space(c)) break;
+      s.remove_suffix(1);
+      continue;
+    }
     Tail t = last_code_point(s);
     if (!is_trim_space(t.cp)) break;
     s.remove_suffix(t.len);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "toon/number.h"
 
@@ -66,6 +67,30 @@ TEST(ToonNumberTest, RejectsWhatIsNotTheJsonNumberGrammar) {
   for (std::string_view s : {"", "-", "05", "-05", "007", "1.", ".5", "+1", "1e", "1e+", "--1",
                              "0x10", "1_0", "Infinity", "NaN", "1.5.2", "1e5e5", " 1", "1 "}) {
     EXPECT_EQ(canon(s), "<not a number>") << s;
+  }
+}
+
+// The fast path may only accept literals that are their own canonical form, and must accept
+// every canonical literal without an exponent.
+TEST(ToonNumberTest, FastCanonicalCheckAgreesWithTheFullRewrite) {
+  std::vector<std::string> literals = {"0", "-0", "7", "-7", "10", "0.5", "-0.5", "0.50", "1.0",
+                                       "05", "0.000001", "0.0000001", "0.0000010", "1e5",
+                                       "123456789012345678901", "1234567890123456789012",
+                                       "123456789012345678901.25", "-0.0", "1.", ".5", ""};
+  const char* pieces[] = {"0", "1", "9", "00", "05", "10"};
+  for (const char* a : pieces) {
+    for (const char* b : pieces) {
+      literals.push_back(std::string(a) + "." + b);
+      literals.push_back(std::string("-") + a + "." + b + b);
+      literals.push_back(std::string(a) + b);
+    }
+  }
+  for (const std::string& l : literals) {
+    std::string full;
+    bool fast = is_canonical_number(l);
+    bool same = canonical_number(l, full) == NumberForm::kNumber && full == l;
+    if (fast) EXPECT_TRUE(same) << l;
+    if (same && l.find_first_of("eE") == std::string::npos) EXPECT_TRUE(fast) << l;
   }
 }
 
