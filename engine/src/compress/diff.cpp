@@ -12,7 +12,7 @@
 //    a change re-landed in `git log -p`) keeps its header and points at the first one.
 // ⚠ The original elided any run, even one line, behind a longer marker, and treated only
 // context as elidable; with git's default 3-line context that made outputs *larger*. Here
-// a run is elided only when its marker is shorter than the run.
+// a run is elided only when its marker is at most half as long as the run.
 // Markers carry the line count, and a second pass counts them back into the hunk, so the
 // output re-compresses to itself (idempotent).
 #include <cstdint>
@@ -406,7 +406,8 @@ class DiffCompressor final : public Compressor {
       while (j < n && !keep[j] && kinds[j] == k) run_bytes += lines[j++].size() + 1;
       std::string marker = text::marker_line(marker_text(k, static_cast<std::int64_t>(j - i)),
                                              split.crlf_majority);
-      if (marker.size() + 1 < run_bytes) {
+      // Worth eliding (as §5.3 has it for short runs): the marker is at most half the run.
+      if (2 * (marker.size() + 1) <= run_bytes) {
         out.push_back(std::move(marker));
         dropped_any = true;
       } else {

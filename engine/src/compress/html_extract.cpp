@@ -510,6 +510,7 @@ std::size_t estimate_nesting(std::string_view html) {
       "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
       "source", "track", "wbr", "p", "li", "td", "th", "tr", "dt", "dd", "option", "!doctype"};
   std::size_t depth = 0, max_depth = 0;
+  std::size_t next_gt = 0;  // cached position of the next '>' (keeps the scan linear)
   for (std::size_t i = 0; i + 1 < html.size(); ++i) {
     if (html[i] != '<') continue;
     bool closing = html[i + 1] == '/';
@@ -539,7 +540,8 @@ std::size_t estimate_nesting(std::string_view html) {
       continue;
     }
     if (std::find(std::begin(kVoid), std::end(kVoid), name) != std::end(kVoid)) continue;
-    std::size_t gt = html.find('>', e);
+    if (next_gt != std::string_view::npos && next_gt < e) next_gt = html.find('>', e);
+    std::size_t gt = next_gt;
     if (gt != std::string_view::npos && gt > 0 && html[gt - 1] == '/') continue;
     max_depth = std::max(max_depth, ++depth);
   }
