@@ -1,4 +1,5 @@
 // Content-type detection (ENGINE.md §2): the first rule that fires wins.
+#include <algorithm>
 #include <array>
 #include <map>
 #include <vector>
@@ -21,6 +22,11 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+
+// Number of elements split_all(s, '\n') would return.
+std::size_t line_count(std::string_view s) {
+  return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')) + 1;
+}
 
 std::size_t count_of(std::string_view s, std::string_view needle) {
   std::size_t n = 0;
@@ -154,8 +160,10 @@ bool looks_log(std::string_view s) {
   return matches >= 3 && matches * 2 >= lines.size();
 }
 
-bool looks_code(std::string_view s) {
-  if (looks_log(s)) return false;
+bool looks_code(std::string_view s) { return !looks_log(s) && code_rule(s); }
+
+// The code rule of ENGINE.md §2 without its "not a log" precondition.
+bool code_rule(std::string_view s) {
   if (starts_with(text::trim_space(s), "#!")) return true;
   static constexpr std::array<std::string_view, 25> kKeywords = {
       "func", "package", "import", "def", "class", "function", "return", "const", "let",
@@ -485,7 +493,7 @@ bool looks_tabular(std::string_view s) {
 
 bool looks_config(std::string_view s) {
   if (!compress::classify_config(s)) return false;
-  return text::split_all(s, '\n').size() >= 12;
+  return line_count(s) >= 12;
 }
 
 std::string detect_body(std::string_view body) {
@@ -501,7 +509,7 @@ std::string detect_body(std::string_view body) {
   // code additionally needs a code-like line density.
   LineStats st = line_stats(body);
   std::optional<compress::ConfigShape> shape = compress::classify_config(body);
-  bool config = shape && text::split_all(body, '\n').size() >= 12;
+  bool config = shape && line_count(body) >= 12;
   bool flat = shape && shape->kind == compress::ConfigKind::kToml && shape->sections == 0;
   // Sectioned TOML/INI and YAML win over repeated-template evidence (manifests repeat lines);
   // a flat key=value file does not, because logfmt logs look exactly like one.
@@ -510,9 +518,10 @@ std::string detect_body(std::string_view body) {
   if (strongly_log(st)) return "log";
   if (config) return "config";
   if (markdown_document(st)) return "text";
-  if (starts_with(t, "#!") && !looks_log(body)) return "code";
-  if (looks_code(body) && code_dense(st)) return "code";
-  if (looks_log(body)) return "log";
+  bool log = looks_log(body);
+  if (starts_with(t, "#!") && !log) return "code";
+  if (!log && code_rule(body) && code_dense(st)) return "code";
+  if (log) return "log";
   if (looks_search_result(body)) return "search-result";
   return "text";
 }

@@ -15,6 +15,7 @@ bool has_code_structure(std::string_view s);
 bool looks_html(std::string_view s);
 bool looks_tabular(std::string_view s);
 bool looks_code(std::string_view s);
+bool code_rule(std::string_view s);  // looks_code without the "not a log" check
 bool looks_log(std::string_view s);
 bool looks_search_result(std::string_view s);
 bool looks_config(std::string_view s);

@@ -18,15 +18,31 @@ bool match_at(std::string_view text, std::size_t i, std::string_view word) {
 
 template <typename Words>
 bool contains_word_impl(std::string_view text, const Words& words) {
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (i > 0 && is_word_byte(text[i - 1])) continue;
-    if (!is_word_byte(text[i])) continue;
-    for (std::string_view w : words) {
-      if (!match_at(text, i, w)) continue;
-      std::size_t end = i + w.size();
-      if (end < text.size() && is_word_byte(text[end])) continue;
-      return true;
+  // Only bytes that can start one of the words are worth a closer look.
+  bool first[256] = {};
+  for (std::string_view w : words) {
+    if (w.empty()) continue;
+    unsigned char c = static_cast<unsigned char>(w[0]);
+    first[c] = true;
+    if (c >= 'a' && c <= 'z') first[c - 32] = true;
+  }
+  const std::size_t n = text.size();
+  std::size_t i = 0;
+  while (i < n) {
+    if (!is_word_byte(text[i])) {
+      ++i;
+      continue;
     }
+    // text[i] starts a word (the previous byte is not a word byte).
+    if (first[static_cast<unsigned char>(text[i])]) {
+      for (std::string_view w : words) {
+        if (!match_at(text, i, w)) continue;
+        std::size_t end = i + w.size();
+        if (end < n && is_word_byte(text[end])) continue;
+        return true;
+      }
+    }
+    while (i < n && is_word_byte(text[i])) ++i;  // skip to the end of this word
   }
   return false;
 }
