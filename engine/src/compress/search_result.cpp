@@ -51,6 +51,8 @@ class SearchResultCompressor final : public Compressor {
 
   std::optional<CompressorOutput> compress(std::string_view input,
                                            std::string_view query) const override {
+    // Our own output is final (re-entry guard): a second pass could elide more.
+    if (input.find(kMarkerNeedle) != std::string_view::npos) return std::nullopt;
     if (!text::is_valid_utf8(input)) return std::nullopt;
     text::Lines split = text::split_lines(input);
     const std::vector<std::string_view>& lines = split.lines;
@@ -61,7 +63,7 @@ class SearchResultCompressor final : public Compressor {
     for (std::size_t i = 0; i < n; ++i) {
       std::string_view l = lines[i];
       if (i < kKeepHead || i + kKeepTail >= n || has_line_keyword(l) ||
-          has_problem_in_match(l) || l.find(kMarkerNeedle) != std::string_view::npos) {
+          has_problem_in_match(l)) {
         keep[i] = true;
       }
     }

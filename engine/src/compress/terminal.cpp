@@ -124,6 +124,11 @@ class TerminalCompressor final : public Compressor {
   std::optional<CompressorOutput> compress(std::string_view input,
                                            std::string_view) const override {
     if (input.empty() || !text::is_valid_utf8(input)) return std::nullopt;
+    // Our own output (markers, no escape sequences) is final: a second pass could elide more.
+    if (input.find(kMarkerNeedle) != std::string_view::npos &&
+        input.find('\x1b') == std::string_view::npos) {
+      return std::nullopt;
+    }
     text::Lines split = text::split_lines(input);
     std::vector<std::string> cleaned;
     cleaned.reserve(split.lines.size());

@@ -37,6 +37,9 @@ class TextCompressor final : public Compressor {
 
   std::optional<CompressorOutput> compress(std::string_view input,
                                            std::string_view query) const override {
+    // Our own output is final: a second pass would re-run the gate with different seeds and
+    // could elide more, so compressing twice would not be idempotent.
+    if (input.find(kMarkerNeedle) != std::string_view::npos) return std::nullopt;
     if (!text::is_valid_utf8(input)) return std::nullopt;
     if (text::trim_space(input).size() < kMinTrimmedBytes) return std::nullopt;
     const std::string body = strip_html_noise(input, count_marker(1, kMarkerWhat));
@@ -55,7 +58,7 @@ class TextCompressor final : public Compressor {
     for (std::size_t i = 0; i < n; ++i) {
       keep[i] = i < kKeepHead || i + kKeepTail >= n || is_heading(docs[i]) ||
                 has_attention_word(docs[i]) ||
-                docs[i].find(kMarkerNeedle) != std::string_view::npos;
+                docs[i].find(kMarkerNeedle) != std::string_view::npos;  // <script> markers
     }
     text::keep_query_relevant(docs, query, keep, kQueryLimit);
     keep_non_redundant(docs, keep);
