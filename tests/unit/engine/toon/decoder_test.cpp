@@ -2,9 +2,11 @@
 // the documented non-strict policies, exact numbers, limits and path expansion details.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "caveman/toon.h"
+#include "json/json.h"
 
 namespace caveman::toon {
 namespace {
@@ -148,6 +150,50 @@ TEST(ToonDecodeTest, PathExpansion) {
   for (int i = 0; i < 600; ++i) deep += ".k";
   EXPECT_EQ(dec(deep + ": 1", true, true).substr(0, 60),
             "ERROR cave_invalid_toon: line 1: path expansion of \"k.k.k.k.");
+}
+
+TEST(ToonDecodeTest, TrimsUnicodeWhiteSpaceLikeTheReference) {
+  EXPECT_EQ(dec("k: \xC2\xA0v\xE3\x80\x80\nt[2]: a ,\xC2\xA0" "b"), R"({"k":"v","t":["a","b"]})");
+  EXPECT_EQ(dec("k: \"\xC2\xA0v\""), "{\"k\":\"\xC2\xA0v\"}");  // quoted: kept
+}
+
+// Mutated documents (dropped, repeated, re-indented and truncated lines, stray bytes) either
+// decode to valid JSON or fail with cave_invalid_toon — in both modes, never anything else.
+TEST(ToonDecodeTest, MutatedInputsFailCleanly) {
+  const std::string base =
+      "a: 1\nb:\n  c[3]: 1,2,3\n  d[2]{x,y}:\n    1,\"p:q\"\n    3,4\ne[2]:\n  - p: 1\n"
+      "  - q[2]:\n      - [1]: 1\n      - r: \"s\\\"t\"\nf: s";
+  ASSERT_EQ(dec(base).substr(0, 5), "{\"a\":");
+  std::uint64_t state = 12345;
+  auto next = [&state](std::size_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::size_t>((state >> 33) % n);
+  };
+  const char* junk[] = {" ", "  ", "-", "- ", ":", ",", "\"", "[", "]", "{", "}", "\t", "\n",
+                        "[2]", "\\", "\xC3"};
+  for (int i = 0; i < 3000; ++i) {
+    std::string t = base;
+    for (int k = 0, edits = 1 + static_cast<int>(next(3)); k < edits; ++k) {
+      std::size_t at = next(t.size() + 1);
+      switch (next(3)) {
+        case 0: t.insert(at, junk[next(sizeof junk / sizeof junk[0])]); break;
+        case 1: t.erase(at, 1 + next(4)); break;
+        default: t = t.substr(0, at); break;
+      }
+    }
+    for (bool strict : {true, false}) {
+      DecodeOptions o;
+      o.strict = strict;
+      o.expand_paths = i % 2 ? ExpandPaths::kSafe : ExpandPaths::kOff;
+      Result<std::string> r = toon_decode(t, o);
+      if (r.ok()) {
+        EXPECT_TRUE(json::is_valid(r.value())) << t;
+      } else {
+        EXPECT_EQ(r.status().cave_code(), "cave_invalid_toon") << t;
+        EXPECT_EQ(r.status().message().rfind("line ", 0), 0u) << r.status().message();
+      }
+    }
+  }
 }
 
 TEST(ToonDecodeTest, RootForms) {
