@@ -185,19 +185,40 @@ std::vector<std::string> query_terms(std::string_view query) {
 // Marks the records of the focused view; false when nothing matches.
 bool focus(const std::vector<Record>& records, const std::vector<std::string>& terms,
            std::vector<bool>& kept) {
+  constexpr std::size_t kItemTextCap = 8192;
+  std::vector<std::string> hay(records.size());
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const Record& r = records[i];
+    std::string h = r.role + " " + r.name + " " + r.value;
+    for (std::string_view l : r.states.labels()) {
+      h += " ";
+      h += l;
+    }
+    hay[i] = text::to_lower_utf8(h);
+  }
+  // A table row or list item is scored on its whole subtree's text (Chrome often leaves
+  // rows unnamed), so "refund 1003" finds the row holding both, and the view shows that
+  // row whole anyway. Records are in pre-order: a subtree is a contiguous index range.
+  std::vector<std::size_t> last(records.size());
+  for (std::size_t i = records.size(); i-- > 0;) {
+    last[i] = i;
+    for (int c : records[i].children) last[i] = std::max(last[i], last[static_cast<std::size_t>(c)]);
+  }
   std::vector<int> score(records.size(), 0);
   int best = 0;
   bool any_full = false;
   for (std::size_t i = 0; i < records.size(); ++i) {
-    const Record& r = records[i];
-    std::string hay = r.role + " " + r.name + " " + r.value;
-    for (std::string_view l : r.states.labels()) {
-      hay += " ";
-      hay += l;
+    std::string item;
+    const std::string* h = &hay[i];
+    if (records[i].role == "row" || records[i].role == "listitem") {
+      for (std::size_t k = i; k <= last[i] && item.size() < kItemTextCap; ++k) {
+        item += hay[k];
+        item.push_back('\n');
+      }
+      h = &item;
     }
-    hay = text::to_lower_utf8(hay);
     for (const std::string& t : terms) {
-      if (hay.find(t) != std::string::npos) ++score[i];
+      if (h->find(t) != std::string::npos) ++score[i];
     }
     best = std::max(best, score[i]);
     any_full = any_full || score[i] == static_cast<int>(terms.size());

@@ -186,6 +186,21 @@ TEST(A11yCompressorTest, QueryFocusKeepsMatchesAncestorsAndWholeRows) {
   EXPECT_EQ(buttons, 6u);  // 12 selected records: rows 100–105 and their buttons
 }
 
+TEST(A11yCompressorTest, UnnamedRowsAreScoredOnTheirCells) {
+  // Chrome often leaves rows unnamed: "refund 103" must find the row holding both words.
+  std::vector<N> nodes = {{"1", "RootWebArea", "Orders", {"2"}, 0}, {"2", "table", "", {}, 0}};
+  for (int i = 0; i < 8; ++i) {
+    std::string id = std::to_string(100 + i);
+    nodes[1].kids.push_back("r" + id);
+    nodes.push_back({"r" + id, "row", "", {"c" + id, "b" + id}, 0});
+    nodes.push_back({"c" + id, "cell", id, {}, 0});
+    nodes.push_back({"b" + id, "button", "Refund", {}, 2000 + i});
+  }
+  auto out = run(tree(nodes), "refund 103");
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->bytes, "page \"Orders\"\n  table\n    row\n      cell \"103\"\n      [u1jn] button \"Refund\"");
+}
+
 TEST(A11yCompressorTest, QueryWithoutMatchShowsThePageAndANote) {
   auto out = run(orders_table(), "zebra");
   ASSERT_TRUE(out.has_value());
