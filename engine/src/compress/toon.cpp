@@ -3,6 +3,7 @@
 // exactly, numbers by value. Fails on anything toon_encode rejects (invalid JSON, duplicate
 // keys, trailing data, lone surrogates, …). The query is ignored.
 #include "caveman/toon.h"
+
 #include "compress/compressors.h"
 
 namespace caveman::compress {

@@ -104,8 +104,7 @@ bool is_key_value_line(std::string_view content) {
 
 class Decoder {
  public:
-  Decoder(std::string_view text, const DecodeOptions& options, Document& doc,
-          DecodeStats& stats)
+  Decoder(std::string_view text, const DecodeOptions& options, Document& doc, DecodeStats& stats)
       : text_(text),
         indent_(static_cast<std::uint32_t>(options.indent)),
         strict_(options.strict),
@@ -325,7 +324,8 @@ class Decoder {
     } else {
       bracket = content.find('[');
       std::size_t colon = content.find(':');
-      if (bracket == std::string_view::npos || (colon != std::string_view::npos && colon < bracket)) {
+      if (bracket == std::string_view::npos ||
+          (colon != std::string_view::npos && colon < bracket)) {
         return HeaderParse::kNo;
       }
       h.key.text = trim_space(content.substr(0, bracket));
@@ -514,9 +514,8 @@ class Decoder {
     std::uint32_t count = 0;
     bool ok;
     if (h.tabular) {
-      ok = h.inline_values.empty()
-               ? tabular_rows(h, hl, depth + 1, count)
-               : fail(hl.number, "values after a tabular array header");
+      ok = h.inline_values.empty() ? tabular_rows(h, hl, depth + 1, count)
+                                   : fail(hl.number, "values after a tabular array header");
     } else if (!h.inline_values.empty()) {
       ok = inline_values(h, hl, count);
     } else {
@@ -583,8 +582,7 @@ class Decoder {
     return count == 0 || check_no_blank_lines(first, next_ - 1, "a tabular array");
   }
 
-  bool list_items(const Header& h, const Line& hl, std::uint32_t item_depth,
-                  std::uint32_t& count) {
+  bool list_items(const Header& h, const Line& hl, std::uint32_t item_depth, std::uint32_t& count) {
     std::size_t first = next_;
     while (const Line* l = peek()) {
       if (l->depth < item_depth) break;

@@ -29,11 +29,21 @@ std::string_view Arena::copy(std::string_view s) {
 void write_json(const Document& doc, std::uint32_t index, std::string& out) {
   const Node& n = doc.nodes[index];
   switch (n.kind) {
-    case NodeKind::kNull: out += "null"; return;
-    case NodeKind::kFalse: out += "false"; return;
-    case NodeKind::kTrue: out += "true"; return;
-    case NodeKind::kNumber: out += n.text; return;
-    case NodeKind::kString: json::write_string(n.text, out); return;
+    case NodeKind::kNull:
+      out += "null";
+      return;
+    case NodeKind::kFalse:
+      out += "false";
+      return;
+    case NodeKind::kTrue:
+      out += "true";
+      return;
+    case NodeKind::kNumber:
+      out += n.text;
+      return;
+    case NodeKind::kString:
+      json::write_string(n.text, out);
+      return;
     case NodeKind::kArray:
     case NodeKind::kObject: {
       bool object = n.kind == NodeKind::kObject;

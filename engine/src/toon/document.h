@@ -22,9 +22,9 @@ inline constexpr int kMaxNesting = 512;
 enum class NodeKind : std::uint8_t { kNull, kFalse, kTrue, kNumber, kString, kArray, kObject };
 
 struct Node {
-  std::string_view key;   // member key when the parent is an object
-  std::string_view text;  // kNumber: canonical literal; kString: the decoded string
-  std::uint32_t end = 0;  // index one past the last node of this subtree
+  std::string_view key;    // member key when the parent is an object
+  std::string_view text;   // kNumber: canonical literal; kString: the decoded string
+  std::uint32_t end = 0;   // index one past the last node of this subtree
   std::uint32_t size = 0;  // number of children (containers only)
   std::uint32_t line = 0;  // decoder: TOON line the value starts on (for error messages)
   NodeKind kind = NodeKind::kNull;

@@ -66,12 +66,23 @@ class Encoder {
 
   void primitive(const Node& n) {
     switch (n.kind) {
-      case NodeKind::kNull: out_ += "null"; return;
-      case NodeKind::kFalse: out_ += "false"; return;
-      case NodeKind::kTrue: out_ += "true"; return;
-      case NodeKind::kNumber: out_ += n.text; return;
-      case NodeKind::kString: append_string_value(out_, n.text, delim_); return;
-      default: return;
+      case NodeKind::kNull:
+        out_ += "null";
+        return;
+      case NodeKind::kFalse:
+        out_ += "false";
+        return;
+      case NodeKind::kTrue:
+        out_ += "true";
+        return;
+      case NodeKind::kNumber:
+        out_ += n.text;
+        return;
+      case NodeKind::kString:
+        append_string_value(out_, n.text, delim_);
+        return;
+      default:
+        return;
     }
   }
 
@@ -273,8 +284,8 @@ class Encoder {
 
   struct Fold {
     std::string key;
-    std::uint32_t leaf = kNone;       // value at the end of the folded chain
-    bool remainder = false;           // leaf is a non-empty object emitted nested
+    std::uint32_t leaf = kNone;  // value at the end of the folded chain
+    bool remainder = false;      // leaf is a non-empty object emitted nested
     int segments = 0;
   };
 
@@ -284,8 +295,7 @@ class Encoder {
     if (n_[c].kind != NodeKind::kObject) return false;
     int segments = 1;
     std::uint32_t cur = c;
-    while (segments < ctx.flatten_depth && n_[cur].kind == NodeKind::kObject &&
-           n_[cur].size == 1) {
+    while (segments < ctx.flatten_depth && n_[cur].kind == NodeKind::kObject && n_[cur].size == 1) {
       cur = cur + 1;
       ++segments;
     }

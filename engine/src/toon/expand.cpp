@@ -94,9 +94,12 @@ Value build(const Document& doc, std::uint32_t i) {
 
 std::string_view kind_name(const Value& v) {
   switch (v.kind) {
-    case NodeKind::kObject: return "object";
-    case NodeKind::kArray: return "array";
-    default: return "primitive";
+    case NodeKind::kObject:
+      return "object";
+    case NodeKind::kArray:
+      return "array";
+    default:
+      return "primitive";
   }
 }
 
@@ -222,8 +225,8 @@ void flatten(const Value& v, std::string_view key, Document& out) {
   for (const Value& item : v.items) flatten(item, {}, out);
   for (const Member& m : v.members) flatten(m.value, m.key, out);
   Node& done = out.nodes[index];
-  done.size = static_cast<std::uint32_t>(v.kind == NodeKind::kArray ? v.items.size()
-                                                                     : v.members.size());
+  done.size =
+      static_cast<std::uint32_t>(v.kind == NodeKind::kArray ? v.items.size() : v.members.size());
   done.end = static_cast<std::uint32_t>(out.nodes.size());
 }
 

@@ -60,9 +60,9 @@ class JsonReader {
       }
     }
     std::size_t column = text::rune_count(s_.substr(line_start, at - line_start)) + 1;
-    error_ = Status::InvalidArgument(
-        "cave_invalid_json", "line " + std::to_string(line) + ", column " +
-                                 std::to_string(column) + ": " + std::string(reason));
+    error_ = Status::InvalidArgument("cave_invalid_json", "line " + std::to_string(line) +
+                                                              ", column " + std::to_string(column) +
+                                                              ": " + std::string(reason));
     return false;
   }
 
@@ -88,17 +88,22 @@ class JsonReader {
     char c = peek();
     if (at_end()) return fail("unexpected end of input");
     switch (c) {
-      case '{': return object(depth, key);
-      case '[': return array(depth, key);
+      case '{':
+        return object(depth, key);
+      case '[':
+        return array(depth, key);
       case '"': {
         std::string_view str;
         if (!string(&str)) return false;
         push(NodeKind::kString, key, str);
         return true;
       }
-      case 't': return literal("true", NodeKind::kTrue, key);
-      case 'f': return literal("false", NodeKind::kFalse, key);
-      case 'n': return literal("null", NodeKind::kNull, key);
+      case 't':
+        return literal("true", NodeKind::kTrue, key);
+      case 'f':
+        return literal("false", NodeKind::kFalse, key);
+      case 'n':
+        return literal("null", NodeKind::kNull, key);
       default:
         if (c == '-' || (c >= '0' && c <= '9')) return number(key);
         return fail("unexpected character");
@@ -248,14 +253,30 @@ class JsonReader {
       char e = s_[pos_ + 1];
       pos_ += 2;
       switch (e) {
-        case '"': scratch_.push_back('"'); break;
-        case '\\': scratch_.push_back('\\'); break;
-        case '/': scratch_.push_back('/'); break;
-        case 'b': scratch_.push_back('\b'); break;
-        case 'f': scratch_.push_back('\f'); break;
-        case 'n': scratch_.push_back('\n'); break;
-        case 'r': scratch_.push_back('\r'); break;
-        case 't': scratch_.push_back('\t'); break;
+        case '"':
+          scratch_.push_back('"');
+          break;
+        case '\\':
+          scratch_.push_back('\\');
+          break;
+        case '/':
+          scratch_.push_back('/');
+          break;
+        case 'b':
+          scratch_.push_back('\b');
+          break;
+        case 'f':
+          scratch_.push_back('\f');
+          break;
+        case 'n':
+          scratch_.push_back('\n');
+          break;
+        case 'r':
+          scratch_.push_back('\r');
+          break;
+        case 't':
+          scratch_.push_back('\t');
+          break;
         case 'u': {
           std::uint32_t cp = 0;
           if (!hex4(&cp)) return fail("invalid \\u escape");
@@ -285,10 +306,14 @@ class JsonReader {
     for (int i = 0; i < 4; ++i) {
       char c = s_[pos_ + i];
       v <<= 4;
-      if (c >= '0' && c <= '9') v |= static_cast<std::uint32_t>(c - '0');
-      else if (c >= 'a' && c <= 'f') v |= static_cast<std::uint32_t>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') v |= static_cast<std::uint32_t>(c - 'A' + 10);
-      else return false;
+      if (c >= '0' && c <= '9')
+        v |= static_cast<std::uint32_t>(c - '0');
+      else if (c >= 'a' && c <= 'f')
+        v |= static_cast<std::uint32_t>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F')
+        v |= static_cast<std::uint32_t>(c - 'A' + 10);
+      else
+        return false;
     }
     pos_ += 4;
     *cp = v;

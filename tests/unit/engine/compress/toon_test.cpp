@@ -1,10 +1,11 @@
 // The toon compressor (ENGINE.md §4.12) and the CAVE_ENGINE_TOON=best-of selector (§4.0).
+#include "caveman/toon.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "caveman/engine.h"
-#include "caveman/toon.h"
 #include "caveman/tokens.h"
 #include "compress/best_of_json.h"
 #include "compress/compressors.h"
@@ -49,10 +50,10 @@ TEST(ToonCompressorTest, IgnoresTheQuery) {
 
 TEST(ToonCompressorTest, FailsOnWhatTheEncoderRejects) {
   EXPECT_FALSE(run("not json"));
-  EXPECT_FALSE(run(R"({"a":1,"a":2})"));     // duplicate keys
-  EXPECT_FALSE(run(R"({"a":1} {"b":2})"));   // trailing data
-  EXPECT_FALSE(run(R"(["\ud800"])"));        // lone surrogate: TOON cannot carry it
-  EXPECT_FALSE(run("{\"a\":\"\xff\"}"));     // invalid UTF-8
+  EXPECT_FALSE(run(R"({"a":1,"a":2})"));    // duplicate keys
+  EXPECT_FALSE(run(R"({"a":1} {"b":2})"));  // trailing data
+  EXPECT_FALSE(run(R"(["\ud800"])"));       // lone surrogate: TOON cannot carry it
+  EXPECT_FALSE(run("{\"a\":\"\xff\"}"));    // invalid UTF-8
   EXPECT_FALSE(run(""));
 }
 
@@ -141,14 +142,14 @@ class FixedCompressor final : public Compressor {
 };
 
 std::optional<CompressorOutput> best_of(std::optional<std::string> toon,
-                                        std::optional<std::string> elision,
-                                        std::string_view input, std::string_view query = "",
+                                        std::optional<std::string> elision, std::string_view input,
+                                        std::string_view query = "",
                                         std::string* toon_query = nullptr,
                                         std::string* elision_query = nullptr) {
   static const ByteCounter counter;
-  auto selector = make_best_of_compressor(
-      counter, std::make_unique<FixedCompressor>(toon, "toon", toon_query),
-      std::make_unique<FixedCompressor>(elision, "elision", elision_query));
+  auto selector =
+      make_best_of_compressor(counter, std::make_unique<FixedCompressor>(toon, "toon", toon_query),
+                              std::make_unique<FixedCompressor>(elision, "elision", elision_query));
   EXPECT_EQ(selector->type(), "json");
   return selector->compress(input, query);
 }
@@ -172,7 +173,8 @@ TEST(BestOfJsonTest, PicksElisionOnlyWhenStrictlySmaller) {
 }
 
 TEST(BestOfJsonTest, ToonMustBeatTheInputToCount) {
-  std::optional<CompressorOutput> out = best_of(std::string(100, 't'), std::string(99, 'e'), kInput);
+  std::optional<CompressorOutput> out =
+      best_of(std::string(100, 't'), std::string(99, 'e'), kInput);
   ASSERT_TRUE(out);
   EXPECT_EQ(out->method, "elision");
   EXPECT_FALSE(best_of(std::string(100, 't'), std::string(100, 'e'), kInput));

@@ -120,8 +120,10 @@ TEST(ToonDecodeTest, NonStrictLastWriteWinsAtTheFirstPosition) {
 TEST(ToonDecodeTest, NonStrictCountsWidthsAndIndentation) {
   EXPECT_EQ(lenient("k[1]:\n  - a\n  - b"), R"({"k":["a","b"]})");  // all items kept
   EXPECT_EQ(lenient("k[5]: a,b"), R"({"k":["a","b"]})");
-  EXPECT_EQ(lenient("t[2]{a,b,c}:\n  1,2\n  3,4,5,6"), R"({"t":[{"a":1,"b":2},{"a":3,"b":4,"c":5}]})");
-  EXPECT_EQ(lenient("a:\n\tb: 1\n\t\tc: 2"), "ERROR cave_invalid_toon: line 3: unexpected indentation");
+  EXPECT_EQ(lenient("t[2]{a,b,c}:\n  1,2\n  3,4,5,6"),
+            R"({"t":[{"a":1,"b":2},{"a":3,"b":4,"c":5}]})");
+  EXPECT_EQ(lenient("a:\n\tb: 1\n\t\tc: 2"),
+            "ERROR cave_invalid_toon: line 3: unexpected indentation");
   EXPECT_EQ(lenient("a:\n\tb:\n\t\tc: 2"), R"({"a":{"b":{"c":2}}})");  // a tab is one level
   EXPECT_EQ(lenient("a:\n   b: 1"), R"({"a":{"b":1}})");
   EXPECT_EQ(lenient("x[2] : a,b"), R"({"x[2]":"a,b"})");  // malformed header → key-value
@@ -130,21 +132,23 @@ TEST(ToonDecodeTest, NonStrictCountsWidthsAndIndentation) {
 TEST(ToonDecodeTest, NestingIsCappedAt512Containers) {
   auto nested = [](int levels) {
     std::string t;
-    for (int i = 0; i < levels; ++i) t += std::string(static_cast<std::size_t>(i) * 2, ' ') + "a:\n";
+    for (int i = 0; i < levels; ++i)
+      t += std::string(static_cast<std::size_t>(i) * 2, ' ') + "a:\n";
     return t + std::string(static_cast<std::size_t>(levels) * 2, ' ') + "z: 1";
   };
   EXPECT_EQ(dec(nested(510)).substr(0, 10), "{\"a\":{\"a\":");  // root + 511 objects = 511
-  EXPECT_EQ(dec(nested(512)).substr(0, 40),
-            "ERROR cave_invalid_toon: line 512: nesti");
+  EXPECT_EQ(dec(nested(512)).substr(0, 40), "ERROR cave_invalid_toon: line 512: nesti");
 }
 
 TEST(ToonDecodeTest, PathExpansion) {
-  EXPECT_EQ(dec("a.b: 1\n\"a.c\": 2\na.d.e: 3", true, true), R"({"a":{"b":1,"d":{"e":3}},"a.c":2})");
+  EXPECT_EQ(dec("a.b: 1\n\"a.c\": 2\na.d.e: 3", true, true),
+            R"({"a":{"b":1,"d":{"e":3}},"a.c":2})");
   EXPECT_EQ(dec("a.b: 1\na:\n  c: 2", true, true), R"({"a":{"b":1,"c":2}})");  // deep merge
-  EXPECT_EQ(dec("x: 0\na.b: 1\na: 2", true, true),
-            "ERROR cave_invalid_toon: line 3: path expansion conflict at \"a\" (object vs primitive)");
+  EXPECT_EQ(
+      dec("x: 0\na.b: 1\na: 2", true, true),
+      "ERROR cave_invalid_toon: line 3: path expansion conflict at \"a\" (object vs primitive)");
   EXPECT_EQ(dec("a: 1\na.b: 2", false, true), R"({"a":{"b":2}})");
-  EXPECT_EQ(dec("a.1b: 1\na-b.c: 2", true, true), R"({"a.1b":1,"a-b.c":2})");  // not identifiers
+  EXPECT_EQ(dec("a.1b: 1\na-b.c: 2", true, true), R"({"a.1b":1,"a-b.c":2})");   // not identifiers
   EXPECT_EQ(dec("l[1]:\n  - p.q: 1", true, true), R"({"l":[{"p":{"q":1}}]})");  // inside arrays
   std::string deep = "k";
   for (int i = 0; i < 600; ++i) deep += ".k";
@@ -153,7 +157,9 @@ TEST(ToonDecodeTest, PathExpansion) {
 }
 
 TEST(ToonDecodeTest, TrimsUnicodeWhiteSpaceLikeTheReference) {
-  EXPECT_EQ(dec("k: \xC2\xA0v\xE3\x80\x80\nt[2]: a ,\xC2\xA0" "b"), R"({"k":"v","t":["a","b"]})");
+  EXPECT_EQ(dec("k: \xC2\xA0v\xE3\x80\x80\nt[2]: a ,\xC2\xA0"
+                "b"),
+            R"({"k":"v","t":["a","b"]})");
   EXPECT_EQ(dec("k: \"\xC2\xA0v\""), "{\"k\":\"\xC2\xA0v\"}");  // quoted: kept
 }
 
@@ -169,16 +175,22 @@ TEST(ToonDecodeTest, MutatedInputsFailCleanly) {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     return static_cast<std::size_t>((state >> 33) % n);
   };
-  const char* junk[] = {" ", "  ", "-", "- ", ":", ",", "\"", "[", "]", "{", "}", "\t", "\n",
-                        "[2]", "\\", "\xC3"};
+  const char* junk[] = {" ", "  ", "-", "- ", ":",  ",",   "\"", "[",
+                        "]", "{",  "}", "\t", "\n", "[2]", "\\", "\xC3"};
   for (int i = 0; i < 3000; ++i) {
     std::string t = base;
     for (int k = 0, edits = 1 + static_cast<int>(next(3)); k < edits; ++k) {
       std::size_t at = next(t.size() + 1);
       switch (next(3)) {
-        case 0: t.insert(at, junk[next(sizeof junk / sizeof junk[0])]); break;
-        case 1: t.erase(at, 1 + next(4)); break;
-        default: t = t.substr(0, at); break;
+        case 0:
+          t.insert(at, junk[next(sizeof junk / sizeof junk[0])]);
+          break;
+        case 1:
+          t.erase(at, 1 + next(4));
+          break;
+        default:
+          t = t.substr(0, at);
+          break;
       }
     }
     for (bool strict : {true, false}) {

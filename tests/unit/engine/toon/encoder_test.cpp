@@ -51,7 +51,8 @@ TEST(ToonEncodeTest, JsonErrorsNameLineAndColumn) {
             "ERROR cave_invalid_json: line 1, column 2: number exponent out of range (|exponent| "
             "> 10^15)");
   EXPECT_EQ(enc("[01]"), "ERROR cave_invalid_json: line 1, column 2: invalid number");
-  EXPECT_EQ(enc("{\"a\" 1}"), "ERROR cave_invalid_json: line 1, column 6: expected ':' after the key");
+  EXPECT_EQ(enc("{\"a\" 1}"),
+            "ERROR cave_invalid_json: line 1, column 6: expected ':' after the key");
 }
 
 TEST(ToonEncodeTest, NestingIsCappedAt512Containers) {
@@ -75,7 +76,9 @@ TEST(ToonEncodeTest, QuotesStringsDecodersWouldTrim) {
   // NBSP, U+2028 and BOM are white space to a JavaScript decoder's trim().
   EXPECT_EQ(enc("{\"s\":\"\xC2\xA0x\",\"t\":\"y\xE2\x80\xA8\",\"u\":\"\xEF\xBB\xBFz\"}"),
             "s: \"\xC2\xA0x\"\nt: \"y\xE2\x80\xA8\"\nu: \"\xEF\xBB\xBFz\"");
-  EXPECT_EQ(enc(R"({"d":"a\u007fb"})"), "d: a\x7F" "b");  // DEL is not a control to quote
+  EXPECT_EQ(enc(R"({"d":"a\u007fb"})"),
+            "d: a\x7F"
+            "b");  // DEL is not a control to quote
   EXPECT_EQ(enc(R"({"c":"\u001f"})"), "c: \"\\u001f\"");
 }
 

@@ -1,10 +1,10 @@
 // Exact canonical numbers (TOON spec §2, §4): digit-string arithmetic, no doubles.
+#include "toon/number.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
-
-#include "toon/number.h"
 
 namespace caveman::toon {
 namespace {
@@ -73,10 +73,27 @@ TEST(ToonNumberTest, RejectsWhatIsNotTheJsonNumberGrammar) {
 // The fast path may only accept literals that are their own canonical form, and must accept
 // every canonical literal without an exponent.
 TEST(ToonNumberTest, FastCanonicalCheckAgreesWithTheFullRewrite) {
-  std::vector<std::string> literals = {"0", "-0", "7", "-7", "10", "0.5", "-0.5", "0.50", "1.0",
-                                       "05", "0.000001", "0.0000001", "0.0000010", "1e5",
-                                       "123456789012345678901", "1234567890123456789012",
-                                       "123456789012345678901.25", "-0.0", "1.", ".5", ""};
+  std::vector<std::string> literals = {"0",
+                                       "-0",
+                                       "7",
+                                       "-7",
+                                       "10",
+                                       "0.5",
+                                       "-0.5",
+                                       "0.50",
+                                       "1.0",
+                                       "05",
+                                       "0.000001",
+                                       "0.0000001",
+                                       "0.0000010",
+                                       "1e5",
+                                       "123456789012345678901",
+                                       "1234567890123456789012",
+                                       "123456789012345678901.25",
+                                       "-0.0",
+                                       "1.",
+                                       ".5",
+                                       ""};
   const char* pieces[] = {"0", "1", "9", "00", "05", "10"};
   for (const char* a : pieces) {
     for (const char* b : pieces) {

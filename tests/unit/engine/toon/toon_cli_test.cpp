@@ -98,8 +98,7 @@ TEST(ToonCli, InvalidToonExitsOneWithOneLineNamingTheLine) {
   CliRun r = run_cli({"toon", "decode"}, "a: 1\nitems[3]: x,y\n");
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err,
-            "toon decode: cave_invalid_toon: line 2: array declares 3 values but has 2\n");
+  EXPECT_EQ(r.err, "toon decode: cave_invalid_toon: line 2: array declares 3 values but has 2\n");
 }
 
 TEST(ToonCli, NonStrictDecodeAcceptsWhatStrictRejects) {
@@ -111,7 +110,7 @@ TEST(ToonCli, NonStrictDecodeAcceptsWhatStrictRejects) {
 
 TEST(ToonCli, FlattenDepthAcceptsInfinity) {
   CliRun r = run_cli({"toon", "encode", "--key-folding", "safe", "--flatten-depth", "infinity"},
-                  "{\"a\":{\"b\":{\"c\":1}}}");
+                     "{\"a\":{\"b\":{\"c\":1}}}");
   EXPECT_EQ(r.code, 0);
   EXPECT_EQ(r.out, "a.b.c: 1");
 }
