@@ -9,6 +9,7 @@
 #include "caveman/engine.h"
 #include "caveman/tokens.h"
 #include "caveman/version.h"
+#include "cli/evals_command.h"
 #include "cli/read_input.h"
 #include "cli/toon_command.h"
 #include "json/json.h"
@@ -230,7 +231,7 @@ int run_engine_cli(const Args& args, std::istream& in, std::ostream& out, std::o
       {"version", cmd_version},
       {"toon",
        [](const Args& a, Io& io2) { return run_toon_command(a, io2.in, io2.out, io2.err); }},
-      {"evals", [](const Args&, Io& io2) { return not_implemented("evals", io2); }},
+      {"evals", [](const Args& a, Io& io2) { return run_evals_command(a, io2.out, io2.err); }},
       {"pixel", [](const Args&, Io& io2) { return not_implemented("pixel", io2); }},
   };
   Args rest(args.begin() + 1, args.end());

@@ -1,0 +1,19 @@
+// `caveman-engine evals run [--fixtures DIR]` (DESIGN.md §6, ENGINE.md §10): runs the embedded
+// eval suite (or the one in DIR) and prints the report as indented JSON plus a newline.
+// Exit 0 when every fixture passed, 1 when any failed or the suite could not be loaded
+// (one `evals: cave_…` line on stderr), 2 for wrong arguments.
+#ifndef CAVEMAN_CLI_EVALS_COMMAND_H_
+#define CAVEMAN_CLI_EVALS_COMMAND_H_
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace caveman::engine_cli {
+
+// `args` are the words after `evals`.
+int run_evals_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace caveman::engine_cli
+
+#endif  // CAVEMAN_CLI_EVALS_COMMAND_H_

@@ -1,0 +1,260 @@
+#include "evals/graders.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <optional>
+
+#include "caveman/toon.h"
+#include "compress/code/language.h"
+#include "compress/code/parse.h"
+#include "compress/code/sniff.h"
+#include "compress/table_parse.h"
+#include "evals/marker_facts.h"
+#include "json/json.h"
+#include "text/utf8.h"
+
+namespace caveman::evals {
+namespace {
+
+using Grader = std::string (*)(const GraderSpec&, const GradeInput&);
+
+// The grader's needles: `value`, else `options.values` (a list), else `options.value`.
+std::vector<std::string> needles(const GraderSpec& g) {
+  std::vector<std::string> out;
+  if (!g.value.empty()) out.push_back(g.value);
+  if (const json::Value* list = g.options.find("values"); list && list->is_array()) {
+    for (const json::Value& v : list->items) {
+      if (v.is_string()) out.push_back(v.text);
+    }
+  }
+  return out;
+}
+
+std::string option_text(const GraderSpec& g, std::string_view key) {
+  const json::Value* v = g.options.find(key);
+  return v && v->is_string() ? v->text : std::string();
+}
+
+std::string contains(const GraderSpec& g, const GradeInput& in) {
+  std::vector<std::string> ns = needles(g);
+  if (ns.empty()) return g.type + " needs a value";
+  for (const std::string& n : ns) {
+    if (in.result.output.find(n) == std::string::npos) return "missing \"" + n + "\"";
+  }
+  return "";
+}
+
+std::string not_contains(const GraderSpec& g, const GradeInput& in) {
+  std::vector<std::string> ns = needles(g);
+  if (ns.empty()) return g.type + " needs a value";
+  for (const std::string& n : ns) {
+    if (in.result.output.find(n) != std::string::npos) return "unexpected \"" + n + "\"";
+  }
+  return "";
+}
+
+std::string exact_match(const GraderSpec& g, const GradeInput& in) {
+  const std::string& want = g.value.empty() ? g.reference : g.value;
+  return text::trim_space(in.result.output) == text::trim_space(want)
+             ? ""
+             : "output differs from the expected text";
+}
+
+std::string ratio_threshold(const GraderSpec& g, const GradeInput& in) {
+  double min = g.min.value_or(0), max = g.max.value_or(0);
+  double r = in.result.ratio;
+  if (r < min || (max > 0 && r > max)) {
+    return "ratio " + json::format_float(r) + " outside [" + json::format_float(min) + ", " +
+           (max > 0 ? json::format_float(max) : std::string("∞")) + "]";
+  }
+  return "";
+}
+
+std::string valid_json(const GraderSpec&, const GradeInput& in) {
+  return json::is_valid(in.result.output) ? "" : "output is not valid JSON";
+}
+
+std::string byte_identical(const GraderSpec&, const GradeInput& in) {
+  return in.result.output == in.input ? "" : "output is not byte-identical to the input";
+}
+
+std::string compressed(const GraderSpec&, const GradeInput& in) {
+  return in.result.passed_through() ? "the input passed through uncompressed" : "";
+}
+
+std::string recovery_exact(const GraderSpec&, const GradeInput& in) {
+  return in.recoverable ? "" : "the recovery handle does not return the exact input";
+}
+
+// Deep equality for the TOON round trip: object members compare as maps (TOON rows may
+// reorder keys), numbers by literal or, failing that, by value (TOON canonicalises 1.50).
+bool same_json(const json::Value& a, const json::Value& b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case json::Kind::kNull:
+      return true;
+    case json::Kind::kBool:
+      return a.boolean == b.boolean;
+    case json::Kind::kString:
+      return a.text == b.text;
+    case json::Kind::kNumber: {
+      if (a.text == b.text) return true;
+      char* ea = nullptr;
+      char* eb = nullptr;
+      double x = std::strtod(a.text.c_str(), &ea), y = std::strtod(b.text.c_str(), &eb);
+      return *ea == '\0' && *eb == '\0' && x == y;
+    }
+    case json::Kind::kArray:
+      if (a.items.size() != b.items.size()) return false;
+      for (std::size_t i = 0; i < a.items.size(); ++i) {
+        if (!same_json(a.items[i], b.items[i])) return false;
+      }
+      return true;
+    case json::Kind::kObject: {
+      if (a.members.size() != b.members.size()) return false;
+      for (const json::Member& m : a.members) {
+        const json::Value* other = b.find(m.key);
+        if (other == nullptr || !same_json(m.value, *other)) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string toon_round_trip_of(const GradeInput& in) {
+  Result<std::string> decoded = toon::toon_decode(in.result.output);
+  if (!decoded.ok()) return "output is not valid TOON: " + decoded.status().ToString();
+  std::optional<json::Value> a = json::parse(decoded.value());
+  std::optional<json::Value> b = json::parse(in.input);
+  if (!a || !b) return "input is not JSON";
+  return same_json(*a, *b) ? "" : "TOON does not decode to the input";
+}
+
+std::string toon_round_trip(const GraderSpec&, const GradeInput& in) {
+  if (in.result.passed_through()) return "the input passed through (no TOON)";
+  return toon_round_trip_of(in);
+}
+
+std::string json_or_toon_round_trip(const GraderSpec&, const GradeInput& in) {
+  if (json::is_valid(in.result.output)) return "";
+  if (in.result.method != "toon") return "output is neither JSON nor TOON";
+  return toon_round_trip_of(in);
+}
+
+std::string recall_keys(const GraderSpec& g, const GradeInput& in) {
+  const json::Value* keys = g.options.find("must_contain");
+  if (keys == nullptr || !keys->is_array() || keys->items.empty()) {
+    return "recall_keys needs options.must_contain";
+  }
+  double min_recall = 1.0;
+  if (std::string s = option_text(g, "min_recall"); !s.empty())
+    min_recall = std::strtod(s.c_str(), nullptr);
+  std::size_t found = 0;
+  for (const json::Value& k : keys->items) {
+    std::string needle = k.is_string() ? k.text : json::to_compact(k);
+    found += in.result.output.find(needle) != std::string::npos ? 1 : 0;
+  }
+  double recall = static_cast<double>(found) / static_cast<double>(keys->items.size());
+  return recall >= min_recall
+             ? ""
+             : "recall " + json::format_float(recall) + " below " + json::format_float(min_recall);
+}
+
+std::optional<compress::code::Language> language_named(std::string_view name) {
+  for (compress::code::Language l : compress::code::kAllLanguages) {
+    if (compress::code::language_name(l) == name) return l;
+  }
+  return std::nullopt;
+}
+
+std::string reparses(const GraderSpec& g, const GradeInput& in) {
+  std::string format = option_text(g, "format");
+  if (format.empty()) format = in.result.content_type;
+  const std::string& out = in.result.output;
+  if (format == "json" || format == "toolschema" || format == "toolschema-annotations") {
+    return json::is_valid(out) ? "" : "output does not re-parse as JSON";
+  }
+  if (format == "toon") {
+    Result<std::string> d = toon::toon_decode(out);
+    return d.ok() ? "" : "output does not re-parse as TOON: " + d.status().ToString();
+  }
+  if (format == "config" || format == "yaml") {
+    try {
+      (void)YAML::LoadAll(out);
+    } catch (const YAML::Exception& e) {
+      return std::string("output does not re-parse as YAML: ") + e.what();
+    }
+    return "";
+  }
+  if (format == "tabular" || format == "csv") {
+    return compress::parse_table(out) ? "" : "output does not re-parse as a table";
+  }
+  if (format == "code") {
+    std::string lang_name = option_text(g, "language");
+    std::optional<compress::code::Language> lang;
+    if (!lang_name.empty()) {
+      lang = language_named(lang_name);
+      if (!lang) return "unknown language " + lang_name;
+    } else {
+      std::vector<compress::code::Language> guesses = compress::code::candidate_languages(in.input);
+      if (guesses.empty()) return "cannot tell the language of the input";
+      lang = guesses.front();
+    }
+    return compress::code::parse_clean(*lang, out) != nullptr
+               ? ""
+               : "output does not re-parse as " + std::string(compress::code::language_name(*lang));
+  }
+  return "no parser for format " + format;
+}
+
+std::string marker_facts_true(const GraderSpec& g, const GradeInput& in) {
+  MarkerFacts r = check_marker_facts(in.result.content_type, in.input, in.result.output);
+  if (!r.failures.empty()) return r.failures.front();
+  std::string min = option_text(g, "min_markers");
+  if (!min.empty() && r.markers < std::atoi(min.c_str())) {
+    return "only " + std::to_string(r.markers) + " markers, expected at least " + min;
+  }
+  return "";
+}
+
+const std::map<std::string, Grader, std::less<>>& graders() {
+  static const std::map<std::string, Grader, std::less<>> kGraders = {
+      {"byte_identical", byte_identical},
+      {"compressed", compressed},
+      {"contains", contains},
+      {"exact_match", exact_match},
+      {"json_or_toon_round_trip", json_or_toon_round_trip},
+      {"marker_facts_true", marker_facts_true},
+      {"must_contain", contains},
+      {"must_not_contain", not_contains},
+      {"not_contains", not_contains},
+      {"ratio_threshold", ratio_threshold},
+      {"recall_keys", recall_keys},
+      {"recovery_exact", recovery_exact},
+      {"reparses", reparses},
+      {"toon_round_trip", toon_round_trip},
+      {"valid_json", valid_json},
+  };
+  return kGraders;
+}
+
+}  // namespace
+
+std::string grade(const GraderSpec& grader, const GradeInput& in) {
+  auto it = graders().find(grader.type);
+  if (it == graders().end()) return "unknown grader type: " + grader.type;
+  std::string failure = it->second(grader, in);
+  return failure.empty() ? failure : grader.type + ": " + failure;
+}
+
+std::vector<std::string> known_grader_types() {
+  std::vector<std::string> out;
+  for (const auto& [name, _] : graders()) out.push_back(name);
+  return out;
+}
+
+}  // namespace caveman::evals
