@@ -24,6 +24,14 @@ struct Value {
   std::vector<Value> items;     // kArray
   std::vector<Member> members;  // kObject, in input order
 
+  // Special members are defined in json.cpp, where Member is complete (clang requires it).
+  Value();
+  ~Value();
+  Value(const Value&);
+  Value(Value&&) noexcept;
+  Value& operator=(const Value&);
+  Value& operator=(Value&&) noexcept;
+
   static Value null() { return Value{}; }
   static Value from_bool(bool b);
   static Value number(std::string literal);
