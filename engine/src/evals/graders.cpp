@@ -12,6 +12,7 @@
 #include "compress/code/parse.h"
 #include "compress/code/sniff.h"
 #include "compress/table_parse.h"
+#include "evals/json_schema.h"
 #include "evals/marker_facts.h"
 #include "json/json.h"
 #include "text/utf8.h"
@@ -27,15 +28,19 @@ std::vector<std::string> needles(const GraderSpec& g) {
   if (!g.value.empty()) out.push_back(g.value);
   if (const json::Value* list = g.options.find("values"); list && list->is_array()) {
     for (const json::Value& v : list->items) {
-      if (v.is_string()) out.push_back(v.text);
+      if (v.is_string() || v.is_number()) out.push_back(v.text);
     }
   }
   return out;
 }
 
+// An option's text: strings as-is, numbers as written, booleans as true/false.
 std::string option_text(const GraderSpec& g, std::string_view key) {
   const json::Value* v = g.options.find(key);
-  return v && v->is_string() ? v->text : std::string();
+  if (v == nullptr) return "";
+  if (v->is_string() || v->is_number()) return v->text;
+  if (v->is_bool()) return v->boolean ? "true" : "false";
+  return "";
 }
 
 std::string contains(const GraderSpec& g, const GradeInput& in) {
@@ -211,6 +216,78 @@ std::string reparses(const GraderSpec& g, const GradeInput& in) {
   return "no parser for format " + format;
 }
 
+std::string json_schema(const GraderSpec& g, const GradeInput& in) {
+  std::optional<json::Value> schema;
+  if (const json::Value* s = g.options.find("schema"); s != nullptr) {
+    schema = *s;
+  } else if (!g.reference.empty()) {
+    schema = json::parse(g.reference);
+    if (!schema) return "reference is not a JSON schema";
+  } else {
+    return "json_schema needs options.schema or a reference";
+  }
+  std::optional<json::Value> out = json::parse(in.result.output);
+  if (!out) return "output is not valid JSON";
+  return validate_json_schema(*out, *schema);
+}
+
+// Tool names in text: split on comma, LF, TAB, '>' or '|', trimmed, empties dropped.
+std::vector<std::string> split_tools(std::string_view s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= s.size(); ++i) {
+    if (i < s.size() && std::string_view(",\n\t>|").find(s[i]) == std::string_view::npos) continue;
+    std::string_view part = text::trim_space(s.substr(start, i - start));
+    if (!part.empty()) out.emplace_back(part);
+    start = i + 1;
+  }
+  return out;
+}
+
+std::string tool_name(const json::Value& v) {
+  if (v.is_string()) return v.text;
+  if (!v.is_object()) return "";
+  for (const char* key : {"name", "tool", "tool_name"}) {
+    if (const json::Value* n = v.find(key); n && n->is_string()) return n->text;
+  }
+  if (const json::Value* f = v.find("function"); f && f->is_object()) {
+    if (const json::Value* n = f->find("name"); n && n->is_string()) return n->text;
+  }
+  return "";
+}
+
+std::vector<std::string> extract_tools(std::string_view output) {
+  std::optional<json::Value> v = json::parse(output);
+  if (!v) return split_tools(output);
+  const json::Value* list = v->is_array() ? &*v : nullptr;
+  for (const char* key : {"tool_calls", "calls", "steps", "tools"}) {
+    if (list != nullptr) break;
+    if (const json::Value* l = v->find(key); l && l->is_array()) list = l;
+  }
+  std::vector<std::string> out;
+  if (list == nullptr) return out;
+  for (const json::Value& e : list->items) out.push_back(tool_name(e));
+  return out;
+}
+
+std::string tool_sequence(const GraderSpec& g, const GradeInput& in) {
+  std::vector<std::string> want;
+  const json::Value* list = g.options.find("tools");
+  if (list == nullptr) list = g.options.find("sequence");
+  if (list != nullptr && list->is_array()) {
+    for (const json::Value& e : list->items)
+      want.push_back(e.is_string() ? e.text : json::to_compact(e));
+  } else if (!g.reference.empty()) {
+    want = split_tools(g.reference);
+  }
+  if (want.empty()) return "tool_sequence needs options.tools, options.sequence or a reference";
+  std::vector<std::string> got = extract_tools(in.result.output);
+  if (got == want) return "";
+  std::string shown;
+  for (const std::string& t : got) shown += (shown.empty() ? "" : ",") + t;
+  return "tool sequence is [" + shown + "]";
+}
+
 std::string marker_facts_true(const GraderSpec& g, const GradeInput& in) {
   MarkerFacts r = check_marker_facts(in.result.content_type, in.input, in.result.output);
   if (!r.failures.empty()) return r.failures.front();
@@ -228,6 +305,7 @@ const std::map<std::string, Grader, std::less<>>& graders() {
       {"contains", contains},
       {"exact_match", exact_match},
       {"json_or_toon_round_trip", json_or_toon_round_trip},
+      {"json_schema", json_schema},
       {"marker_facts_true", marker_facts_true},
       {"must_contain", contains},
       {"must_not_contain", not_contains},
@@ -236,6 +314,7 @@ const std::map<std::string, Grader, std::less<>>& graders() {
       {"recall_keys", recall_keys},
       {"recovery_exact", recovery_exact},
       {"reparses", reparses},
+      {"tool_sequence", tool_sequence},
       {"toon_round_trip", toon_round_trip},
       {"valid_json", valid_json},
   };

@@ -3,12 +3,28 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdlib>
+#include <optional>
 
 namespace caveman::evals {
 namespace {
 
 Status invalid(const std::string& what) {
   return Status::InvalidArgument("cave_invalid_manifest", what);
+}
+
+// A plain (unquoted) scalar that reads as a JSON literal keeps that type, so schemas and
+// numeric options written in YAML mean what they say; quoted scalars stay strings.
+json::Value scalar(const YAML::Node& n) {
+  const std::string& s = n.Scalar();
+  if (n.Tag() == "?") {
+    if (s == "true" || s == "false") return json::Value::from_bool(s == "true");
+    if (s == "null" || s == "~") return json::Value::null();
+    if (!s.empty() && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))) {
+      std::optional<json::Value> v = json::parse(s);
+      if (v && v->is_number()) return *v;
+    }
+  }
+  return json::Value::string(s);
 }
 
 json::Value to_json(const YAML::Node& n) {
@@ -24,7 +40,7 @@ json::Value to_json(const YAML::Node& n) {
       return o;
     }
     case YAML::NodeType::Scalar:
-      return json::Value::string(n.Scalar());
+      return scalar(n);
     default:
       return json::Value::null();
   }

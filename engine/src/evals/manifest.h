@@ -20,8 +20,8 @@ struct GraderSpec {
   std::optional<double> max;
   std::string value;
   std::string reference;
-  // `options` map; YAML scalars become JSON strings (their text), sequences arrays, maps
-  // objects (keys in written order).
+  // `options` map as JSON: sequences become arrays, maps objects (keys in written order),
+  // plain scalars that read as true/false/null/a number keep that type, others are strings.
   json::Value options = json::Value::object();
 };
 

@@ -92,6 +92,43 @@ TEST(GradersTest, RecallKeysAndExactMatch) {
   EXPECT_NE(run("{type: exact_match, value: id=7}", "", r), "");
 }
 
+TEST(GradersTest, JsonSchemaSubset) {
+  const std::string schema =
+      "{type: json_schema, options: {schema: {type: object, required: [id, tags], "
+      "additionalProperties: false, properties: {id: {type: integer, minimum: 1, maximum: 9}, "
+      "name: {type: string, minLength: 2, maxLength: 5, pattern: \"^[a-z]+$\"}, "
+      "kind: {enum: [a, b]}, v: {const: 2}, tags: {type: array, minItems: 1, maxItems: 2, "
+      "items: {type: string}}}}}}";
+  EXPECT_EQ(run(schema, "", result(R"({"id":3,"name":"ana","kind":"a","v":2.0,"tags":["x"]})")),
+            "");
+  for (std::string bad :
+       {R"({"id":3.5,"tags":["x"]})", R"({"id":0,"tags":["x"]})", R"({"id":3})",
+        R"({"id":3,"tags":[]})", R"({"id":3,"tags":[1]})", R"({"id":3,"tags":["x"],"name":"A"})",
+        R"({"id":3,"tags":["x"],"kind":"c"})", R"({"id":3,"tags":["x"],"v":3})",
+        R"({"id":3,"tags":["x"],"extra":1})", R"({"id":3,"tags":["x"],"name":"abcdef"})", "[1]",
+        "not json"}) {
+    EXPECT_NE(run(schema, "", result(bad)), "") << bad;
+  }
+  EXPECT_EQ(run("{type: json_schema, reference: '{\"type\":\"array\"}'}", "", result("[]")), "");
+  EXPECT_NE(run("{type: json_schema}", "", result("[]")), "");
+}
+
+TEST(GradersTest, ToolSequence) {
+  const std::string want = "{type: tool_sequence, options: {tools: [search, open, edit]}}";
+  EXPECT_EQ(run(want, "", result("search > open > edit")), "");
+  EXPECT_EQ(run(want, "", result("search|open\tedit\n")), "");
+  EXPECT_EQ(
+      run(want, "",
+          result(
+              R"({"tool_calls":[{"name":"search"},{"function":{"name":"open"}},{"tool":"edit"}]})")),
+      "");
+  EXPECT_NE(run(want, "", result("open, search, edit")), "");
+  EXPECT_EQ(
+      run("{type: tool_sequence, reference: 'a, b'}", "", result(R"([{"tool_name":"a"},"b"])")),
+      "");
+  EXPECT_NE(run("{type: tool_sequence}", "", result("a")), "");
+}
+
 TEST(GradersTest, UnknownTypeFailsClosed) {
   EXPECT_EQ(run("{type: vibes}", "", result("x")), "unknown grader type: vibes");
   EXPECT_FALSE(known_grader_types().empty());
