@@ -170,6 +170,57 @@ TEST(RetrieveQueryTest, CsvRowsComeFromOriginalBytesWithHeaderOnce) {
   EXPECT_EQ(rows, 4);  // i = 5, 22 (with its quoted multi-line note), 39, 56
 }
 
+TEST(RetrieveQueryTest, GutteredJsonIsDecomposedFromItsBodyNeverLineSplit) {
+  // A Read tool's numbered listing of a pretty-printed file: line views would be fragments.
+  std::string body = orders_pretty(30);
+  std::string listing;
+  int n = 1;
+  std::size_t pos = 0;
+  while (pos < body.size()) {
+    std::size_t nl = body.find('\n', pos);
+    listing += std::to_string(n++) + "\t" + body.substr(pos, nl - pos) + "\n";
+    pos = nl + 1;
+  }
+  Decomposition d = decompose(listing);
+  ASSERT_EQ(d.kind, UnitKind::kJsonRecords);
+  std::string view = narrow_to_query(listing, "unfulfilled");
+  int records = 0;
+  for (const std::string& p : pieces(view)) {
+    if (p == kGapSentinel) continue;
+    std::optional<json::Value> v = json::parse(p);
+    ASSERT_TRUE(v.has_value()) << p;
+    EXPECT_EQ(v->find("id")->text, "ord-1013");
+    ++records;
+  }
+  EXPECT_EQ(records, 1);
+}
+
+TEST(RetrieveQueryTest, TsvAndMarkdownTablesShowTheirHeaderOnce) {
+  std::string tsv = "host\tstate\tnote\n";
+  for (int i = 0; i < 30; ++i) {
+    tsv += "web-" + std::to_string(i) + "\t" + (i == 17 ? "degraded" : "healthy") + "\tok\n";
+  }
+  Decomposition t = decompose(tsv);
+  ASSERT_EQ(t.kind, UnitKind::kTableRows);
+  EXPECT_EQ(t.prelude, "host\tstate\tnote");
+  EXPECT_EQ(
+      narrow_to_query(tsv, "degraded"),
+      "host\tstate\tnote\n\xE2\x80\xA6 [caveman: non-adjacent] \xE2\x80\xA6\n\nweb-17\tdegraded\tok"
+      "\n\n\xE2\x80\xA6 [caveman: non-adjacent] \xE2\x80\xA6");
+
+  std::string md = "| host | state |\n| ---- | ----- |\n";
+  for (int i = 0; i < 30; ++i) {
+    md += "| web-" + std::to_string(i) + " | " + (i == 0 ? "degraded" : "healthy") + " |\n";
+  }
+  Decomposition m = decompose(md);
+  ASSERT_EQ(m.kind, UnitKind::kTableRows);
+  EXPECT_EQ(m.prelude, "| host | state |\n| ---- | ----- |");
+  // The first row is unit 0: no sentinel before it.
+  EXPECT_EQ(narrow_to_query(md, "degraded"),
+            "| host | state |\n| ---- | ----- |\n| web-0 | degraded |\n\n\xE2\x80\xA6 [caveman: "
+            "non-adjacent] \xE2\x80\xA6");
+}
+
 // Every gap between shown units carries the sentinel, and units shown as adjacent are
 // adjacent in the original (only whitespace between their byte spans).
 TEST(RetrieveQueryTest, SentinelAtEveryGapVerifiedAgainstOriginalOffsets) {
