@@ -5,6 +5,9 @@
 // counter (tiktoken-exact, vocabulary embedded in the binary, no file or network access).
 // Counting never fails: any byte string, valid UTF-8 or not, has a count. Special tokens such
 // as <|endoftext|> are counted as ordinary text (Caveman counts content, not chat framing).
+// Invalid UTF-8: each byte that is not part of a well-formed sequence is split like a U+FFFD
+// symbol would be, and the byte-level BPE encodes the raw bytes. Character classes follow
+// Unicode 15.0 (the tables in engine/src/text). Details: engine/src/tokens/pretokenize.h.
 #ifndef CAVEMAN_TOKENS_H_
 #define CAVEMAN_TOKENS_H_
 

@@ -1,6 +1,8 @@
 #include "tokens/bpe.h"
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 
 namespace caveman::tokens {
 namespace {
@@ -12,19 +14,19 @@ constexpr std::uint32_t kNotInHeap = 0xFFFFFFFFu;
 constexpr std::size_t kKeepScratchBytes = std::size_t{1} << 20;
 
 // tiktoken's algorithm on stack arrays: part i covers start[i]..start[i+1]; pair[i] is the rank
-// of parts i and i+1 merged; each round merges the leftmost lowest-ranked pair.
+// of parts i and i+1 merged; each round merges the leftmost lowest-ranked pair. With kIds the
+// token ids are written to ids[0..parts) (ids must hold n entries).
 template <bool kIds>
 std::size_t merge_linear(const Vocab& v, const unsigned char* p, std::size_t n,
-                         std::vector<std::uint32_t>* out) {
+                         std::uint32_t* ids) {
   std::uint32_t start[kSmallPiece + 1];
   std::uint32_t pair[kSmallPiece];
-  std::uint32_t tok[kIds ? kSmallPiece : 1];
   for (std::size_t i = 0; i < n; ++i) {
     start[i] = static_cast<std::uint32_t>(i);
-    if constexpr (kIds) tok[i] = v.byte_rank(p[i]);
+    if constexpr (kIds) ids[i] = v.byte_rank(p[i]);
   }
   start[n] = static_cast<std::uint32_t>(n);
-  for (std::size_t i = 0; i + 1 < n; ++i) pair[i] = v.rank(p + i, 2);
+  for (std::size_t i = 0; i + 1 < n; ++i) pair[i] = v.pair_rank(p + i);
   std::size_t parts = n;
   while (parts > 1) {
     std::uint32_t best = kNoRank;
@@ -36,11 +38,11 @@ std::size_t merge_linear(const Vocab& v, const unsigned char* p, std::size_t n,
       }
     }
     if (best == kNoRank) break;
-    // Parts bi and bi+1 become one: drop start[bi+1], tok[bi+1] and pair[bi+1].
+    // Parts bi and bi+1 become one: drop start[bi+1], ids[bi+1] and pair[bi+1].
     std::memmove(&start[bi + 1], &start[bi + 2], (parts - bi - 1) * sizeof start[0]);
     if constexpr (kIds) {
-      tok[bi] = best;
-      std::memmove(&tok[bi + 1], &tok[bi + 2], (parts - bi - 2) * sizeof tok[0]);
+      ids[bi] = best;
+      std::memmove(&ids[bi + 1], &ids[bi + 2], (parts - bi - 2) * sizeof ids[0]);
     }
     if (bi + 3 <= parts) {
       std::memmove(&pair[bi + 1], &pair[bi + 2], (parts - bi - 3) * sizeof pair[0]);
@@ -49,7 +51,6 @@ std::size_t merge_linear(const Vocab& v, const unsigned char* p, std::size_t n,
     if (bi + 1 < parts) pair[bi] = v.rank(p + start[bi], start[bi + 2] - start[bi]);
     if (bi > 0) pair[bi - 1] = v.rank(p + start[bi - 1], start[bi + 1] - start[bi - 1]);
   }
-  if constexpr (kIds) out->insert(out->end(), tok, tok + parts);
   return parts;
 }
 
@@ -72,7 +73,7 @@ class HeapMerger {
       if constexpr (kIds) tok_[i] = v.byte_rank(p[i]);
     }
     for (std::size_t i = 0; i + 1 < n; ++i) {
-      pair_[i] = v.rank(p + i, 2);
+      pair_[i] = v.pair_rank(p + i);
       if (pair_[i] != kNoRank) {
         slot_[i] = static_cast<std::uint32_t>(heap_.size());
         heap_.push_back(static_cast<std::uint32_t>(i));
@@ -181,59 +182,129 @@ HeapMerger& heap_merger() {
   return merger;
 }
 
+// Per-thread memo of short pieces that are not single tokens: code, JSON and logs repeat the
+// same identifiers, keys and indentation, and merging one costs about ten table lookups. Exact
+// (an entry holds the piece's bytes), direct-mapped, fixed size; allocated once per thread on
+// first use.
+class PieceCache {
+ public:
+  static constexpr std::size_t kMaxBytes = 16;
+  static constexpr std::size_t kMaxIds = 7;
+  struct Entry {
+    std::uint8_t len = 0;  // 0: empty
+    std::uint8_t n_ids = 0;
+    unsigned char bytes[kMaxBytes];
+    std::uint32_t ids[kMaxIds];
+  };
+
+  Entry& slot(std::uint64_t hash) { return entries_[(hash >> 24) & (kEntries - 1)]; }
+  static bool holds(const Entry& e, const unsigned char* p, std::size_t n) {
+    return e.len == n && std::memcmp(e.bytes, p, n) == 0;
+  }
+  static void put(Entry& e, const unsigned char* p, std::size_t n, const std::uint32_t* ids,
+                  std::size_t n_ids) {
+    if (n_ids > kMaxIds) return;
+    e.len = static_cast<std::uint8_t>(n);
+    e.n_ids = static_cast<std::uint8_t>(n_ids);
+    std::memcpy(e.bytes, p, n);
+    std::memcpy(e.ids, ids, n_ids * sizeof ids[0]);
+  }
+
+ private:
+  static constexpr std::size_t kEntries = 4096;
+  Entry entries_[kEntries];
+};
+
+PieceCache& piece_cache() {
+  thread_local std::unique_ptr<PieceCache> cache = std::make_unique<PieceCache>();
+  return *cache;
+}
+
 const unsigned char* bytes_of(std::string_view s) {
   return reinterpret_cast<const unsigned char*>(s.data());
 }
-
-}  // namespace
 
 // Offsets in the merger are 32-bit. A single piece of 4 GiB or more (one run of letters or of
 // punctuation that long) is merged in 2 GiB slices: the only place counting is not exact.
 constexpr std::size_t kMaxMergeBytes = std::size_t{1} << 31;
 
-std::size_t bpe_count(const Vocab& vocab, std::string_view piece) {
-  const std::size_t n = piece.size();
-  if (n <= 1) return n;
-  if (n >= 2 * kMaxMergeBytes) {
-    std::size_t total = 0;
-    for (std::size_t i = 0; i < n; i += kMaxMergeBytes) {
-      total += bpe_count(vocab, piece.substr(i, kMaxMergeBytes));
-    }
-    return total;
+// Tokens of one piece: appended to *out when kIds, counted always.
+template <bool kIds>
+std::size_t encode_piece(const Vocab& v, const unsigned char* p, std::size_t n,
+                         std::vector<std::uint32_t>* out) {
+  if (n == 0) return 0;
+  if (n == 1) {
+    if constexpr (kIds) out->push_back(v.byte_rank(p[0]));
+    return 1;
   }
-  const unsigned char* p = bytes_of(piece);
-  if (vocab.rank(p, n) != kNoRank) return 1;
-  if (n <= kSmallPiece) return merge_linear<false>(vocab, p, n, nullptr);
-  return heap_merger().run<false>(vocab, p, n, nullptr);
+  if (n == 2) {  // a token, or two single bytes: no merge can happen in between
+    const std::uint32_t r = v.pair_rank(p);
+    if constexpr (kIds) {
+      if (r != kNoRank) {
+        out->push_back(r);
+      } else {
+        out->push_back(v.byte_rank(p[0]));
+        out->push_back(v.byte_rank(p[1]));
+      }
+    }
+    return r != kNoRank ? 1 : 2;
+  }
+  if (n > table::kMaxTokenBytes) {
+    if (n >= 2 * kMaxMergeBytes) {
+      std::size_t total = 0;
+      for (std::size_t i = 0; i < n; i += kMaxMergeBytes) {
+        total += encode_piece<kIds>(v, p + i, std::min(kMaxMergeBytes, n - i), out);
+      }
+      return total;
+    }
+    return heap_merger().run<kIds>(v, p, n, out);
+  }
+  const std::uint64_t h = table::hash_bytes(p, n);
+  const std::uint32_t whole = v.rank_hashed(p, n, h);
+  if (whole != kNoRank) {
+    if constexpr (kIds) out->push_back(whole);
+    return 1;
+  }
+  if (n > kSmallPiece) return heap_merger().run<kIds>(v, p, n, out);
+  if (n > PieceCache::kMaxBytes) {
+    if constexpr (kIds) {
+      std::uint32_t ids[kSmallPiece];
+      const std::size_t parts = merge_linear<true>(v, p, n, ids);
+      out->insert(out->end(), ids, ids + parts);
+      return parts;
+    } else {
+      return merge_linear<false>(v, p, n, nullptr);
+    }
+  }
+  PieceCache::Entry& e = piece_cache().slot(h);
+  if (!PieceCache::holds(e, p, n)) {
+    std::uint32_t ids[PieceCache::kMaxBytes];
+    const std::size_t parts = merge_linear<true>(v, p, n, ids);
+    if constexpr (kIds) out->insert(out->end(), ids, ids + parts);
+    PieceCache::put(e, p, n, ids, parts);
+    return parts;
+  }
+  if constexpr (kIds) out->insert(out->end(), e.ids, e.ids + e.n_ids);
+  return e.n_ids;
+}
+
+}  // namespace
+
+std::size_t bpe_count(const Vocab& vocab, std::string_view piece) {
+  return encode_piece<false>(vocab, bytes_of(piece), piece.size(), nullptr);
 }
 
 void bpe_encode(const Vocab& vocab, std::string_view piece, std::vector<std::uint32_t>& out) {
-  const std::size_t n = piece.size();
-  if (n == 0) return;
-  if (n >= 2 * kMaxMergeBytes) {
-    for (std::size_t i = 0; i < n; i += kMaxMergeBytes) {
-      bpe_encode(vocab, piece.substr(i, kMaxMergeBytes), out);
-    }
-    return;
-  }
-  const unsigned char* p = bytes_of(piece);
-  const std::uint32_t whole = vocab.rank(p, n);
-  if (whole != kNoRank) {
-    out.push_back(whole);
-    return;
-  }
-  if (n <= kSmallPiece) {
-    merge_linear<true>(vocab, p, n, &out);
-  } else {
-    heap_merger().run<true>(vocab, p, n, &out);
-  }
+  encode_piece<true>(vocab, bytes_of(piece), piece.size(), &out);
 }
 
 void bpe_encode_linear_for_testing(const Vocab& vocab, std::string_view piece,
                                    std::vector<std::uint32_t>& out) {
   // The linear merger works on fixed stack arrays, so longer pieces cannot be forced here.
   if (piece.empty() || piece.size() > kSmallPiece) return;
-  merge_linear<true>(vocab, bytes_of(piece), piece.size(), &out);
+  std::uint32_t ids[kSmallPiece];
+  const std::size_t parts = merge_linear<true>(vocab, bytes_of(piece), piece.size(), ids);
+  out.insert(out.end(), ids, ids + parts);
 }
 
 void bpe_encode_heap_for_testing(const Vocab& vocab, std::string_view piece,

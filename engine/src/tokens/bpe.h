@@ -4,8 +4,11 @@
 // adjacent pair is a token. Any byte string works (all 256 single bytes are tokens).
 //
 // Pieces up to kSmallPiece bytes merge in stack arrays with a linear scan (tiktoken's own
-// algorithm); longer ones use a heap with lazy deletion (O(n log n), same merge order) in a
-// per-thread scratch that is reused, so the hot path never allocates per piece.
+// algorithm); longer ones use an indexed binary heap (O(n log n), same merge order) in a
+// per-thread scratch that is reused. The first merge round reads a direct 2-byte table, and
+// short pieces that are not single tokens are memoised in a small per-thread cache, so the hot
+// path never allocates per piece. A single piece of n bytes longer than kSmallPiece needs about
+// 16·n bytes of scratch while it is merged (released afterwards when above 1 MiB).
 // Thread-safe: no shared mutable state.
 #ifndef CAVEMAN_TOKENS_BPE_H_
 #define CAVEMAN_TOKENS_BPE_H_

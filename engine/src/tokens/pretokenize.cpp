@@ -41,6 +41,8 @@ constexpr std::array<std::uint8_t, 128> make_ascii_classes() {
 }
 constexpr std::array<std::uint8_t, 128> kAsciiClass = make_ascii_classes();
 
+inline bool is_ascii_lower(unsigned char b) { return b >= 'a' && b <= 'z'; }
+
 std::uint8_t class_of(char32_t cp) {
   using text::GeneralCategory;
   switch (text::general_category(cp)) {
@@ -111,10 +113,22 @@ Char decode_multibyte(const unsigned char* s, std::size_t n, std::size_t i) {
 // of its (leftmost-first) match, or kFail.
 class Scanner {
  public:
-  Scanner(std::string_view text)
+  explicit Scanner(std::string_view text)
       : s_(reinterpret_cast<const unsigned char*>(text.data())), n_(text.size()) {}
 
   std::size_t piece_end(std::size_t p) const {
+    // Fast path for the most common piece, an ASCII lower-case word with or without one
+    // leading space: exactly what alternative 1 matches when the word ends at an ASCII byte
+    // other than an apostrophe (anything else takes the general path below).
+    {
+      std::size_t q = p;
+      if (s_[q] == ' ' && q + 1 < n_) ++q;
+      if (is_ascii_lower(s_[q])) {
+        std::size_t e = q + 1;
+        while (e < n_ && is_ascii_lower(s_[e])) ++e;
+        if (e == n_ || (s_[e] < 0x80 && s_[e] != '\'')) return e;
+      }
+    }
     const Char c0 = at(p);
     const std::size_t after = p + c0.len;
     std::size_t e;

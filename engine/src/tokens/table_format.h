@@ -5,6 +5,8 @@
 //
 // Blob layout (all integers in host byte order, each section 64-byte aligned):
 //   TableHeader
+//   std::uint32_t pair_rank[65536]        rank of every 2-byte string (b0 << 8 | b1), or
+//                                         kNoRank: the first round of every merge, unhashed
 //   std::uint64_t slots[1 << slot_bits]   open addressing, linear probing; 0 = empty
 //   std::uint32_t offsets[token_count + 1] byte offset of rank r's bytes (for decoding)
 //   unsigned char bytes[bytes_size]         every token's bytes, in rank order
@@ -21,7 +23,7 @@
 namespace caveman::tokens::table {
 
 inline constexpr char kMagic[8] = {'C', 'V', 'O', '2', '0', '0', 'K', '1'};
-inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr std::uint32_t kFormatVersion = 2;
 inline constexpr std::uint32_t kNoRank = 0xFFFFFFFFu;
 
 inline constexpr unsigned kOffsetBits = 21;
@@ -41,7 +43,8 @@ struct TableHeader {
   std::uint32_t bytes_size;
   std::uint32_t max_token_bytes;
   std::uint32_t max_probe;       // longest probe sequence of any vocabulary entry
-  std::uint64_t slots_offset;    // byte offsets of the sections from the blob start
+  std::uint64_t pair_rank_offset;  // byte offsets of the sections from the blob start
+  std::uint64_t slots_offset;
   std::uint64_t offsets_offset;
   std::uint64_t bytes_offset;
   std::uint64_t total_size;
@@ -57,6 +60,17 @@ inline std::uint64_t load32(const unsigned char* p) {
   std::uint32_t v;
   std::memcpy(&v, p, 4);
   return v;
+}
+
+// p[0..n) == q[0..n) for 1 <= n. Short strings (the common case: most tokens are under 9
+// bytes) compare with overlapping loads instead of a libc call.
+inline bool bytes_equal(const unsigned char* p, const unsigned char* q, std::size_t n) {
+  if (n >= 8) {
+    if (n > 16) return std::memcmp(p, q, n) == 0;
+    return load64(p) == load64(q) && load64(p + n - 8) == load64(q + n - 8);
+  }
+  if (n >= 4) return load32(p) == load32(q) && load32(p + n - 4) == load32(q + n - 4);
+  return p[0] == q[0] && p[n >> 1] == q[n >> 1] && p[n - 1] == q[n - 1];
 }
 
 __extension__ typedef unsigned __int128 Uint128;  // __extension__: no -Wpedantic noise

@@ -31,6 +31,7 @@ namespace {
 
 Vocab::Vocab(const unsigned char* blob)
     : header_(reinterpret_cast<const table::TableHeader*>(blob)),
+      pair_rank_(reinterpret_cast<const std::uint32_t*>(blob + header_->pair_rank_offset)),
       slots_(reinterpret_cast<const std::uint64_t*>(blob + header_->slots_offset)),
       offsets_(reinterpret_cast<const std::uint32_t*>(blob + header_->offsets_offset)),
       bytes_(blob + header_->bytes_offset),

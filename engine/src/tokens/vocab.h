@@ -25,14 +25,22 @@ class Vocab {
   std::uint32_t size() const { return header_->token_count; }
   std::uint32_t max_token_bytes() const { return header_->max_token_bytes; }
   std::uint32_t byte_rank(unsigned char b) const { return header_->byte_rank[b]; }
+  // Rank of the 2-byte string p[0..2), or kNoRank (a table read, no hashing).
+  std::uint32_t pair_rank(const unsigned char* p) const {
+    return pair_rank_[(std::size_t{p[0]} << 8) | p[1]];
+  }
 
   // Rank of the byte string p[0..n), or kNoRank.
   std::uint32_t rank(const unsigned char* p, std::size_t n) const {
     if (n == 1) return header_->byte_rank[p[0]];
+    if (n == 2) return pair_rank(p);
     if (n == 0 || n > table::kMaxTokenBytes) return kNoRank;
-    const std::uint64_t h = table::hash_bytes(p, n);
+    return rank_hashed(p, n, table::hash_bytes(p, n));
+  }
+  // The same for 3 <= n <= kMaxTokenBytes with h = table::hash_bytes(p, n) already computed.
+  std::uint32_t rank_hashed(const unsigned char* p, std::size_t n, std::uint64_t h) const {
     const std::uint64_t tag = h >> table::kTagShift;
-    // The expected slot word for a hit, minus the offset bits.
+    // The expected slot word for a hit, minus the offset and rank bits.
     const std::uint64_t want = (std::uint64_t{n} << table::kLengthShift) | (tag << table::kTagShift);
     constexpr std::uint64_t kOffsetMask = (std::uint64_t{1} << table::kOffsetBits) - 1;
     constexpr std::uint64_t kRankMask = ((std::uint64_t{1} << table::kRankBits) - 1)
@@ -41,7 +49,7 @@ class Vocab {
       const std::uint64_t e = slots_[idx];
       if (e == 0) return kNoRank;
       if ((e & ~(kOffsetMask | kRankMask)) == want &&
-          std::memcmp(bytes_ + (e & kOffsetMask), p, n) == 0) {
+          table::bytes_equal(bytes_ + (e & kOffsetMask), p, n)) {
         return static_cast<std::uint32_t>((e & kRankMask) >> table::kRankShift);
       }
     }
@@ -60,6 +68,7 @@ class Vocab {
   explicit Vocab(const unsigned char* blob);
 
   const table::TableHeader* header_;
+  const std::uint32_t* pair_rank_;
   const std::uint64_t* slots_;
   const std::uint32_t* offsets_;
   const unsigned char* bytes_;

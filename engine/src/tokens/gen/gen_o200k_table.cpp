@@ -162,13 +162,27 @@ int main(int argc, char** argv) {
     if (header.byte_rank[b] == tf::kNoRank) return fail("single byte missing: " + std::to_string(b));
   }
 
-  header.slots_offset = align64(sizeof header);
+  std::vector<std::uint32_t> pair_rank(65536, tf::kNoRank);
+  for (std::size_t r = 0; r < count; ++r) {
+    const std::string& t = tokens[r];
+    if (t.size() == 2) {
+      const auto b0 = static_cast<unsigned char>(t[0]);
+      const auto b1 = static_cast<unsigned char>(t[1]);
+      pair_rank[(std::size_t{b0} << 8) | b1] = static_cast<std::uint32_t>(r);
+    }
+  }
+
+  header.pair_rank_offset = align64(sizeof header);
+  header.slots_offset =
+      align64(header.pair_rank_offset + pair_rank.size() * sizeof(std::uint32_t));
   header.offsets_offset = align64(header.slots_offset + slot_count * sizeof(std::uint64_t));
   header.bytes_offset = align64(header.offsets_offset + offsets.size() * sizeof(std::uint32_t));
   header.total_size = align64(header.bytes_offset + bytes.size());
 
   std::string blob(header.total_size, '\0');
   std::memcpy(blob.data(), &header, sizeof header);
+  std::memcpy(blob.data() + header.pair_rank_offset, pair_rank.data(),
+              pair_rank.size() * sizeof(std::uint32_t));
   std::memcpy(blob.data() + header.slots_offset, slots.data(), slot_count * sizeof(std::uint64_t));
   std::memcpy(blob.data() + header.offsets_offset, offsets.data(),
               offsets.size() * sizeof(std::uint32_t));

@@ -73,6 +73,30 @@ TEST(Bpe, LinearAndHeapMergersAgree) {
   }
 }
 
+TEST(Bpe, MemoisedShortPiecesGiveTheMergedIds) {
+  // Short pieces that are not tokens go through a per-thread cache: the first call fills it,
+  // the second reads it; both must equal a fresh merge, also after slot collisions.
+  std::mt19937 rng(5);
+  const std::string alphabet = "abcdeghilmnoprstuxyz_ABCXYZ-=.0";
+  std::vector<std::string> pieces;
+  for (int i = 0; i < 20000; ++i) {
+    std::string piece;
+    const std::size_t len = 3 + rng() % 14;
+    for (std::size_t k = 0; k < len; ++k) piece.push_back(alphabet[rng() % alphabet.size()]);
+    pieces.push_back(piece);
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const std::string& piece : pieces) {
+      Ids fresh;
+      bpe_encode_linear_for_testing(Vocab::o200k(), piece, fresh);
+      if (fresh.size() > 1) {
+        ASSERT_EQ(encode(piece), fresh) << piece;
+        ASSERT_EQ(bpe_count(Vocab::o200k(), piece), fresh.size()) << piece;
+      }
+    }
+  }
+}
+
 TEST(Bpe, LongPiecesUseTheHeapMerger) {
   // A 10,000-letter run is one piece; its tokens must still decode to it, and a repeated
   // pattern gives a periodic token sequence.

@@ -28,6 +28,23 @@ TEST(Vocab, EveryTokenLooksUpToItsOwnRank) {
   }
 }
 
+TEST(Vocab, PairTableMatchesTheTokens) {
+  const Vocab& v = Vocab::o200k();
+  int pairs = 0;
+  for (int a = 0; a < 256; ++a) {
+    for (int b = 0; b < 256; ++b) {
+      const unsigned char bytes[2] = {static_cast<unsigned char>(a), static_cast<unsigned char>(b)};
+      const std::uint32_t r = v.pair_rank(bytes);
+      if (r == kNoRank) continue;
+      ++pairs;
+      ASSERT_EQ(v.token_bytes(r), std::string_view(reinterpret_cast<const char*>(bytes), 2));
+    }
+  }
+  int two_byte_tokens = 0;
+  for (std::uint32_t r = 0; r < v.size(); ++r) two_byte_tokens += v.token_bytes(r).size() == 2;
+  EXPECT_EQ(pairs, two_byte_tokens);
+}
+
 TEST(Vocab, KnownTokens) {
   // Ids as gpt-tokenizer@4.0.0 / tiktoken report them for o200k_base.
   const Vocab& v = Vocab::o200k();
