@@ -57,8 +57,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: toon_bench <input.json> <runs> <out.toon> <out.json>\n");
     return 2;
   }
-  const std::string json = read_file(argv[1]);
-  const int runs = std::max(1, std::atoi(argv[2]));
+  std::string json = read_file(argv[1]);
+  int runs = std::max(1, std::atoi(argv[2]));
 
   caveman::Result<std::string> toon = caveman::toon::toon_encode(json);
   if (!toon.ok()) {

@@ -137,7 +137,7 @@ class Decoder {
       ++number;
       if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
       std::size_t i = 0;
-      std::uint32_t spaces = 0;
+      std::size_t spaces = 0;  // a 64 MiB line of tabs must not wrap
       bool tab = false;
       while (i < raw.size() && (raw[i] == ' ' || raw[i] == '\t')) {
         if (raw[i] == '\t') {
@@ -157,7 +157,7 @@ class Decoder {
                                   " spaces is not a multiple of " + std::to_string(indent_));
         }
       }
-      lines_.push_back(Line{content, spaces / indent_, number});
+      lines_.push_back(Line{content, static_cast<std::uint32_t>(spaces / indent_), number});
     }
     return true;
   }
@@ -549,7 +549,7 @@ class Decoder {
                     std::uint32_t& count) {
     std::size_t first = next_;
     std::vector<std::string_view>& values = values_;  // rows hold no nested arrays
-    const std::uint32_t width = static_cast<std::uint32_t>(h.fields.size());
+    std::uint32_t width = static_cast<std::uint32_t>(h.fields.size());
     KeySet* fields_seen = nullptr;
     if (width > 1) {
       // Repeated field names make every row repeat a key: strict error, else LWW later.
@@ -628,8 +628,8 @@ class Decoder {
   }
 
   std::string_view text_;
-  const std::uint32_t indent_;
-  const bool strict_;
+  std::uint32_t indent_;
+  bool strict_;
   Document& doc_;
   DecodeStats& stats_;
   std::vector<Line> lines_;

@@ -116,7 +116,7 @@ class Encoder {
     if (n_[arr].size == 0) return false;
     std::uint32_t first = arr + 1;
     if (n_[first].kind != NodeKind::kObject || n_[first].size == 0) return false;
-    const std::uint32_t width = n_[first].size;
+    std::uint32_t width = n_[first].size;
     for (std::uint32_t row = first; row < n_[arr].end; row = n_[row].end) {
       const Node& r = n_[row];
       if (r.kind != NodeKind::kObject || r.size != width) return false;
@@ -233,7 +233,7 @@ class Encoder {
       out_.push_back('-');
       return;
     }
-    const std::uint32_t first = obj + 1;
+    std::uint32_t first = obj + 1;
     const Node& f = n_[first];
     begin_list_item(depth);
     if (f.is_primitive()) {
@@ -382,10 +382,10 @@ class Encoder {
   }
 
   const std::vector<Node>& n_;
-  const char delim_;
-  const std::size_t indent_;
-  const bool fold_;
-  const int flatten_depth_;
+  char delim_;
+  std::size_t indent_;
+  bool fold_;
+  int flatten_depth_;
   std::string& out_;
   bool first_line_ = true;
 };

@@ -210,7 +210,7 @@ class Expander {
     }
   }
 
-  const bool strict_;
+  bool strict_;
   Status error_;
 };
 

@@ -13,7 +13,7 @@ constexpr std::int64_t kMaxExponent = 1'000'000'000'000'000;  // 10^15
 
 bool is_canonical_number(std::string_view lit) {
   std::size_t i = 0;
-  const std::size_t n = lit.size();
+  std::size_t n = lit.size();
   bool negative = i < n && lit[i] == '-';
   if (negative) ++i;
   std::size_t int_begin = i;
@@ -41,7 +41,7 @@ NumberForm canonical_number(std::string_view lit, std::string& out) {
     return NumberForm::kNumber;
   }
   std::size_t i = 0;
-  const std::size_t n = lit.size();
+  std::size_t n = lit.size();
   bool negative = false;
   if (i < n && lit[i] == '-') {
     negative = true;
@@ -97,8 +97,8 @@ NumberForm canonical_number(std::string_view lit, std::string& out) {
   if (exponent_too_large) return NumberForm::kOutOfDomain;
   std::size_t last = total;
   while (digit_at(last - 1) == '0') --last;
-  const std::int64_t sig_len = static_cast<std::int64_t>(last - first);
-  const std::int64_t point =
+  std::int64_t sig_len = static_cast<std::int64_t>(last - first);
+  std::int64_t point =
       static_cast<std::int64_t>(int_end - int_begin) - static_cast<std::int64_t>(first) + exponent;
 
   if (negative) out.push_back('-');
@@ -134,7 +134,7 @@ NumberForm canonical_number(std::string_view lit, std::string& out) {
 
 bool is_numeric_like(std::string_view s) {
   std::size_t i = 0;
-  const std::size_t n = s.size();
+  std::size_t n = s.size();
   if (i < n && s[i] == '-') ++i;
   std::size_t begin = i;
   while (i < n && is_digit(s[i])) ++i;

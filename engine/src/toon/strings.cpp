@@ -9,7 +9,7 @@
 namespace caveman::toon {
 namespace {
 
-bool is_alpha_(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
+bool is_key_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 struct Tail {
@@ -71,17 +71,17 @@ std::string_view trim_space(std::string_view s) {
 }
 
 bool is_unquoted_key(std::string_view key) {
-  if (key.empty() || !is_alpha_(key[0])) return false;
+  if (key.empty() || !is_key_start(key[0])) return false;
   for (char c : key) {
-    if (!is_alpha_(c) && !is_digit(c) && c != '.') return false;
+    if (!is_key_start(c) && !is_digit(c) && c != '.') return false;
   }
   return true;
 }
 
 bool is_identifier_segment(std::string_view segment) {
-  if (segment.empty() || !is_alpha_(segment[0])) return false;
+  if (segment.empty() || !is_key_start(segment[0])) return false;
   for (char c : segment) {
-    if (!is_alpha_(c) && !is_digit(c)) return false;
+    if (!is_key_start(c) && !is_digit(c)) return false;
   }
   return true;
 }
@@ -141,7 +141,7 @@ void append_quoted(std::string& out, std::string_view s) {
 
 std::size_t find_invalid_utf8(std::string_view s) {
   std::size_t i = 0;
-  const std::size_t n = s.size();
+  std::size_t n = s.size();
   while (i < n) {
     // Skip ASCII eight bytes at a time.
     while (i + 8 <= n) {

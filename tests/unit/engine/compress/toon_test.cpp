@@ -146,9 +146,9 @@ std::optional<CompressorOutput> best_of(std::optional<std::string> toon,
                                         std::string_view query = "",
                                         std::string* toon_query = nullptr,
                                         std::string* elision_query = nullptr) {
-  static const ByteCounter counter;
+  static const ByteCounter kCounter;
   auto selector =
-      make_best_of_compressor(counter, std::make_unique<FixedCompressor>(toon, "toon", toon_query),
+      make_best_of_compressor(kCounter, std::make_unique<FixedCompressor>(toon, "toon", toon_query),
                               std::make_unique<FixedCompressor>(elision, "elision", elision_query));
   EXPECT_EQ(selector->type(), "json");
   return selector->compress(input, query);

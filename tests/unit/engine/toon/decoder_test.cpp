@@ -166,10 +166,10 @@ TEST(ToonDecodeTest, TrimsUnicodeWhiteSpaceLikeTheReference) {
 // Mutated documents (dropped, repeated, re-indented and truncated lines, stray bytes) either
 // decode to valid JSON or fail with cave_invalid_toon — in both modes, never anything else.
 TEST(ToonDecodeTest, MutatedInputsFailCleanly) {
-  const std::string base =
+  const std::string kBase =
       "a: 1\nb:\n  c[3]: 1,2,3\n  d[2]{x,y}:\n    1,\"p:q\"\n    3,4\ne[2]:\n  - p: 1\n"
       "  - q[2]:\n      - [1]: 1\n      - r: \"s\\\"t\"\nf: s";
-  ASSERT_EQ(dec(base).substr(0, 5), "{\"a\":");
+  ASSERT_EQ(dec(kBase).substr(0, 5), "{\"a\":");
   std::uint64_t state = 12345;
   auto next = [&state](std::size_t n) {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -178,7 +178,7 @@ TEST(ToonDecodeTest, MutatedInputsFailCleanly) {
   const char* junk[] = {" ", "  ", "-", "- ", ":",  ",",   "\"", "[",
                         "]", "{",  "}", "\t", "\n", "[2]", "\\", "\xC3"};
   for (int i = 0; i < 3000; ++i) {
-    std::string t = base;
+    std::string t = kBase;
     for (int k = 0, edits = 1 + static_cast<int>(next(3)); k < edits; ++k) {
       std::size_t at = next(t.size() + 1);
       switch (next(3)) {
