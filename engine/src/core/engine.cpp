@@ -26,6 +26,7 @@ struct Attempt {
   std::string method;
   std::optional<bool> lossless;
   std::string metadata;
+  std::int64_t tokens_after = 0;  // counted once here, reused by compress and simulate
 };
 
 }  // namespace
@@ -64,7 +65,8 @@ std::optional<Attempt> attempt(const Registry& registry, const tokens::Counter& 
   Attempt a;
   a.output = core::rewrap(std::move(out->bytes), u.layers);
   if (a.output == input) return std::nullopt;
-  if (static_cast<std::int64_t>(counter.count(a.output)) >= before) return std::nullopt;
+  a.tokens_after = static_cast<std::int64_t>(counter.count(a.output));
+  if (a.tokens_after >= before) return std::nullopt;
   a.compressor = std::string(c->type());
   a.safety = c->safety_class();
   a.method = out->method.empty() ? a.compressor : out->method;
@@ -87,7 +89,7 @@ CompressResult Engine::compress(std::string_view input, const Options& options) 
                                      store_available, &r.content_type);
   if (!a) return r;
 
-  std::int64_t after = static_cast<std::int64_t>(counter_->count(a->output));
+  std::int64_t after = a->tokens_after;
   bool needs_store = safety_info(a->safety).requires_ccr && !options.external_recovery;
   if (needs_store) {
     ccr::Record rec{r.content_type, a->compressor, r.tokens_before, after,
@@ -121,7 +123,7 @@ SimResult Engine::simulate(std::string_view input, const Options& options) const
   SafetyInfo safety = safety_info(a->safety);
   s.compressor = a->compressor;
   s.safety_class = std::string(safety_name(a->safety));
-  s.tokens_after = static_cast<std::int64_t>(counter_->count(a->output));
+  s.tokens_after = a->tokens_after;
   s.ratio = s.tokens_before > 0 ? static_cast<double>(s.tokens_before - s.tokens_after) /
                                       static_cast<double>(s.tokens_before)
                                 : 0.0;
