@@ -1,0 +1,240 @@
+#include "browse_cli.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <thread>
+
+#include "browse_session.h"
+#include "caveman/ccr.h"
+#include "session_state.h"
+#include "url_policy.h"
+#include "websocket.h"
+
+namespace caveman::browse {
+namespace {
+
+using std::chrono::milliseconds;
+
+constexpr milliseconds kHealthTimeout{500};
+constexpr milliseconds kLaunchTimeout{10000};
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr ? v : "";
+}
+
+int fail(std::ostream& err, const Status& s) {
+  err << "caveman-browse: " << s.ToString() << "\n";
+  return 1;
+}
+
+int usage(std::ostream& err, const std::string& message) {
+  err << "caveman-browse: cave_invalid_arguments: " << message << "\n"
+      << "usage: caveman-browse snapshot [url] [query…] | act <uid> <action> [text…] | eval <expr…> |\n"
+      << "       recover <handle> [query…] | close   (add --json for the MCP payload)\n";
+  return 2;
+}
+
+std::string join(const std::vector<std::string>& v, std::size_t from) {
+  std::string out;
+  for (std::size_t i = from; i < v.size(); ++i) out += (i > from ? " " : "") + v[i];
+  return out;
+}
+
+bool healthy(const std::string& endpoint) {
+  Result<Endpoint> e = parse_endpoint(endpoint);
+  return e.ok() && http_get(*e, "/json/version", Clock::now() + kHealthTimeout).ok();
+}
+
+std::shared_ptr<ccr::Store> open_store(std::ostream& err) {
+  if (env("CAVEMAN_BROWSE_EPHEMERAL") != "1") {
+    ccr::OpenOptions options;
+    Result<std::string> path = ccr::resolve_store_path(&options);
+    if (path.ok()) {
+      Result<std::unique_ptr<ccr::Store>> s = ccr::open_store(path.value(), options);
+      if (s.ok()) return std::move(s).value();
+      err << "caveman-browse: warning: " << s.status().ToString() << "; using an in-memory store\n";
+    } else {
+      err << "caveman-browse: warning: " << path.status().ToString() << "; using an in-memory store\n";
+    }
+  }
+  Result<std::unique_ptr<ccr::Store>> mem = ccr::open_store(std::string(ccr::kMemoryPath));
+  return mem.ok() ? std::shared_ptr<ccr::Store>(std::move(mem).value()) : nullptr;
+}
+
+// The endpoint to use, launching the shared browser when there is none.
+Result<std::string> ensure_endpoint(SessionState* state, const std::string& home, const BrowseConfig& config) {
+  if (!config.cdp_endpoint.empty()) {
+    if (state->endpoint != config.cdp_endpoint) *state = SessionState{};
+    state->endpoint = config.cdp_endpoint;
+    state->owned = false;
+    return config.cdp_endpoint;
+  }
+  if (!state->empty() && healthy(state->endpoint)) return state->endpoint;
+  if (state->owned && state->pid > 0 && process_alive(state->pid)) ::kill(-state->pid, SIGKILL);
+  *state = SessionState{};
+  CAVEMAN_ASSIGN_OR_RETURN(std::string binary, find_chrome(config.chrome));
+  LaunchOptions options;
+  options.binary = binary;
+  options.headful = config.headful;
+  options.user_data_dir = config.user_data_dir.empty() ? home + "/browse-profile" : config.user_data_dir;
+  options.log_path = home + "/browse-chrome.log";
+  int port = std::atoi(env("CAVEMAN_BROWSE_PORT").c_str());
+  CAVEMAN_ASSIGN_OR_RETURN(DetachedBrowser launched, launch_detached(options, port > 0 ? port : 0, kLaunchTimeout));
+  state->endpoint = launched.endpoint;
+  state->owned = true;
+  state->pid = launched.pid;
+  return launched.endpoint;
+}
+
+int close_session(const std::string& state_path, std::ostream& out, std::ostream& err) {
+  Result<SessionState> loaded = load_state(state_path);
+  if (!loaded.ok()) {
+    remove_state(state_path);
+    return fail(err, loaded.status());
+  }
+  SessionState& s = *loaded;
+  if (s.empty()) {
+    out << "no browser session\n";
+    return 0;
+  }
+  if (s.owned) {
+    if (healthy(s.endpoint)) {
+      if (Result<std::unique_ptr<Browser>> b = Browser::attach(s.endpoint, s.target_id, Clock::now() + milliseconds(3000));
+          b.ok()) {
+        (void)(*b)->close_browser();
+      }
+    }
+    // Make sure the browser and its helpers are gone.
+    Clock::time_point until = Clock::now() + milliseconds(5000);
+    while (s.pid > 0 && process_alive(s.pid) && Clock::now() < until) std::this_thread::sleep_for(milliseconds(50));
+    if (s.pid > 0) ::kill(-s.pid, SIGKILL);
+  }
+  remove_state(state_path);
+  out << (s.owned ? "closed the browser\n" : "detached from the browser (left running)\n");
+  return 0;
+}
+
+void print_snapshot(const Json& p, bool json, std::ostream& out) {
+  if (json) {
+    out << dump_compact(p) << "\n";
+    return;
+  }
+  out << p.value("uids", std::string()) << "\n";
+  out << "# recovery_handle=" << p.value("recovery_handle", std::string())
+      << " tokens_before=" << p.value("tokens_before", 0) << " tokens_after=" << p.value("tokens_after", 0) << "\n";
+  if (p.contains("dialogs")) out << "# dialogs " << dump_compact(p["dialogs"]) << "\n";
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& all_args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> args;
+  bool json = false;
+  for (const std::string& a : all_args) {
+    if (a == "--json") {
+      json = true;
+    } else {
+      args.push_back(a);
+    }
+  }
+  const std::string verb = args.empty() ? "" : args[0];
+  Result<std::string> home = caveman_home();
+  if (!home.ok()) return fail(err, home.status());
+  const std::string state_path = *home + "/browse-session.json";
+  if (verb == "close") {
+    if (args.size() != 1) return usage(err, "close takes no arguments");
+    return close_session(state_path, out, err);
+  }
+
+  auto engine = std::make_shared<const Engine>(open_store(err));
+  if (verb == "recover") {
+    if (args.size() < 2) return usage(err, "recover needs a handle");
+    Result<RecoverRequest> req = parse_recover_args(Json{{"recovery_handle", args[1]}, {"query", join(args, 2)}});
+    if (!req.ok()) return fail(err, req.status());
+    Result<std::string> raw = recover(*engine, *req);
+    if (!raw.ok()) return fail(err, raw.status());
+    out << *raw;
+    return 0;
+  }
+
+  SnapshotRequest snap;
+  ActRequest act;
+  EvalRequest eval;
+  if (verb == "snapshot") {
+    std::size_t q = 1;
+    if (args.size() > 1 && !url_scheme(args[1]).empty()) {
+      Status ok = check_url(args[1]);
+      if (!ok.ok()) return fail(err, ok);
+      snap.has_url = true;
+      snap.url = args[1];
+      q = 2;
+    }
+    snap.query = join(args, q);
+    if (snap.query.size() > kMaxQueryBytes) return usage(err, "query is longer than 4 KiB");
+  } else if (verb == "act") {
+    if (args.size() < 3) return usage(err, "act needs <uid> <action>");
+    Json a = Json{{"uid", args[1]}, {"action", args[2]}};
+    if (args.size() > 3) a[args[2] == "select" ? "option" : "text"] = join(args, 3);
+    Result<ActRequest> r = parse_act_args(a);
+    if (!r.ok()) return fail(err, r.status());
+    act = std::move(r).value();
+  } else if (verb == "eval") {
+    Result<EvalRequest> r = parse_eval_args(Json{{"expression", join(args, 1)}});
+    if (!r.ok()) return usage(err, r.status().message());
+    eval = std::move(r).value();
+  } else {
+    return usage(err, verb.empty() ? "missing command" : "unknown command \"" + verb + "\"");
+  }
+
+  Result<SessionState> loaded = load_state(state_path);
+  SessionState state = loaded.ok() ? std::move(loaded).value() : SessionState{};
+  BrowseConfig config = BrowseConfig::from_env();
+  if (verb == "act" && state.empty() && config.cdp_endpoint.empty()) {
+    return fail(err, Status::NotFound("cave_unknown_uid", "no browser session; run caveman-browse snapshot <url> first"));
+  }
+  Result<std::string> endpoint = ensure_endpoint(&state, *home, config);
+  if (!endpoint.ok()) return fail(err, endpoint.status());
+  Result<std::unique_ptr<Browser>> browser = Browser::attach(*endpoint, state.target_id, Clock::now() + config.launch_timeout);
+  if (!browser.ok()) return fail(err, browser.status());
+  Browser& b = **browser;
+  if (b.target_id() != state.target_id) {
+    state.uids.clear();
+    state.document.clear();
+  }
+  state.target_id = b.target_id();
+  state.targets = {b.target_id()};
+
+  int rc = 0;
+  if (verb == "snapshot") {
+    Result<SnapshotOutcome> r = take_snapshot(b, *engine, snap, config);
+    if (r.ok()) {
+      if (r->document != state.document) state.uids.clear();
+      state.document = r->document;
+      for (auto& [uid, t] : r->uids) state.uids[uid] = t;
+      state.last_handle = r->handle;
+      print_snapshot(r->payload, json, out);
+    } else {
+      rc = fail(err, r.status());
+    }
+  } else if (verb == "act") {
+    Result<Json> r = act_on_uid(b, state.uids, state.document, act, config);
+    if (r.ok()) {
+      out << dump_compact(*r) << "\n";
+    } else {
+      rc = fail(err, r.status());
+    }
+  } else {
+    Result<Json> r = evaluate_expression(b, eval, config);
+    if (r.ok()) {
+      out << dump_compact(*r) << "\n";
+    } else {
+      rc = fail(err, r.status());
+    }
+  }
+  Status saved = save_state(state_path, state);
+  if (!saved.ok()) err << "caveman-browse: warning: " << saved.ToString() << "\n";
+  return rc;
+}
+
+}  // namespace caveman::browse

@@ -1,0 +1,210 @@
+#include "browse_session.h"
+
+#include "actions.h"
+
+namespace caveman::browse {
+namespace {
+
+using std::chrono::milliseconds;
+
+constexpr milliseconds kSettleWait{5000};
+
+std::string ms_text(milliseconds ms) { return std::to_string(ms.count()) + " ms"; }
+
+Status snapshot_failed(std::string message) {
+  return Status::Unavailable("cave_browser_snapshot_failed", std::move(message));
+}
+
+// The code of a call that failed inside the browser: a command error or time-out becomes the
+// tool's own failure code; connection loss stays cave_browser_unavailable.
+Status as_tool_failure(const Status& s, const char* code, const std::string& what, milliseconds limit) {
+  if (is_timeout(s)) return Status::Unavailable(code, what + " timed out after " + ms_text(limit));
+  if (s.cave_code() == "cave_browser_cdp_error" || s.cave_code() == "cave_browser_protocol") {
+    return Status::Unavailable(code, what + " failed: " + s.message());
+  }
+  return s;
+}
+
+// Without a url the page may still be loading (e.g. a click just followed a link): give it
+// a moment to reach readyState "complete" before reading its tree.
+void settle(Browser& b, Clock::time_point until) {
+  while (Clock::now() < until && b.alive()) {
+    Result<Json> state = b.evaluate("document.readyState", std::min(until, Clock::now() + milliseconds(1000)));
+    if (state.ok() && state->is_string() && state->get<std::string>() == "complete") return;
+    pump_for(b, milliseconds(50));
+  }
+}
+
+void add_dialogs(Browser& b, Json* payload) {
+  Json d = b.take_dialogs();
+  if (!d.empty()) (*payload)["dialogs"] = std::move(d);
+}
+
+}  // namespace
+
+Result<SnapshotOutcome> take_snapshot(Browser& b, const Engine& engine, const SnapshotRequest& req,
+                                      const BrowseConfig& config) {
+  milliseconds limit = config.snapshot_timeout + milliseconds(req.wait_ms);
+  Clock::time_point deadline = Clock::now() + limit;
+  if (req.has_url) {
+    Status nav = b.navigate(req.url, deadline);
+    if (!nav.ok()) {
+      std::string shown = req.url.substr(0, 200);
+      if (is_timeout(nav)) {
+        return snapshot_failed(shown + " did not finish loading within " + ms_text(limit) +
+                               "; loading was stopped (browser_snapshot without url shows what did load)");
+      }
+      if (nav.cave_code() == "cave_browser_navigation_failed") {
+        return snapshot_failed(nav.message() + "; the browser is still usable");
+      }
+      return as_tool_failure(nav, "cave_browser_snapshot_failed", "navigation to " + shown, limit);
+    }
+  } else {
+    settle(b, std::min(deadline, Clock::now() + kSettleWait));
+  }
+  if (req.wait_ms > 0) pump_for(b, milliseconds(req.wait_ms));
+  Result<CdpMessage> ax = b.full_ax_tree(deadline);
+  if (!ax.ok()) {
+    if (is_timeout(ax.status())) {
+      return snapshot_failed("the accessibility tree was not ready within " + ms_text(limit) +
+                             " (a very large page? CAVEMAN_BROWSE_SNAPSHOT_TIMEOUT_MS raises the limit)");
+    }
+    return as_tool_failure(ax.status(), "cave_browser_snapshot_failed", "Accessibility.getFullAXTree", limit);
+  }
+  Result<std::string> doc = b.document_id(deadline);
+  if (!doc.ok()) return as_tool_failure(doc.status(), "cave_browser_snapshot_failed", "Page.getFrameTree", limit);
+
+  Options options;
+  options.mode = "compress";
+  options.type = "a11y";
+  options.query = req.query;
+  CompressResult r = engine.compress(ax->result(), options);
+  if (r.passed_through()) {
+    return Status::Unavailable("cave_browser_snapshot_uncompressed",
+                               r.error.empty()
+                                   ? "the page's accessibility tree could not be compressed (raw tree withheld; "
+                                     "use browser_eval to inspect the page)"
+                                   : "the recovery store refused the raw tree (" + r.error + "); raw tree withheld");
+  }
+  Result<std::string> metadata = engine.retrieve_metadata(r.recovery_handle);
+  SnapshotOutcome out;
+  out.handle = r.recovery_handle;
+  out.document = std::move(doc).value();
+  out.uids = uids_from_view(r.output, metadata.ok() ? metadata.value() : "");
+  Json extras = Json::object();
+  add_dialogs(b, &extras);
+  out.payload = snapshot_payload(r.output, r.recovery_handle, r.tokens_before, engine.counter(), extras);
+  if (out.payload["tokens_after"].get<std::int64_t>() >= r.tokens_before) {
+    return Status::Unavailable("cave_browser_snapshot_uncompressed",
+                               "the snapshot payload would not be smaller than the raw tree (raw tree withheld)");
+  }
+  return out;
+}
+
+Result<Json> act_on_uid(Browser& b, const UidMap& uids, const std::string& document, const ActRequest& req,
+                        const BrowseConfig& config) {
+  Clock::time_point deadline = Clock::now() + config.action_timeout;
+  UidTarget target;
+  if (req.action != "wait") {
+    auto it = uids.find(req.uid);
+    if (it == uids.end()) {
+      return Status::NotFound("cave_unknown_uid",
+                              "unknown uid \"" + req.uid +
+                                  "\": uids come from the latest browser_snapshot of the current page; take a new "
+                                  "snapshot");
+    }
+    target = it->second;
+    Result<std::string> now = b.document_id(deadline);
+    if (!now.ok()) return as_tool_failure(now.status(), "cave_browser_action_failed", req.action, config.action_timeout);
+    if (*now != document) {
+      return Status::NotFound("cave_unknown_uid", "the page navigated since the snapshot that showed uid " + req.uid +
+                                                      "; take a new browser_snapshot");
+    }
+  }
+  Result<Json> r = perform_action(b, req, target, deadline);
+  if (!r.ok()) return as_tool_failure(r.status(), "cave_browser_action_failed", req.action, config.action_timeout);
+  Json out = std::move(r).value();
+  add_dialogs(b, &out);
+  return out;
+}
+
+Result<Json> evaluate_expression(Browser& b, const EvalRequest& req, const BrowseConfig& config) {
+  Result<Json> v = b.evaluate(req.expression, Clock::now() + config.action_timeout);
+  if (!v.ok()) return as_tool_failure(v.status(), "cave_browser_eval_failed", "the expression", config.action_timeout);
+  Json out = Json{{"result", std::move(v).value()}};
+  add_dialogs(b, &out);
+  return out;
+}
+
+Result<std::string> recover(const Engine& engine, const RecoverRequest& req) {
+  Result<std::string> r = req.query.empty() ? engine.retrieve(req.handle) : engine.retrieve_query(req.handle, req.query);
+  if (!r.ok() && r.status().code() == Code::kNotFound) {
+    return Status::NotFound("cave_unknown_handle", "no snapshot stored under " + req.handle.substr(0, 80));
+  }
+  return r;
+}
+
+BrowseSession::BrowseSession(BrowseConfig config, std::shared_ptr<const Engine> engine)
+    : config_(std::move(config)), engine_(std::move(engine)) {}
+
+BrowseSession::~BrowseSession() { close(); }
+
+void BrowseSession::close() {
+  browser_.reset();
+  uids_.clear();
+  uid_document_.clear();
+}
+
+Result<Browser*> BrowseSession::browser() {
+  if (browser_ && !browser_->alive()) close();
+  if (!browser_) {
+    CAVEMAN_ASSIGN_OR_RETURN(browser_, Browser::open(config_));
+  }
+  return browser_.get();
+}
+
+Status BrowseSession::after_failure(Status s) {
+  if (!browser_ || browser_->alive()) return s;
+  std::string why = browser_->exit_description();
+  close();
+  if (s.code() != Code::kUnavailable || s.cave_code() != "cave_browser_unavailable") return s;
+  return Status::Unavailable("cave_browser_unavailable",
+                             s.message() + (why.empty() ? "" : " (" + why + ")") +
+                                 "; the next call starts a new browser");
+}
+
+Result<Json> BrowseSession::snapshot(const SnapshotRequest& req) {
+  CAVEMAN_ASSIGN_OR_RETURN(Browser * b, browser());
+  Result<SnapshotOutcome> out = take_snapshot(*b, *engine_, req, config_);
+  if (!out.ok()) return after_failure(out.status());
+  if (out->document != uid_document_) {
+    uids_.clear();
+    uid_document_ = out->document;
+  }
+  for (auto& [uid, target] : out->uids) uids_[uid] = target;
+  return std::move(out->payload);
+}
+
+Result<Json> BrowseSession::act(const ActRequest& req) {
+  if (req.action != "wait" && (!browser_ || !browser_->alive() || !uids_.contains(req.uid))) {
+    if (browser_ && !browser_->alive()) close();
+    return Status::NotFound("cave_unknown_uid", "unknown uid \"" + req.uid +
+                                                    "\": uids come from the latest browser_snapshot of the current "
+                                                    "page; take a new snapshot");
+  }
+  CAVEMAN_ASSIGN_OR_RETURN(Browser * b, browser());
+  Result<Json> r = act_on_uid(*b, uids_, uid_document_, req, config_);
+  if (!r.ok()) return after_failure(r.status());
+  return r;
+}
+
+Result<Json> BrowseSession::eval(const EvalRequest& req) {
+  CAVEMAN_ASSIGN_OR_RETURN(Browser * b, browser());
+  Result<Json> r = evaluate_expression(*b, req, config_);
+  if (!r.ok()) return after_failure(r.status());
+  return r;
+}
+
+Result<std::string> BrowseSession::recover(const RecoverRequest& req) const { return browse::recover(*engine_, req); }
+
+}  // namespace caveman::browse

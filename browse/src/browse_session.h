@@ -1,0 +1,73 @@
+// browse_session.h — what the four tools do, over one lazily started browser.
+//
+// A BrowseSession belongs to one MCP client session. The browser starts on the first call
+// that needs it; when it crashes or its connection drops, that call fails with
+// cave_browser_unavailable, the dead browser is cleaned up at once, and the next call starts
+// a fresh one. The uid map of the latest snapshots is kept per document: snapshots of the
+// same document add to it, a navigation replaces it, and an action on a uid that is not in
+// it (or whose node is gone) is cave_unknown_uid.
+// take_snapshot()/act_on_uid() are also used by the direct CLI with its attached browser.
+// Errors are Status values carrying the tool error codes of PROCESSES.md §5.1.
+// Single-threaded (MCP handlers of one session never run concurrently).
+#ifndef CAVEMAN_BROWSE_BROWSE_SESSION_H_
+#define CAVEMAN_BROWSE_BROWSE_SESSION_H_
+
+#include <memory>
+#include <string>
+
+#include "browser.h"
+#include "caveman/engine.h"
+#include "snapshot.h"
+#include "tool_args.h"
+
+namespace caveman::browse {
+
+struct SnapshotOutcome {
+  Json payload;          // what the agent receives
+  std::string handle;
+  UidMap uids;           // uids visible in this view
+  std::string document;  // Browser::document_id() at snapshot time
+};
+
+// Optional navigation, optional wait, AX tree, compression, payload.
+Result<SnapshotOutcome> take_snapshot(Browser& browser, const Engine& engine, const SnapshotRequest& request,
+                                      const BrowseConfig& config);
+
+// Acts on `request.uid` looked up in `uids` (valid for `document`).
+Result<Json> act_on_uid(Browser& browser, const UidMap& uids, const std::string& document,
+                        const ActRequest& request, const BrowseConfig& config);
+
+// browser_eval: {"result": <value>} (+ "dialogs").
+Result<Json> evaluate_expression(Browser& browser, const EvalRequest& request, const BrowseConfig& config);
+
+// browser_recover: the exact raw AX JSON, or its query-narrowed view.
+Result<std::string> recover(const Engine& engine, const RecoverRequest& request);
+
+class BrowseSession {
+ public:
+  BrowseSession(BrowseConfig config, std::shared_ptr<const Engine> engine);
+  ~BrowseSession();
+
+  Result<Json> snapshot(const SnapshotRequest& request);
+  Result<Json> act(const ActRequest& request);
+  Result<Json> eval(const EvalRequest& request);
+  Result<std::string> recover(const RecoverRequest& request) const;
+
+  // Ends the browser now (also done by the destructor).
+  void close();
+
+ private:
+  Result<Browser*> browser();
+  // Turns a failure into the tool's error; drops the browser when it is gone.
+  Status after_failure(Status s);
+
+  BrowseConfig config_;
+  std::shared_ptr<const Engine> engine_;
+  std::unique_ptr<Browser> browser_;
+  UidMap uids_;
+  std::string uid_document_;
+};
+
+}  // namespace caveman::browse
+
+#endif  // CAVEMAN_BROWSE_BROWSE_SESSION_H_

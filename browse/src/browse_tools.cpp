@@ -1,0 +1,117 @@
+#include "browse_tools.h"
+
+namespace caveman::browse {
+namespace {
+
+using mcp::Tool;
+using mcp::ToolResult;
+
+ToolResult error_result(const Status& s) {
+  std::string code = s.cave_code().empty() ? "cave_internal_error" : s.cave_code();
+  // Internal codes that never reach an agent as such.
+  if (code == "cave_browser_timeout" || code == "cave_browser_cdp_error" || code == "cave_browser_protocol") {
+    code = "cave_browser_unavailable";
+  }
+  return ToolResult::error(code, s.message());
+}
+
+ToolResult from(Result<Json> r) {
+  if (!r.ok()) return error_result(r.status());
+  return ToolResult::payload(std::move(r).value());
+}
+
+Json annotations(bool read_only, bool destructive, bool idempotent) {
+  return Json{{"readOnlyHint", read_only},
+              {"destructiveHint", destructive},
+              {"idempotentHint", idempotent},
+              {"openWorldHint", true}};
+}
+
+Json str(const char* description) { return Json{{"type", "string"}, {"description", description}}; }
+
+}  // namespace
+
+std::vector<Tool> make_browse_tools(std::shared_ptr<BrowseSession> session) {
+  std::vector<Tool> tools;
+
+  Tool snap;
+  snap.name = "browser_snapshot";
+  snap.title = "Page snapshot";
+  snap.description =
+      "Open url (optional) and return the page as a compact outline: `[uid] role \"name\" "
+      "= \"value\" {states}`; uids mark controls for browser_act. query keeps only matching "
+      "parts. recovery_handle gives the raw tree via browser_recover.";
+  snap.input_schema = Json{
+      {"type", "object"},
+      {"properties",
+       {{"url", str("http(s) URL, about:blank or data:text/html,…; omit for the current page")},
+        {"wait", {{"type", "integer"}, {"minimum", 0}, {"maximum", 30000}, {"description", "extra ms to wait"}}},
+        {"query", str("words to look for")}}}};
+  snap.annotations = annotations(false, false, false);
+  snap.handler = [session](const Json& args, const mcp::CallContext&) {
+    Result<SnapshotRequest> req = parse_snapshot_args(args);
+    if (!req.ok()) return error_result(req.status());
+    return from(session->snapshot(*req));
+  };
+  tools.push_back(std::move(snap));
+
+  Tool act;
+  act.name = "browser_act";
+  act.title = "Act on a control";
+  act.description =
+      "click, type (replaces the field's text), select (option by value/label/text), scroll, or "
+      "wait 250 ms. uid comes from the latest browser_snapshot; snapshot again to see the effect.";
+  act.input_schema =
+      Json{{"type", "object"},
+           {"properties",
+            {{"action", {{"type", "string"}, {"enum", {"click", "type", "select", "scroll", "wait"}}}},
+             {"uid", str("e.g. u2x")},
+             {"text", str("for type")},
+             {"option", str("for select")}}},
+           {"required", Json::array({"action"})}};
+  act.annotations = annotations(false, true, false);
+  act.handler = [session](const Json& args, const mcp::CallContext&) {
+    Result<ActRequest> req = parse_act_args(args);
+    if (!req.ok()) return error_result(req.status());
+    return from(session->act(*req));
+  };
+  tools.push_back(std::move(act));
+
+  Tool eval;
+  eval.name = "browser_eval";
+  eval.title = "Evaluate JavaScript";
+  eval.description = "Evaluate a JavaScript expression in the page (promises are awaited); returns {result}.";
+  eval.input_schema = Json{{"type", "object"},
+                           {"properties", {{"expression", str("JavaScript expression")}}},
+                           {"required", Json::array({"expression"})}};
+  eval.annotations = annotations(false, true, false);
+  eval.handler = [session](const Json& args, const mcp::CallContext&) {
+    Result<EvalRequest> req = parse_eval_args(args);
+    if (!req.ok()) return error_result(req.status());
+    return from(session->eval(*req));
+  };
+  tools.push_back(std::move(eval));
+
+  Tool rec;
+  rec.name = "browser_recover";
+  rec.title = "Raw accessibility tree";
+  rec.description = "The exact raw accessibility-tree JSON behind a snapshot's recovery_handle (query narrows it).";
+  rec.input_schema = Json{{"type", "object"},
+                          {"properties", {{"recovery_handle", str("ccr_…")}, {"query", str("optional")}}},
+                          {"required", Json::array({"recovery_handle"})}};
+  rec.annotations = annotations(true, false, true);
+  rec.exempt_result_cap = true;
+  rec.handler = [session](const Json& args, const mcp::CallContext&) {
+    Result<RecoverRequest> req = parse_recover_args(args);
+    if (!req.ok()) return error_result(req.status());
+    Result<std::string> raw = session->recover(*req);
+    if (!raw.ok()) return error_result(raw.status());
+    ToolResult r;
+    r.texts.push_back(std::move(raw).value());
+    return r;
+  };
+  tools.push_back(std::move(rec));
+  return tools;
+}
+
+}  // namespace caveman::browse

@@ -1,0 +1,123 @@
+#include "tool_args.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "url_policy.h"
+
+namespace caveman::browse {
+namespace {
+
+Status invalid(std::string message) {
+  return Status::InvalidArgument("cave_invalid_arguments", std::move(message));
+}
+
+// Optional string argument (absent or null → unchanged).
+Status opt_string(const Json& args, const char* name, std::size_t max_bytes, std::string* out,
+                  bool* present = nullptr) {
+  auto it = args.find(name);
+  if (present != nullptr) *present = false;
+  if (it == args.end() || it->is_null()) return Status::Ok();
+  if (!it->is_string()) return invalid(std::string("\"") + name + "\" must be a string");
+  const std::string& v = it->get_ref<const std::string&>();
+  if (v.size() > max_bytes) {
+    return invalid(std::string("\"") + name + "\" is longer than " + std::to_string(max_bytes) + " bytes");
+  }
+  *out = v;
+  if (present != nullptr) *present = true;
+  return Status::Ok();
+}
+
+Status check_object(const Json& args) {
+  if (!args.is_object()) return invalid("arguments must be an object");
+  return Status::Ok();
+}
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r')) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) {
+    s.remove_suffix(1);
+  }
+  return std::string(s);
+}
+
+}  // namespace
+
+std::string normalize_handle(std::string_view handle) {
+  std::string h = trim(handle);
+  if (h.starts_with("<<") && h.ends_with(">>") && h.size() >= 4) h = trim(h.substr(2, h.size() - 4));
+  if (h.starts_with("ccr://")) {
+    h = h.substr(6);
+    while (!h.empty() && h.front() == '/') h.erase(h.begin());
+    while (!h.empty() && h.back() == '/') h.pop_back();
+  } else if (h.starts_with("ccr:")) {
+    h = trim(h.substr(4));
+  }
+  return h;
+}
+
+Result<SnapshotRequest> parse_snapshot_args(const Json& args) {
+  CAVEMAN_RETURN_IF_ERROR(check_object(args));
+  SnapshotRequest r;
+  CAVEMAN_RETURN_IF_ERROR(opt_string(args, "url", kMaxUrlBytes + 1, &r.url, &r.has_url));
+  if (r.has_url) CAVEMAN_RETURN_IF_ERROR(check_url(r.url));
+  if (auto it = args.find("wait"); it != args.end() && !it->is_null()) {
+    if (!it->is_number()) return invalid("\"wait\" must be a number of milliseconds (0–30000)");
+    double w = it->get<double>();
+    if (!(w >= 0 && w <= kMaxWaitMs) || std::floor(w) != w) {
+      return invalid("\"wait\" must be an integer from 0 to 30000 (milliseconds)");
+    }
+    r.wait_ms = static_cast<int>(w);
+  }
+  CAVEMAN_RETURN_IF_ERROR(opt_string(args, "query", kMaxQueryBytes, &r.query));
+  return r;
+}
+
+Result<ActRequest> parse_act_args(const Json& args) {
+  CAVEMAN_RETURN_IF_ERROR(check_object(args));
+  ActRequest r;
+  bool has_action = false;
+  CAVEMAN_RETURN_IF_ERROR(opt_string(args, "action", 64, &r.action, &has_action));
+  if (!has_action) return invalid("missing \"action\" (click, type, select, scroll or wait)");
+  if (std::find(std::begin(kActions), std::end(kActions), r.action) == std::end(kActions)) {
+    return Status::InvalidArgument("cave_unknown_action",
+                                   "unknown action \"" + r.action + "\"; use click, type, select, scroll or wait");
+  }
+  bool has_uid = false, has_text = false, has_option = false;
+  CAVEMAN_RETURN_IF_ERROR(opt_string(args, "uid", 256, &r.uid, &has_uid));
+  CAVEMAN_RETURN_IF_ERROR(opt_string(args, "text", kMaxTextBytes, &r.text, &has_text));
+  CAVEMAN_RETURN_IF_ERROR(opt_string(args, "option", kMaxTextBytes, &r.option, &has_option));
+  r.uid = trim(r.uid);
+  if (r.uid.size() >= 2 && r.uid.front() == '[' && r.uid.back() == ']') r.uid = r.uid.substr(1, r.uid.size() - 2);
+  if (r.action == "wait") return r;
+  if (r.uid.empty()) return invalid("\"" + r.action + "\" needs the \"uid\" of a control from browser_snapshot");
+  if (r.action == "type" && !has_text) return invalid("\"type\" needs \"text\"");
+  if (r.action == "select" && !has_option && !has_text) {
+    return invalid("\"select\" needs \"option\" (the value, label or text of the option)");
+  }
+  return r;
+}
+
+Result<EvalRequest> parse_eval_args(const Json& args) {
+  CAVEMAN_RETURN_IF_ERROR(check_object(args));
+  EvalRequest r;
+  bool present = false;
+  CAVEMAN_RETURN_IF_ERROR(opt_string(args, "expression", kMaxTextBytes, &r.expression, &present));
+  if (!present || trim(r.expression).empty()) return invalid("\"expression\" must be a non-empty string");
+  return r;
+}
+
+Result<RecoverRequest> parse_recover_args(const Json& args) {
+  CAVEMAN_RETURN_IF_ERROR(check_object(args));
+  RecoverRequest r;
+  bool present = false;
+  CAVEMAN_RETURN_IF_ERROR(opt_string(args, "recovery_handle", kMaxHandleBytes, &r.handle, &present));
+  r.handle = normalize_handle(r.handle);
+  if (!present || r.handle.empty()) return invalid("\"recovery_handle\" must be a non-empty string");
+  CAVEMAN_RETURN_IF_ERROR(opt_string(args, "query", kMaxQueryBytes, &r.query));
+  return r;
+}
+
+}  // namespace caveman::browse

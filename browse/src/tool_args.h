@@ -1,0 +1,54 @@
+// tool_args.h — argument validation for the four caveman-browse tools (PROCESSES.md §5.1).
+//
+// Limits: url per url_policy.h (≤ 1 MiB); wait an integer 0–30000 ms; query ≤ 4 KiB; action
+// one of click/type/select/scroll/wait (else cave_unknown_action); uid required except for
+// wait; text/option ≤ 1 MiB; expression non-empty ≤ 1 MiB; recovery_handle non-empty
+// ≤ 512 bytes (ccr:…, ccr://…, <<ccr:…>> forms are normalised). Wrong types and missing
+// required arguments are cave_invalid_arguments; unknown extra arguments are ignored.
+// Pure functions; thread-safe.
+#ifndef CAVEMAN_BROWSE_TOOL_ARGS_H_
+#define CAVEMAN_BROWSE_TOOL_ARGS_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "actions.h"
+#include "caveman/status.h"
+
+namespace caveman::browse {
+
+inline constexpr int kMaxWaitMs = 30000;
+inline constexpr std::size_t kMaxQueryBytes = 4096;
+inline constexpr std::size_t kMaxTextBytes = 1u << 20;
+inline constexpr std::size_t kMaxHandleBytes = 512;
+
+struct SnapshotRequest {
+  bool has_url = false;
+  std::string url;
+  int wait_ms = 0;
+  std::string query;
+};
+
+struct EvalRequest {
+  std::string expression;
+};
+
+struct RecoverRequest {
+  std::string handle;  // normalised
+  std::string query;
+};
+
+Result<SnapshotRequest> parse_snapshot_args(const Json& args);
+Result<ActRequest> parse_act_args(const Json& args);
+Result<EvalRequest> parse_eval_args(const Json& args);
+Result<RecoverRequest> parse_recover_args(const Json& args);
+
+// Trims and strips the `<<…>>`, `ccr://…/` and `ccr:` wrappers agents copy handles in.
+std::string normalize_handle(std::string_view handle);
+
+}  // namespace caveman::browse
+
+#endif  // CAVEMAN_BROWSE_TOOL_ARGS_H_
