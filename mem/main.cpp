@@ -1,8 +1,9 @@
-// cavemem: durable agent memory with ranked recall.
+// cavemem: durable agent memory with ranked recall — a CLI, and an MCP server on stdio when
+// run with no arguments or `mcp`. Logic: mem/src (caveman_mem_lib); usage: docs/mem.md.
 #include <exception>
 #include <iostream>
 
-#include "mem_lib.h"
+#include "cli.h"
 
 int main(int argc, char** argv) {
   try {

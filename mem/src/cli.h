@@ -1,0 +1,25 @@
+// cli.h — the cavemem command line (PROCESSES.md §6.1; docs/mem.md).
+//
+// run() dispatches one invocation and returns the process exit code: 0 success, 1 refused or
+// failed (stderr names a cave_* code), 2 usage error (unknown verb or flag: nothing is
+// opened or created), 65 memory text over 256 KiB. With no verb, or `mcp`, it serves MCP on
+// stdin/stdout until EOF. Results are JSON with 2-space indent on `out`, except `recover`
+// (the exact original bytes) and `export` (JSONL).
+#ifndef CAVEMAN_MEM_CLI_H_
+#define CAVEMAN_MEM_CLI_H_
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace caveman::mem {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;
+inline constexpr int kExitUsage = 2;
+
+int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err);
+
+}  // namespace caveman::mem
+
+#endif  // CAVEMAN_MEM_CLI_H_

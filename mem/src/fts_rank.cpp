@@ -1,0 +1,118 @@
+#include "fts_rank.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <new>
+#include <vector>
+
+namespace caveman::mem {
+namespace {
+
+// Per-query constants, cached on the FTS5 context (computed on the first row only).
+struct QueryStats {
+  double avgdl = 1;
+  std::vector<double> idf;   // per phrase
+  std::vector<double> freq;  // scratch: weighted hits per phrase in the current row
+};
+
+void free_stats(void* p) { delete static_cast<QueryStats*>(p); }
+
+int count_row(const Fts5ExtensionApi*, Fts5Context*, void* user) {
+  ++*static_cast<sqlite3_int64*>(user);
+  return SQLITE_OK;
+}
+
+QueryStats* query_stats(const Fts5ExtensionApi* api, Fts5Context* fts, int* rc) {
+  if (auto* cached = static_cast<QueryStats*>(api->xGetAuxdata(fts, 0))) return cached;
+  sqlite3_int64 rows = 0, tokens = 0;
+  if ((*rc = api->xRowCount(fts, &rows)) != SQLITE_OK) return nullptr;
+  if ((*rc = api->xColumnTotalSize(fts, -1, &tokens)) != SQLITE_OK) return nullptr;
+  auto* stats = new (std::nothrow) QueryStats;
+  if (stats == nullptr) {
+    *rc = SQLITE_NOMEM;
+    return nullptr;
+  }
+  const int phrases = api->xPhraseCount(fts);
+  stats->avgdl = rows > 0 && tokens > 0 ? double(tokens) / double(rows) : 1.0;
+  try {
+    stats->idf.assign(static_cast<std::size_t>(phrases), 0.0);
+    stats->freq.assign(static_cast<std::size_t>(phrases), 0.0);
+  } catch (const std::bad_alloc&) {
+    delete stats;
+    *rc = SQLITE_NOMEM;
+    return nullptr;
+  }
+  for (int p = 0; p < phrases; ++p) {
+    sqlite3_int64 df = 0;
+    if ((*rc = api->xQueryPhrase(fts, p, &df, count_row)) != SQLITE_OK) {
+      delete stats;
+      return nullptr;
+    }
+    const double n = double(rows), d = double(df);
+    stats->idf[static_cast<std::size_t>(p)] = std::log(1.0 + (n - d + 0.5) / (d + 0.5));
+  }
+  if ((*rc = api->xSetAuxdata(fts, stats, free_stats)) != SQLITE_OK) return nullptr;  // freed
+  return stats;
+}
+
+void cavemem_bm25(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* ctx, int n_args,
+                  sqlite3_value** args) {
+  int rc = SQLITE_OK;
+  QueryStats* stats = query_stats(api, fts, &rc);
+  if (stats == nullptr) {
+    sqlite3_result_error_code(ctx, rc == SQLITE_OK ? SQLITE_ERROR : rc);
+    return;
+  }
+  std::fill(stats->freq.begin(), stats->freq.end(), 0.0);
+  int inst = 0;
+  if ((rc = api->xInstCount(fts, &inst)) != SQLITE_OK) {
+    sqlite3_result_error_code(ctx, rc);
+    return;
+  }
+  for (int i = 0; i < inst; ++i) {
+    int phrase = 0, column = 0, offset = 0;
+    if ((rc = api->xInst(fts, i, &phrase, &column, &offset)) != SQLITE_OK) {
+      sqlite3_result_error_code(ctx, rc);
+      return;
+    }
+    const double weight = column < n_args ? sqlite3_value_double(args[column]) : 1.0;
+    if (phrase >= 0 && static_cast<std::size_t>(phrase) < stats->freq.size()) {
+      stats->freq[static_cast<std::size_t>(phrase)] += weight;
+    }
+  }
+  int length = 0;
+  if ((rc = api->xColumnSize(fts, -1, &length)) != SQLITE_OK) {
+    sqlite3_result_error_code(ctx, rc);
+    return;
+  }
+  const double norm = kBm25K1 * (1.0 - kBm25B + kBm25B * double(length) / stats->avgdl);
+  double score = 0;
+  for (std::size_t p = 0; p < stats->freq.size(); ++p) {
+    const double f = stats->freq[p];
+    if (f > 0) score += stats->idf[p] * (f * (kBm25K1 + 1.0)) / (f + norm);
+  }
+  sqlite3_result_double(ctx, score);
+}
+
+fts5_api* fts5_api_of(sqlite3* db) {
+  fts5_api* api = nullptr;
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &stmt, nullptr) == SQLITE_OK) {
+    sqlite3_bind_pointer(stmt, 1, static_cast<void*>(&api), "fts5_api_ptr", nullptr);
+    (void)sqlite3_step(stmt);
+  }
+  sqlite3_finalize(stmt);
+  return api;
+}
+
+}  // namespace
+
+int register_rank_function(sqlite3* db) {
+  fts5_api* api = fts5_api_of(db);
+  if (api == nullptr || api->iVersion < 2) return SQLITE_ERROR;
+  return api->xCreateFunction(api, "cavemem_bm25", nullptr, cavemem_bm25, nullptr);
+}
+
+}  // namespace caveman::mem

@@ -1,0 +1,25 @@
+// fts_rank.h — cavemem_bm25(), the FTS5 auxiliary ranking function recall orders by.
+//
+// It is FTS5's own bm25() with two changes: k1 = 1.5 (the original cavemem's constant) and
+// the idf of PROCESSES.md §6.4, ln(1 + (N − df + 0.5) / (df + 0.5)), which is always positive.
+// FTS5's built-in idf, ln((N − df + 0.5) / (df + 0.5)), is clamped to ~0 for any term found
+// in half the rows or more, so a store of one or two memories could never recall anything
+// above a threshold. Usage: `cavemem_bm25(fts_table, w_col0, w_col1, …)` → a score ≥ 0,
+// higher is better (unlike bm25(), which is negated). Registered per connection; never throws.
+#ifndef CAVEMAN_MEM_FTS_RANK_H_
+#define CAVEMAN_MEM_FTS_RANK_H_
+
+struct sqlite3;
+
+namespace caveman::mem {
+
+inline constexpr double kBm25K1 = 1.5;
+inline constexpr double kBm25B = 0.75;
+
+// Registers cavemem_bm25 on `db`. Returns an SQLite result code (SQLITE_OK on success;
+// SQLITE_ERROR when the library has no FTS5).
+int register_rank_function(sqlite3* db);
+
+}  // namespace caveman::mem
+
+#endif  // CAVEMAN_MEM_FTS_RANK_H_
