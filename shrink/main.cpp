@@ -1,8 +1,9 @@
 // caveman-shrink: compress tool catalogs and noisy command output, recoverably.
+// All logic lives in caveman_shrink_lib (src/shrink_cli.h); this only forwards argv.
 #include <exception>
 #include <iostream>
 
-#include "shrink_lib.h"
+#include "shrink_cli.h"
 
 int main(int argc, char** argv) {
   try {
