@@ -4,10 +4,10 @@
 #include "compress/redundancy.h"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 
 #include "text/unicode.h"
 #include "text/utf8.h"
@@ -19,10 +19,18 @@ constexpr std::size_t kMaxTokens = 128;      // distinct tokens collected per un
 constexpr std::size_t kMaxPromotions = 128;  // then the payload is a document: keep all
 constexpr std::size_t kMaxSeeds = 64;
 
-struct StringHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
+// ASCII character classes for the tokenizer: word characters are letters, digits and '_'.
+enum AsciiClass : unsigned char { kSep, kLower, kUpper, kDigit, kUnderscore };
+
+constexpr std::array<unsigned char, 128> make_ascii_classes() {
+  std::array<unsigned char, 128> t{};
+  for (int c = 'a'; c <= 'z'; ++c) t[c] = kLower;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] = kUpper;
+  for (int c = '0'; c <= '9'; ++c) t[c] = kDigit;
+  t['_'] = kUnderscore;
+  return t;
+}
+constexpr std::array<unsigned char, 128> kAsciiClass = make_ascii_classes();
 
 // One unit's vocabulary: distinct interned token ids (≤ 128) and whether digits were masked.
 struct Profile {
@@ -34,83 +42,141 @@ class Vocabulary {
  public:
   // §5.1 profile: the masked vocabulary when it holds a letter-bearing token, else the
   // unmasked one.
-  Profile profile(std::string_view unit) {
-    Profile p;
-    bool letter_bearing = collect(unit, /*mask=*/true, p.tokens);
-    if (letter_bearing) {
+  void profile(std::string_view unit, Profile& p) {
+    p.tokens.clear();
+    // Without any letter no token can be letter-bearing: skip the masked pass.
+    if (has_letter(unit) && collect(unit, /*mask=*/true, p.tokens)) {
       p.masked = true;
-    } else {
-      p.tokens.clear();
-      collect(unit, /*mask=*/false, p.tokens);
+      return;
     }
-    return p;
+    p.tokens.clear();
+    p.masked = false;
+    collect(unit, /*mask=*/false, p.tokens);
   }
 
  private:
+  static bool has_letter(std::string_view unit) {
+    for (char c : unit) {
+      auto b = static_cast<unsigned char>(c);
+      if (b >= 0x80 || kAsciiClass[b] == kLower || kAsciiClass[b] == kUpper) return true;
+    }
+    return false;
+  }
+
   // Appends the distinct token ids of `unit` (stopping at 128); returns whether any token
   // contains a letter.
   bool collect(std::string_view unit, bool mask, std::vector<std::uint32_t>& out) {
     ++serial_;
     bool any_letter = false;
-    std::string tok;
     bool tok_letter = false;
     bool in_digits = false;
+    tok_.clear();
     auto flush = [&]() {
-      if (tok.empty()) return;
+      if (tok_.empty()) return;
       any_letter = any_letter || tok_letter;
-      std::uint32_t id = intern(tok);
+      std::uint32_t id = intern(tok_);
       if (seen_[id] != serial_) {
         seen_[id] = serial_;
         out.push_back(id);
       }
-      tok.clear();
+      tok_.clear();
       tok_letter = false;
       in_digits = false;
     };
-    for (std::size_t i = 0; i < unit.size() && out.size() < kMaxTokens;) {
+    const std::size_t n = unit.size();
+    for (std::size_t i = 0; i < n && out.size() < kMaxTokens;) {
       unsigned char b = static_cast<unsigned char>(unit[i]);
-      char32_t cp;
-      bool letter = false, digit = false;
-      if (b < 0x80) {
-        cp = b;
+      if (b < 0x80) {  // ASCII fast path
         ++i;
-        if (cp >= 'A' && cp <= 'Z') cp += 32;
-        letter = cp >= 'a' && cp <= 'z';
-        digit = cp >= '0' && cp <= '9';
-      } else {
-        text::Decoded d = text::decode_utf8(unit, i);
-        i += d.len;
-        cp = d.valid ? text::to_lower(d.cp) : text::kReplacementChar;
-        letter = d.valid && text::is_letter(cp);
-        digit = d.valid && text::is_decimal_digit(cp);
+        switch (kAsciiClass[b]) {
+          case kSep:
+            flush();
+            continue;
+          case kDigit:
+            if (mask) {
+              if (!in_digits) tok_.push_back('#');
+              in_digits = true;
+            } else {
+              tok_.push_back(static_cast<char>(b));
+            }
+            continue;
+          case kUpper:
+            b = static_cast<unsigned char>(b + 32);
+            [[fallthrough]];
+          case kLower:
+            tok_letter = true;
+            [[fallthrough]];
+          default:  // '_'
+            in_digits = false;
+            tok_.push_back(static_cast<char>(b));
+            continue;
+        }
       }
-      if (!letter && !digit && cp != '_') {
+      text::Decoded d = text::decode_utf8(unit, i);
+      i += d.len;
+      char32_t cp = d.valid ? text::to_lower(d.cp) : text::kReplacementChar;
+      bool letter = d.valid && text::is_letter(cp);
+      bool digit = d.valid && text::is_decimal_digit(cp);
+      if (!letter && !digit) {
         flush();
-        continue;
-      }
-      if (digit && mask) {
-        if (!in_digits) tok.push_back('#');
+      } else if (digit && mask) {
+        if (!in_digits) tok_.push_back('#');
         in_digits = true;
-        continue;
+      } else {
+        in_digits = false;
+        tok_letter = tok_letter || letter;
+        text::append_utf8(tok_, cp);
       }
-      in_digits = false;
-      tok_letter = tok_letter || letter;
-      text::append_utf8(tok, cp);
     }
     if (out.size() < kMaxTokens) flush();
     return any_letter;
   }
 
-  std::uint32_t intern(const std::string& tok) {
-    auto it = ids_.find(std::string_view(tok));
-    if (it != ids_.end()) return it->second;
-    auto id = static_cast<std::uint32_t>(ids_.size());
-    ids_.emplace(tok, id);
-    seen_.push_back(0);
-    return id;
+  // Open addressing over an arena of token bytes: interning is the gate's hottest path.
+  std::uint32_t intern(std::string_view tok) {
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+    for (char c : tok) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    if ((count_ + 1) * 2 > slots_.size()) grow();
+    std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.len == kEmpty) {
+        slot = Slot{h, static_cast<std::uint32_t>(arena_.size()),
+                    static_cast<std::uint32_t>(tok.size()), static_cast<std::uint32_t>(count_)};
+        arena_.append(tok);
+        seen_.push_back(0);
+        return static_cast<std::uint32_t>(count_++);
+      }
+      if (slot.hash == h && slot.len == tok.size() &&
+          std::string_view(arena_).substr(slot.offset, slot.len) == tok) {
+        return slot.id;
+      }
+    }
   }
 
-  std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> ids_;
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+    std::size_t mask = slots_.size() - 1;
+    for (const Slot& slot : old) {
+      if (slot.len == kEmpty) continue;
+      std::size_t i = slot.hash & mask;
+      while (slots_[i].len != kEmpty) i = (i + 1) & mask;
+      slots_[i] = slot;
+    }
+  }
+
+  static constexpr std::uint32_t kEmpty = 0xFFFFFFFF;
+  struct Slot {
+    std::uint64_t hash = 0;
+    std::uint32_t offset = 0;
+    std::uint32_t len = kEmpty;
+    std::uint32_t id = 0;
+  };
+  std::vector<Slot> slots_;
+  std::string arena_;
+  std::size_t count_ = 0;
+  std::string tok_;                  // the token being built (reused: no allocation per token)
   std::vector<std::uint32_t> seen_;  // seen_[id] == serial_: already in this unit's set
   std::uint32_t serial_ = 0;
 };
@@ -148,7 +214,7 @@ class Classes {
   }
 
  private:
-  std::vector<bool> masked_;
+  std::vector<std::uint8_t> masked_;
   std::vector<std::uint32_t> hits_;
   std::vector<std::uint32_t> touched_;
   std::vector<std::vector<std::uint32_t>> postings_;
@@ -161,13 +227,16 @@ void keep_non_redundant(const std::vector<std::string_view>& units, std::vector<
   Vocabulary vocab;
   Classes classes;
 
+  Profile scratch, previous;
+  bool have_previous = false;
   std::vector<std::size_t> kept;
   for (std::size_t i = 0; i < units.size(); ++i) {
     if (keep[i]) kept.push_back(i);
   }
   const std::size_t step = kept.size() > kMaxSeeds ? kept.size() / kMaxSeeds : 1;
   for (std::size_t k = 0, seeds = 0; k < kept.size() && seeds < kMaxSeeds; k += step, ++seeds) {
-    classes.add(vocab.profile(units[kept[k]]));
+    vocab.profile(units[kept[k]], scratch);
+    classes.add(scratch);
   }
 
   std::size_t promotions = 0;
@@ -177,11 +246,18 @@ void keep_non_redundant(const std::vector<std::string_view>& units, std::vector<
       keep[i] = true;
       continue;
     }
-    Profile p = vocab.profile(units[i]);
-    if (p.tokens.empty() || classes.represents(p)) continue;
+    Profile& p = scratch;
+    vocab.profile(units[i], p);
+    if (p.tokens.empty()) continue;
+    // The same profile as the previous dropped unit is represented: either a class already
+    // held it, or it was promoted and became one.
+    bool same = have_previous && p.masked == previous.masked && p.tokens == previous.tokens;
+    std::swap(previous, p);
+    have_previous = true;
+    if (same || classes.represents(previous)) continue;
     keep[i] = true;
     ++promotions;
-    classes.add(p);
+    classes.add(previous);
   }
 }
 

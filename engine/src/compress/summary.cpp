@@ -1,8 +1,8 @@
 #include "compress/summary.h"
 
 #include <algorithm>
-#include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "compress/go_float.h"
 #include "json/json.h"
@@ -157,21 +157,23 @@ std::string render_bound(std::string_view v) {
   return bare ? render_value(v) : json::quote(v);
 }
 
+// Per-name facts of one run. Values are views into the caller's Fields, which outlive it.
 struct Aggregate {
-  std::string name;
+  std::string_view name;
   std::size_t count = 0;
-  std::string first;
+  std::string_view first;
   bool constant = true;
   bool numeric = true;
   double min_v = 0, max_v = 0;
-  std::string min_s, max_s;
+  std::string_view min_s, max_s;
   bool too_wide = false;
   bool enum_values_ok = true;  // every value enum-usable and not literally "absent"
-  std::vector<std::pair<std::string, std::size_t>> buckets;  // first-appearance order
+  std::vector<std::pair<std::string_view, std::size_t>> buckets;  // first-appearance order
   bool coverage_ok = true;
-  std::set<std::string> coverage;
+  std::unordered_set<std::string_view> coverage;
+  std::string_view coverage_min, coverage_max;  // byte-wise extremes
 
-  void add(const std::string& v) {
+  void add(std::string_view v) {
     if (count == 0) {
       first = v;
     } else if (v != first) {
@@ -191,7 +193,7 @@ struct Aggregate {
       }
     }
     ++count;
-    bool eu = enum_usable(v) && v != kAbsent;
+    bool eu = (enum_values_ok || coverage_ok) && enum_usable(v) && v != kAbsent;
     if (!eu) enum_values_ok = false;
     if (!too_wide) {
       auto it =
@@ -209,8 +211,9 @@ struct Aggregate {
       if (!eu || coverage.size() >= kMaxCoverage) {
         coverage_ok = false;
         coverage.clear();
-      } else {
-        coverage.insert(v);
+      } else if (coverage.insert(v).second) {
+        if (coverage.size() == 1 || v < coverage_min) coverage_min = v;
+        if (coverage.size() == 1 || v > coverage_max) coverage_max = v;
       }
     }
   }
@@ -225,12 +228,13 @@ struct Entry {
 
 // All distinct values = one prefix + same-width trailing ASCII digits whose integer span
 // equals the distinct count. Sets LOW/HIGH to the extreme strings.
-bool dense(const std::set<std::string>& values, std::string* low, std::string* high) {
+bool dense(const std::unordered_set<std::string_view>& values, std::string_view* low,
+           std::string_view* high) {
   std::string_view prefix;
   std::size_t width = 0;
   std::uint64_t lo = 0, hi = 0;
   bool first = true;
-  for (const std::string& v : values) {
+  for (std::string_view v : values) {  // order-independent: only extremes are kept
     std::size_t d = v.size();
     while (d > 0 && v[d - 1] >= '0' && v[d - 1] <= '9') --d;
     std::size_t w = v.size() - d;
@@ -354,8 +358,8 @@ std::string summarize(const std::vector<Fields>& units, std::int64_t elided_byte
     if (u.empty()) return {};
   }
   std::vector<Aggregate> aggs;
-  std::unordered_map<std::string, std::size_t> index;  // lookup only, never iterated
-  std::vector<std::size_t> seen_in_unit;               // unit serial per aggregate
+  std::unordered_map<std::string_view, std::size_t> index;  // lookup only, never iterated
+  std::vector<std::size_t> seen_in_unit;                    // unit serial per aggregate
   for (std::size_t u = 0; u < units.size(); ++u) {
     const Fields& fields = units[u];
     for (std::size_t f = 0; f < fields.size() && f < kMaxFieldsPerUnit; ++f) {
@@ -410,7 +414,7 @@ std::string summarize(const std::vector<Fields>& units, std::int64_t elided_byte
       auto buckets = a.buckets;
       std::stable_sort(buckets.begin(), buckets.end(),
                        [](const auto& x, const auto& y) { return x.second > y.second; });
-      if (absent > 0) buckets.emplace_back(std::string(kAbsent), absent);
+      if (absent > 0) buckets.emplace_back(kAbsent, absent);
       bool all_single =
           std::all_of(buckets.begin(), buckets.end(), [](const auto& b) { return b.second == 1; });
       if (!all_single) {
@@ -418,8 +422,9 @@ std::string summarize(const std::vector<Fields>& units, std::int64_t elided_byte
         for (std::size_t b = 0; b < buckets.size(); ++b) {
           const auto& [value, count] = buckets[b];
           bool absent_bucket = absent > 0 && b + 1 == buckets.size();
-          t += " " + (absent_bucket ? value : render_value(value)) + "\xC3\x97" +  // ×
-               std::to_string(count);
+          t += " ";
+          t += absent_bucket ? std::string(value) : render_value(value);
+          t += "\xC3\x97" + std::to_string(count);  // ×
         }
         bool weak = 2 * buckets.size() >= n;
         entries.push_back({weak ? EntryKind::kWeakEnum : EntryKind::kEnum, std::move(t)});
@@ -427,15 +432,14 @@ std::string summarize(const std::vector<Fields>& units, std::int64_t elided_byte
       }
     }
     if (a.coverage_ok && coverage_entries < kMaxCoverageEntries && a.coverage.size() >= 2) {
-      std::string low, high;
+      std::string_view low, high;
       if (absent == 0 && dense(a.coverage, &low, &high)) {
         entries.push_back({EntryKind::kDenseCoverage,
                            name + ": " + render_bound(low) + ".." + render_bound(high) + " all " +
                                std::to_string(a.coverage.size()) + " present"});
       } else {
         std::string t = name + ": " + std::to_string(a.coverage.size()) + " distinct, " +
-                        render_bound(*a.coverage.begin()) + ".." +
-                        render_bound(*a.coverage.rbegin());
+                        render_bound(a.coverage_min) + ".." + render_bound(a.coverage_max);
         if (absent > 0) t += ", absent\xC3\x97" + std::to_string(absent);
         entries.push_back({EntryKind::kBoundedCoverage, std::move(t)});
       }

@@ -2,11 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "compress/compressors.h"
 #include "compress/json_select.h"
 #include "compress/summary.h"
+#include "text/words.h"
 
 namespace caveman::compress {
 namespace {
@@ -290,6 +292,34 @@ TEST(JsonTest, LargeArrayCompresses) {
   auto out = run(s);
   ASSERT_TRUE(out);
   EXPECT_LT(out->size(), s.size() / 10);
+}
+
+}  // namespace
+}  // namespace caveman::compress
+
+namespace caveman::compress {
+namespace {
+
+// The dispatched matcher must agree with the shared identifier-aware word matcher.
+TEST(JsonTest, ErrorWordMatcherAgreesWithSharedMatcher) {
+  static const char* kPieces[] = {
+      "error",  "Error",   "ERRORS",  "errorless", "terror",    "_", "-",
+      "Z_BUF_", "Timeout", "TIMEOUT", "time",      "out",       "5", "x",
+      "failed", "Failure", "fatalx",  "\"",        ":",         " ", "abort",
+      "Crash",  "panic",   "Denied",  "rejected",  "exception", "é"};
+  std::uint64_t s = 12345;
+  for (int round = 0; round < 20000; ++round) {
+    std::string doc;
+    int parts = 1 + static_cast<int>(s % 6);
+    for (int p = 0; p < parts; ++p) {
+      s = s * 6364136223846793005ull + 1442695040888963407ull;
+      doc += kPieces[(s >> 33) % (sizeof kPieces / sizeof kPieces[0])];
+    }
+    bool shared = text::contains_word_in_identifiers_ci(
+        doc, {"error", "errors", "exception", "failed", "failure", "critical", "fatal", "crash",
+              "panic", "abort", "timeout", "denied", "rejected"});
+    ASSERT_EQ(json_doc_has_error_word(doc), shared) << doc;
+  }
 }
 
 }  // namespace

@@ -2,8 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
+
+#include "text/unicode.h"
+#include "text/utf8.h"
+#include "text/words.h"
 
 namespace caveman::compress {
 namespace {
@@ -155,6 +161,108 @@ TEST(RedundancyTest, DeterministicAndKeepsExistingKeeps) {
 TEST(RedundancyTest, InvalidUtf8DoesNotCrash) {
   auto keep = gate_first_kept({"ok \xff\xfe", "\xc3", "ok \xff"});
   EXPECT_FALSE(keep[2]);
+}
+
+// A plain transcription of ENGINE.md §5.1 (sets of strings, one class list) against which
+// the optimised gate (interning, inverted index, shortcuts) must agree exactly.
+std::vector<std::string> reference_tokens(std::string_view unit, bool mask, bool* letter_bearing) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  *letter_bearing = false;
+  for (const std::string& raw : text::word_tokens_lower(unit)) {
+    if (out.size() >= 128) break;
+    std::string tok;
+    bool letter = false, in_digits = false;
+    for (std::size_t i = 0; i < raw.size();) {
+      text::Decoded d = text::decode_utf8(raw, i);
+      i += d.len;
+      if (mask && text::is_decimal_digit(d.cp)) {
+        if (!in_digits) tok.push_back('#');
+        in_digits = true;
+        continue;
+      }
+      in_digits = false;
+      letter = letter || text::is_letter(d.cp);
+      text::append_utf8(tok, d.cp);
+    }
+    if (seen.insert(tok).second) {
+      out.push_back(tok);
+      *letter_bearing = *letter_bearing || letter;
+    }
+  }
+  return out;
+}
+
+std::vector<bool> reference_gate(const std::vector<std::string>& units, std::vector<bool> keep) {
+  struct Cls {
+    std::set<std::string> tokens;
+    bool masked;
+  };
+  auto profile = [](const std::string& u) {
+    bool letters = false;
+    auto t = reference_tokens(u, true, &letters);
+    if (letters) return Cls{{t.begin(), t.end()}, true};
+    t = reference_tokens(u, false, &letters);
+    return Cls{{t.begin(), t.end()}, false};
+  };
+  std::vector<Cls> classes;
+  std::vector<std::size_t> kept;
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    if (keep[i]) kept.push_back(i);
+  }
+  std::size_t step = kept.size() > 64 ? kept.size() / 64 : 1;
+  for (std::size_t k = 0; k < kept.size() && classes.size() < 64; k += step) {
+    classes.push_back(profile(units[kept[k]]));
+  }
+  int promotions = 0;
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    if (keep[i]) continue;
+    if (promotions >= 128) {
+      keep[i] = true;
+      continue;
+    }
+    Cls p = profile(units[i]);
+    if (p.tokens.empty()) continue;
+    std::size_t need =
+        static_cast<std::size_t>(0.9 * static_cast<double>(p.tokens.size()) + 0.999999);
+    bool represented = false;
+    for (const Cls& c : classes) {
+      if (c.masked != p.masked) continue;
+      std::size_t hits = 0;
+      for (const auto& t : p.tokens) hits += c.tokens.count(t);
+      if (hits >= need) represented = true;
+    }
+    if (represented) continue;
+    keep[i] = true;
+    ++promotions;
+    classes.push_back(std::move(p));
+  }
+  return keep;
+}
+
+TEST(RedundancyTest, MatchesAPlainTranscriptionOfTheSpec) {
+  static const char* kWords[] = {"alpha", "beta",   "GAMMA", "x1", "2026", "a2b3", "_", "__init__",
+                                 "Größe", "日本",   "٣٤",    "id", "ok",   "42",   "7", "err",
+                                 "\xff",  "v1.2.3", "-",     " ",  ":",    "é1"};
+  std::uint64_t s = 99;
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::string> units;
+    std::vector<bool> keep;
+    int n = 1 + static_cast<int>(s % 300);
+    for (int u = 0; u < n; ++u) {
+      std::string unit;
+      s = s * 6364136223846793005ull + 1442695040888963407ull;
+      int words = static_cast<int>((s >> 40) % 12);
+      for (int w = 0; w < words; ++w) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        unit += kWords[(s >> 33) % (sizeof kWords / sizeof kWords[0])];
+        unit += (s >> 20) % 3 ? " " : "";
+      }
+      units.push_back(unit);
+      keep.push_back((s >> 50) % (round % 2 ? 2 : 7) == 0);  // odd rounds: > 64 seeds
+    }
+    ASSERT_EQ(gate(units, keep), reference_gate(units, keep)) << "round " << round;
+  }
 }
 
 }  // namespace
