@@ -1,8 +1,9 @@
 // caveman-proxy: loopback HTTP proxy in front of the Anthropic, OpenAI and Gemini APIs.
+// Everything lives in caveman_proxy_lib (proxy/src/proxy_app.h); this is the thin entry point.
 #include <exception>
 #include <iostream>
 
-#include "proxy_lib.h"
+#include "proxy_app.h"
 
 int main(int argc, char** argv) {
   try {

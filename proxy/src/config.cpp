@@ -1,0 +1,293 @@
+#include "config.h"
+
+#include <sys/stat.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "url.h"
+
+namespace caveman::proxy {
+namespace {
+
+constexpr std::string_view kModes[] = {"record", "compress", "pixel", "recommend",
+                                       "shadow", "canary",   "active"};
+
+Status invalid(std::string message) {
+  return Status::InvalidArgument("cave_invalid_config", std::move(message));
+}
+
+bool is_loopback_host(std::string_view host) {
+  std::string h(host);
+  for (char& c : h) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  if (h == "localhost" || h == "::1") return true;
+  // Any 127.0.0.0/8 literal (four decimal octets).
+  if (h.rfind("127.", 0) != 0) return false;
+  int parts = 0;
+  std::size_t at = 0;
+  while (at <= h.size()) {
+    std::size_t dot = h.find('.', at);
+    if (dot == std::string::npos) dot = h.size();
+    std::string_view part(h.data() + at, dot - at);
+    if (part.empty() || part.size() > 3) return false;
+    int v = 0;
+    for (char c : part) {
+      if (c < '0' || c > '9') return false;
+      v = v * 10 + (c - '0');
+    }
+    if (v > 255) return false;
+    ++parts;
+    at = dot + 1;
+  }
+  return parts == 4;
+}
+
+// Non-negative integer option; `what` names it in errors.
+Status parse_count(std::string_view text, std::string_view what, std::int64_t min,
+                   std::int64_t* out) {
+  if (text.empty() || text.size() > 15) return invalid(std::string(what) + " must be an integer");
+  std::int64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return invalid(std::string(what) + " must be an integer");
+    v = v * 10 + (c - '0');
+  }
+  if (v < min) {
+    return invalid(std::string(what) + " must be at least " + std::to_string(min));
+  }
+  *out = v;
+  return Status::Ok();
+}
+
+bool valid_compat_name(std::string_view name) {
+  if (name.empty() || name.size() > 64) return false;
+  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  if (!alnum(name[0])) return false;
+  for (char c : name.substr(1)) {
+    if (!alnum(c) && c != '.' && c != '_' && c != '-') return false;
+  }
+  return true;
+}
+
+std::string scalar(const YAML::Node& node) {
+  return node && node.IsScalar() ? node.Scalar() : std::string();
+}
+
+Status make_dirs(const std::string& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) == 0) {
+    return S_ISDIR(st.st_mode) ? Status::Ok() : invalid(dir + " is not a directory");
+  }
+  std::size_t slash = dir.find_last_of('/');
+  if (slash != std::string::npos && slash > 0) CAVEMAN_RETURN_IF_ERROR(make_dirs(dir.substr(0, slash)));
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    return Status::Io("cave_home_unavailable",
+                      "cannot create " + dir + ": " + std::strerror(errno));
+  }
+  return Status::Ok();
+}
+
+// Applies the YAML document to `config`.
+Status apply_yaml(std::string_view yaml, Config* config) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(yaml));
+  } catch (const YAML::Exception& e) {
+    return invalid(std::string("caveman.yaml: ") + e.what());
+  }
+  if (!root || root.IsNull()) return Status::Ok();
+  if (!root.IsMap()) return invalid("caveman.yaml: the top level must be a mapping");
+  try {
+    if (auto v = scalar(root["label"]); !v.empty()) config->label = v;
+    if (auto v = scalar(root["mode"]); !v.empty()) config->mode = v;
+    if (auto v = scalar(root["listen"]); !v.empty()) config->listen = v;
+    if (YAML::Node providers = root["providers"]; providers && providers.IsMap()) {
+      for (const auto& entry : providers) {
+        std::string name = entry.first.as<std::string>();
+        std::string base = scalar(entry.second["base_url"]);
+        if (base.empty()) continue;
+        if (!parse_url(base)) {
+          return invalid("providers." + name + ".base_url is not an absolute http(s) URL");
+        }
+        config->provider_base_urls[name] = base;
+      }
+    }
+    if (YAML::Node compat = root["compat"]; compat && compat.IsMap()) {
+      for (const auto& entry : compat) {
+        CompatMount mount;
+        mount.name = entry.first.as<std::string>();
+        if (!valid_compat_name(mount.name)) {
+          return invalid("compat name \"" + mount.name + "\" must match ^[a-z0-9][a-z0-9._-]{0,63}$");
+        }
+        mount.base_url = scalar(entry.second["base_url"]);
+        if (mount.base_url.empty() || !parse_url(mount.base_url)) {
+          return invalid("compat." + mount.name + ".base_url must be an absolute http(s) URL");
+        }
+        mount.api_key_env = scalar(entry.second["api_key_env"]);
+        config->compat.push_back(std::move(mount));
+      }
+    }
+    if (YAML::Node compress = root["compress"]; compress && compress.IsMap()) {
+      if (auto v = scalar(compress["min_bytes"]); !v.empty()) {
+        CAVEMAN_RETURN_IF_ERROR(parse_count(v, "compress.min_bytes", 1, &config->min_bytes));
+      }
+    }
+    if (YAML::Node upstream = root["upstream"]; upstream && upstream.IsMap()) {
+      if (auto v = scalar(upstream["timeout_ms"]); !v.empty()) {
+        CAVEMAN_RETURN_IF_ERROR(parse_count(v, "upstream.timeout_ms", 1, &config->upstream_timeout_ms));
+      }
+      if (auto v = scalar(upstream["connect_timeout_ms"]); !v.empty()) {
+        CAVEMAN_RETURN_IF_ERROR(
+            parse_count(v, "upstream.connect_timeout_ms", 1, &config->connect_timeout_ms));
+      }
+    }
+    if (YAML::Node server = root["server"]; server && server.IsMap()) {
+      std::int64_t n = 0;
+      if (auto v = scalar(server["threads"]); !v.empty()) {
+        CAVEMAN_RETURN_IF_ERROR(parse_count(v, "server.threads", 1, &n));
+        config->worker_threads = static_cast<int>(std::min<std::int64_t>(n, 4096));
+      }
+      if (auto v = scalar(server["max_queue"]); !v.empty()) {
+        CAVEMAN_RETURN_IF_ERROR(parse_count(v, "server.max_queue", 1, &n));
+        config->max_queued = static_cast<int>(std::min<std::int64_t>(n, 1 << 20));
+      }
+    }
+  } catch (const YAML::Exception& e) {
+    return invalid(std::string("caveman.yaml: ") + e.what());
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+EnvLookup process_env() {
+  return [](std::string_view name) -> std::optional<std::string> {
+    const char* v = std::getenv(std::string(name).c_str());
+    if (v == nullptr || *v == '\0') return std::nullopt;
+    return std::string(v);
+  };
+}
+
+EnvLookup map_env(std::map<std::string, std::string> values) {
+  return [values = std::move(values)](std::string_view name) -> std::optional<std::string> {
+    auto it = values.find(std::string(name));
+    if (it == values.end() || it->second.empty()) return std::nullopt;
+    return it->second;
+  };
+}
+
+std::string normalize_mode(std::string_view mode) {
+  for (std::string_view m : kModes) {
+    if (m == mode) return std::string(m);
+  }
+  return "record";
+}
+
+Status parse_listen(std::string_view listen, std::string* host, int* port) {
+  std::size_t colon = listen.rfind(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 >= listen.size()) {
+    return invalid("listen must be HOST:PORT, got \"" + std::string(listen) + "\"");
+  }
+  std::string h(listen.substr(0, colon));
+  if (h.front() == '[') {
+    if (h.size() < 3 || h.back() != ']') return invalid("bad listen host \"" + h + "\"");
+    h = h.substr(1, h.size() - 2);
+  } else if (h.find(':') != std::string::npos) {
+    return invalid("IPv6 listen hosts need brackets: \"" + std::string(listen) + "\"");
+  }
+  std::int64_t p = 0;
+  Status ps = parse_count(listen.substr(colon + 1), "listen port", 0, &p);
+  if (!ps.ok() || p > 65535) return invalid("bad port in listen \"" + std::string(listen) + "\"");
+  if (!is_loopback_host(h)) {
+    return Status::InvalidArgument(
+        "cave_listen_not_loopback",
+        "refusing to listen on \"" + h +
+            "\": caveman-proxy has no inbound authentication, so it only listens on loopback "
+            "(127.0.0.1, ::1, localhost)");
+  }
+  std::string lowered = h;
+  for (char& c : lowered) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  *host = lowered == "localhost" ? "127.0.0.1" : lowered;
+  *port = static_cast<int>(p);
+  return Status::Ok();
+}
+
+Result<Config> parse_config(std::string_view yaml, const EnvLookup& env, std::string home,
+                            std::string config_path) {
+  Config config;
+  config.home = std::move(home);
+  config.config_path = std::move(config_path);
+  config.provider_base_urls = {{"anthropic", "https://api.anthropic.com"},
+                               {"openai", "https://api.openai.com"},
+                               {"gemini", "https://generativelanguage.googleapis.com"}};
+  CAVEMAN_RETURN_IF_ERROR(apply_yaml(yaml, &config));
+
+  if (auto v = env("CAVEMAN_LABEL")) config.label = *v;
+  if (auto v = env("CAVEMAN_MODE")) config.mode = *v;
+  if (auto v = env("CAVEMAN_LISTEN")) config.listen = *v;
+  config.mode = normalize_mode(config.mode);
+  CAVEMAN_RETURN_IF_ERROR(parse_listen(config.listen, &config.listen_host, &config.listen_port));
+
+  config.recovery_via_mcp = env("CAVEMAN_RECOVERY").value_or("") == "mcp";
+  if (auto v = env("CAVE_MAX_REQUEST_BYTES")) {
+    CAVEMAN_RETURN_IF_ERROR(parse_count(*v, "CAVE_MAX_REQUEST_BYTES", 1, &config.max_request_bytes));
+  }
+  if (auto v = env("CAVE_GATEWAY_UPSTREAM_TIMEOUT_MS")) {
+    CAVEMAN_RETURN_IF_ERROR(
+        parse_count(*v, "CAVE_GATEWAY_UPSTREAM_TIMEOUT_MS", 1, &config.upstream_timeout_ms));
+  }
+  if (auto v = env("CAVE_GATEWAY_CONNECT_TIMEOUT_MS")) {
+    CAVEMAN_RETURN_IF_ERROR(
+        parse_count(*v, "CAVE_GATEWAY_CONNECT_TIMEOUT_MS", 1, &config.connect_timeout_ms));
+  }
+  if (auto v = env("CAVEMAN_COMPRESS_MIN_BYTES")) {
+    CAVEMAN_RETURN_IF_ERROR(parse_count(*v, "CAVEMAN_COMPRESS_MIN_BYTES", 1, &config.min_bytes));
+  }
+  if (auto v = env("CAVEMAN_PROXY_THREADS")) {
+    std::int64_t n = 0;
+    CAVEMAN_RETURN_IF_ERROR(parse_count(*v, "CAVEMAN_PROXY_THREADS", 1, &n));
+    config.worker_threads = static_cast<int>(std::min<std::int64_t>(n, 4096));
+  }
+  if (auto v = env("CAVEMAN_SHUTDOWN_GRACE_MS")) {
+    CAVEMAN_RETURN_IF_ERROR(parse_count(*v, "CAVEMAN_SHUTDOWN_GRACE_MS", 0, &config.shutdown_grace_ms));
+  }
+  config.ssrf_allowlist = env("CAVE_SSRF_ALLOWLIST").value_or("");
+  config.owner = env("CAVEMAN_PROXY_OWNER").value_or("start") == "wrap" ? "wrap" : "start";
+  config.db_path = env("CAVEMAN_DB").value_or(config.home.empty() ? std::string(":memory:")
+                                                                  : config.home + "/caveman.db");
+  std::sort(config.compat.begin(), config.compat.end(),
+            [](const CompatMount& a, const CompatMount& b) { return a.name < b.name; });
+  return config;
+}
+
+Result<Config> load_config(const EnvLookup& env) {
+  std::string home;
+  if (auto h = env("CAVEMAN_HOME")) {
+    home = *h;
+  } else if (auto user = env("HOME")) {
+    home = *user + "/.caveman";
+  } else {
+    return Status::Unavailable("cave_no_home", "neither CAVEMAN_HOME nor HOME is set");
+  }
+  while (home.size() > 1 && home.back() == '/') home.pop_back();
+  CAVEMAN_RETURN_IF_ERROR(make_dirs(home));
+  std::string path = env("CAVEMAN_CONFIG").value_or(home + "/caveman.yaml");
+  std::string yaml;
+  std::ifstream in(path, std::ios::binary);
+  if (in) {
+    std::ostringstream text;
+    text << in.rdbuf();
+    yaml = text.str();
+  }
+  return parse_config(yaml, env, std::move(home), std::move(path));
+}
+
+}  // namespace caveman::proxy

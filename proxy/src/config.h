@@ -1,0 +1,83 @@
+// caveman-proxy configuration: caveman.yaml plus environment overrides (PROCESSES.md §1.3).
+//
+// load_config() resolves the state home, reads `$CAVEMAN_CONFIG` or `<home>/caveman.yaml`
+// (a missing file means defaults: record mode on 127.0.0.1:8787), applies the env
+// overrides and validates. The environment is read through an EnvLookup so tests can pass
+// a map. Errors are Status values: cave_listen_not_loopback (a listen host that is not
+// loopback: there is no inbound authentication), cave_invalid_config (bad YAML, a bad
+// compat entry, a bad number). Config is a plain value, safe to share read-only.
+#ifndef CAVEMAN_PROXY_CONFIG_H_
+#define CAVEMAN_PROXY_CONFIG_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "caveman/status.h"
+
+namespace caveman::proxy {
+
+using EnvLookup = std::function<std::optional<std::string>(std::string_view name)>;
+// The real process environment (unset and empty both read as nullopt).
+EnvLookup process_env();
+// A fixed map, for tests.
+EnvLookup map_env(std::map<std::string, std::string> values);
+
+inline constexpr std::string_view kDefaultListen = "127.0.0.1:8787";
+inline constexpr std::int64_t kDefaultMaxRequestBytes = 32LL * 1024 * 1024;
+inline constexpr std::int64_t kDefaultUpstreamTimeoutMs = 900000;  // 15 min: long LLM calls
+inline constexpr std::int64_t kDefaultConnectTimeoutMs = 10000;
+inline constexpr std::int64_t kDefaultMinBytes = 512;
+
+struct CompatMount {
+  std::string name;         // ^[a-z0-9][a-z0-9._-]{0,63}$
+  std::string base_url;     // absolute http(s) URL, may carry a path such as /v1
+  std::string api_key_env;  // env var holding the key; empty = send no Authorization
+};
+
+struct Config {
+  std::string home;         // CAVEMAN_HOME or ~/.caveman
+  std::string config_path;  // the YAML file consulted (may not exist)
+  std::string label = "local";
+  std::string mode = "record";  // normalized: record|compress|pixel|recommend|shadow|canary|active
+  std::string listen{kDefaultListen};
+  std::string listen_host = "127.0.0.1";
+  int listen_port = 8787;
+  // Upstream origins by provider: anthropic, openai, gemini (defaults filled in).
+  std::map<std::string, std::string> provider_base_urls;
+  std::vector<CompatMount> compat;  // sorted by name
+  std::int64_t min_bytes = kDefaultMinBytes;  // compress.min_bytes
+  bool recovery_via_mcp = false;              // CAVEMAN_RECOVERY == "mcp"
+  std::int64_t max_request_bytes = kDefaultMaxRequestBytes;
+  std::int64_t upstream_timeout_ms = kDefaultUpstreamTimeoutMs;
+  std::int64_t connect_timeout_ms = kDefaultConnectTimeoutMs;
+  std::string ssrf_allowlist;     // CAVE_SSRF_ALLOWLIST, raw comma list
+  int worker_threads = 64;        // connections served at once
+  int max_queued = 1024;          // accepted connections waiting for a worker
+  std::int64_t shutdown_grace_ms = 5000;
+  std::string db_path;   // CAVEMAN_DB or <home>/caveman.db
+  std::string owner = "start";  // CAVEMAN_PROXY_OWNER: start|wrap
+};
+
+// Accepted modes pass through; anything else (typos, case) → "record".
+std::string normalize_mode(std::string_view mode);
+
+// "127.0.0.1:8787", "localhost:8787", "[::1]:8787". Port 0 = any free port.
+// Errors: cave_invalid_config (shape, port), cave_listen_not_loopback.
+Status parse_listen(std::string_view listen, std::string* host, int* port);
+
+// Builds a Config from YAML text (may be empty) and the environment. `home` and
+// `config_path` are copied into the result.
+Result<Config> parse_config(std::string_view yaml, const EnvLookup& env, std::string home,
+                            std::string config_path);
+
+// Resolves home (created 0700), reads the YAML file if present, then parse_config().
+Result<Config> load_config(const EnvLookup& env);
+
+}  // namespace caveman::proxy
+
+#endif  // CAVEMAN_PROXY_CONFIG_H_

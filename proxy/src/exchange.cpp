@@ -1,0 +1,463 @@
+// The provider request pipeline: route → headers → inspect → transform → relay → row.
+#include "exchange.h"
+
+#include <httplib.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <set>
+
+#include "errors.h"
+#include "headers.h"
+#include "json_spans.h"
+#include "live_zone.h"
+#include "retrieve_loop.h"
+#include "transform.h"
+
+namespace caveman::proxy {
+namespace {
+
+constexpr const char* kJson = "application/json";
+constexpr std::size_t kDrainBeforeRetry = 1024 * 1024;
+constexpr auto kLivenessPoll = std::chrono::milliseconds(200);
+
+HeaderList inbound_headers(const httplib::Request& req) {
+  HeaderList out;
+  for (const auto& [k, v] : req.headers) {
+    // httplib adds the peer/local addresses as pseudo headers; they are not the client's.
+    if (k == "REMOTE_ADDR" || k == "REMOTE_PORT" || k == "LOCAL_ADDR" || k == "LOCAL_PORT") continue;
+    out.emplace_back(k, v);
+  }
+  return out;
+}
+
+void neutralize(const httplib::Request& req) {
+  auto& r = const_cast<httplib::Request&>(req);  // see server.cpp: a non-const local of httplib
+  r.headers.erase("Accept-Encoding");
+  r.headers.erase("Range");
+  r.ranges.clear();
+}
+
+std::string format_ratio(double ratio) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4f", ratio);
+  return buf;
+}
+
+bool has_live_zone(Endpoint e) {
+  return e == Endpoint::kMessages || e == Endpoint::kChatCompletions || e == Endpoint::kResponses ||
+         e == Endpoint::kGenerateContent || e == Endpoint::kStreamGenerate;
+}
+
+bool server_retrieve_endpoint(Endpoint e) {
+  return e == Endpoint::kMessages || e == Endpoint::kChatCompletions || e == Endpoint::kResponses ||
+         e == Endpoint::kGenerateContent;
+}
+
+// The cave headers every proxied response carries.
+void add_cave_headers(const Exchange& x, const std::string& optimization, httplib::Response& res) {
+  res.set_header("x-cave-request-id", x.request_id);
+  res.set_header("x-cave-trace-id", x.trace_id);
+  res.set_header("x-cave-project", x.rt->config.label);
+  res.set_header("x-cave-mode", x.rt->config.mode);
+  res.set_header("x-cave-optimization", optimization.empty() ? "none" : optimization);
+}
+
+void reply_error(Exchange* x, const Status& status, httplib::Response& res) {
+  int http = http_status_for(status);
+  res.status = http;
+  if (x != nullptr) {
+    add_cave_headers(*x, "", res);
+  } else {
+    res.set_header("x-cave-request-id", new_request_id());
+  }
+  std::string id = x != nullptr ? x->request_id : res.get_header_value("x-cave-request-id");
+  res.set_content(error_envelope(http, status.cave_code(), status.message(), id,
+                                 x != nullptr ? x->trace_id : ""),
+                  kJson);
+}
+
+// Runs on a relay thread: the upstream exchange feeding the channel.
+void run_relay(const std::shared_ptr<Exchange>& x) {
+  bool retry_original = false;
+  std::size_t drained = 0;
+  auto publish = [&](const UpstreamHead& h) {
+    {
+      std::lock_guard<std::mutex> lock(x->mu);
+      x->content_encoding = h.content_encoding;
+      x->status_code = h.status;
+    }
+    x->head.publish(h);
+    return true;
+  };
+  auto forward = [&](std::string_view data) {
+    x->capture->feed(data);
+    return x->channel.push(data);
+  };
+  ExchangeResult result = x->rt->upstream->exchange(
+      x->upstream,
+      [&](const UpstreamHead& h) {
+        // A transformed request the provider refuses is sent again exactly as the client
+        // wrote it; the refusal is drained (bounded) and never shown.
+        if (x->transformed && h.status >= 400 && h.status < 500) {
+          retry_original = true;
+          return true;
+        }
+        return publish(h);
+      },
+      [&](std::string_view data) {
+        if (retry_original) {
+          drained += data.size();
+          return drained <= kDrainBeforeRetry;
+        }
+        return forward(data);
+      },
+      &x->cancel);
+  if (retry_original && !x->cancel.cancelled()) {
+    UpstreamRequest original = x->upstream;
+    original.body = x->raw_body;
+    {
+      std::lock_guard<std::mutex> lock(x->mu);
+      x->row.optimization_ids = "";
+      x->row.compression_ratio.reset();
+      x->row.compression_tokens_before.reset();
+      x->row.compression_tokens_after.reset();
+      x->row.error_code = "transformed_request_refused";
+      x->row.recovery_handle.clear();
+      x->row.sent_body = x->raw_body;
+    }
+    result = x->rt->upstream->exchange(original, publish, forward, &x->cancel);
+  }
+  x->head.fail(result.status.ok() ? Status::Unavailable("cave_upstream_unavailable", "no response")
+                                  : result.status);
+  {
+    std::lock_guard<std::mutex> lock(x->mu);
+    x->relay_status = result.status;
+  }
+  x->channel.close_writer(result.status);
+  x->party_done();
+}
+
+}  // namespace
+
+void Exchange::party_done() {
+  if (parties.fetch_sub(1) != 1) return;
+  UsageRow out;
+  int status = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    status = status_code;
+    row.status_code = status;
+    row.latency_ms = elapsed_ms();
+    row.ttfb_ms = ttfb_ms.load();
+    row.response_bytes = bytes_written.load();
+    if (row.error_code.empty()) {
+      if (!relay_status.ok() && status != 0) {
+        row.error_code = relay_status.cave_code();
+      } else if (!client_ok) {
+        row.error_code = "cave_client_cancelled";
+      } else if (status >= 400) {
+        row.error_code = "provider_" + std::to_string(status);
+      }
+    }
+    row.capture = std::move(capture);
+    row.content_encoding = content_encoding;
+    out = std::move(row);
+  }
+  rt->metrics.request_finished(std::string(provider_name(route.provider)), status);
+  if (rt->usage) rt->usage->submit(std::move(out));
+  if (server != nullptr) server->untrack(id);
+}
+
+void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response& res) {
+  HeaderList inbound = inbound_headers(req);
+  neutralize(req);
+  auto x = std::make_shared<Exchange>();
+  x->rt = rt_;
+  x->server = this;
+  x->start = std::chrono::steady_clock::now();
+  x->request_id = new_request_id();
+  x->trace_id = pick_trace_id(find_header(inbound, "x-cave-trace-id").value_or(""),
+                              find_header(inbound, "traceparent").value_or(""));
+
+  if (shutting_down_.load()) {
+    res.set_header("Connection", "close");
+    reply_error(x.get(), Status::Unavailable("cave_shutting_down", "caveman-proxy is shutting down"), res);
+    res.status = 503;
+    return;
+  }
+  Result<Route> route = match_route(req.method, req.target, rt_->config);
+  if (!route.ok()) {
+    rt_->metrics.request_started();
+    reply_error(x.get(), route.status(), res);
+    rt_->metrics.request_finished("none", res.status);
+    return;
+  }
+  x->route = std::move(route).value();
+  const Config& config = rt_->config;
+  Result<MappedHeaders> mapped = map_request_headers(x->route, inbound, config, rt_->env);
+
+  // The body is moved out of httplib's request (see neutralize()): no copy of up to 32 MiB.
+  auto raw = std::make_shared<const std::string>(std::move(const_cast<std::string&>(req.body)));
+  x->raw_body = raw;
+
+  rt_->metrics.request_started();
+  track(x);
+  UsageRow& row = x->row;
+  row.request_id = x->request_id;
+  row.trace_id = x->trace_id;
+  row.label = config.label;
+  row.provider = x->route.provider;
+  row.route_from = req.path;
+  row.route_to = x->route.upstream_url;
+  row.endpoint = x->route.path;
+  row.request_bytes = static_cast<std::int64_t>(raw->size());
+  row.runtime_mode = config.mode;
+  row.raw_body = raw;
+  row.sent_body = raw;
+  row.agent_slug = x->route.agent;
+  if (row.agent_slug.empty()) {
+    std::string agent = find_header(inbound, "x-cave-agent").value_or("");
+    if (valid_agent_slug(agent)) row.agent_slug = agent;
+  }
+
+  auto fail_early = [&](const Status& s) {
+    reply_error(x.get(), s, res);
+    {
+      std::lock_guard<std::mutex> lock(x->mu);
+      x->status_code = res.status;
+      x->row.error_code = s.cave_code();
+    }
+    x->parties.store(1);  // no relay runs
+    x->party_done();
+  };
+  if (!mapped.ok()) return fail_early(mapped.status());
+  row.auth_mode = std::string(auth_mode_name(mapped->auth_mode));
+
+  // Malformed JSON is not an error: it is forwarded untouched in every mode.
+  std::optional<JsonDoc> doc = JsonDoc::parse(*raw);
+  LiveZone facts = doc ? inspect_request(x->route.endpoint, *doc) : LiveZone{};
+  row.model = !facts.model.empty() ? facts.model : (!x->route.model.empty() ? x->route.model : "unknown");
+  row.stream = facts.stream || x->route.endpoint == Endpoint::kStreamGenerate;
+
+  x->upstream.origin = x->route.origin;
+  x->upstream.host = x->route.upstream_host;
+  x->upstream.port = x->route.upstream_port;
+  std::size_t path_start = x->route.upstream_url.find('/', x->route.origin.size());
+  x->upstream.path = path_start == std::string::npos ? "/" : x->route.upstream_url.substr(path_start);
+  x->upstream.headers = std::move(mapped->upstream);
+  x->upstream.body = raw;
+
+  // Mode decision (PROCESSES.md §1.7.2).
+  bool bypass = find_header(inbound, "x-caveman-bypass").value_or("") == "1" ||
+                find_header(inbound, "x-cave-transforms").value_or("") == "caveman.pass-through.v1";
+  AuthMode auth = mapped->auth_mode;
+  bool marker_only = config.recovery_via_mcp;
+  bool server_retrieve = !config.recovery_via_mcp && auth == AuthMode::kPayg && !row.stream &&
+                         !facts.declares_retrieve_tool && server_retrieve_endpoint(x->route.endpoint);
+  bool eligible = rt_->compress_enabled() && !bypass && doc && has_live_zone(x->route.endpoint) &&
+                  (marker_only || server_retrieve);
+  row.compression_eligible = eligible;
+
+  std::string optimization;
+  TransformOutcome outcome;
+  HeaderList compression_headers;  // sent only when the provider took the transformed body
+  if (eligible) {
+    LiveZone zone = extract_live_zone(x->route.endpoint, *doc, static_cast<std::size_t>(config.min_bytes));
+    Transformer transformer(rt_->engine.get(), rt_->store.get(), rt_->prefix_cache.get());
+    outcome = transformer.transform(*raw, *doc, zone);
+    if (!outcome.error.empty()) spdlog::warn("compress: a block kept its original bytes: {}", outcome.error);
+  }
+  if (outcome.changed) {
+    x->transformed = true;
+    optimization = "caveman-live-zone-compress";
+    auto sent = std::make_shared<const std::string>(std::move(outcome.body));
+    x->upstream.body = sent;
+    row.sent_body = sent;
+    row.recovery_handle = join_handles(outcome.handles);
+    if (outcome.compressed_blocks > 0) {
+      row.compression_tokens_before = outcome.tokens_before;
+      row.compression_tokens_after = outcome.tokens_after;
+      row.compression_ratio = outcome.tokens_before > 0
+                                  ? static_cast<double>(outcome.tokens_before - outcome.tokens_after) /
+                                        static_cast<double>(outcome.tokens_before)
+                                  : 0.0;
+    }
+    std::int64_t saved = static_cast<std::int64_t>(raw->size()) - static_cast<std::int64_t>(sent->size());
+    rt_->metrics.add_saved(saved, outcome.tokens_before - outcome.tokens_after);
+    compression_headers = {
+        {"x-caveman-compression-ratio", format_ratio(row.compression_ratio.value_or(0.0))},
+        {"x-caveman-recovery-handle", row.recovery_handle},
+        {"x-caveman-tokens-before", std::to_string(outcome.tokens_before)},
+        {"x-caveman-tokens-after", std::to_string(outcome.tokens_after)},
+        {"x-caveman-token-count-basis", "estimated_engine_o200k"}};
+  }
+
+  // Server-side recovery: buffered exchange with the injected retrieve tool.
+  if (x->transformed && server_retrieve && !marker_only) {
+    Result<std::string> injected = inject_retrieve_tool(x->route.endpoint, *x->upstream.body);
+    if (injected.ok()) {
+      optimization += ",caveman-retrieve-tool";
+      auto with_tool = std::make_shared<const std::string>(std::move(injected).value());
+      row.sent_body = with_tool;
+      std::set<std::string> handles(outcome.handles.begin(), outcome.handles.end());
+      SendFn send = [&](std::shared_ptr<const std::string> body) -> Result<BufferedResponse> {
+        BufferedResponse br;
+        UpstreamRequest r = x->upstream;
+        r.body = std::move(body);
+        ExchangeResult er = rt_->upstream->exchange(
+            r,
+            [&](const UpstreamHead& h) {
+              br.status = h.status;
+              br.headers = h.headers;
+              br.content_type = h.content_type;
+              br.content_encoding = h.content_encoding;
+              return true;
+            },
+            [&](std::string_view d) {
+              if (br.body.size() + d.size() > kMaxLoopResponseBytes) {
+                br.too_large = true;
+                return false;
+              }
+              br.body.append(d);
+              return true;
+            },
+            &x->cancel);
+        if (br.too_large) return br;
+        if (!er.status.ok()) return er.status;
+        return br;
+      };
+      Status loop_error;
+      LoopOutcome loop = run_retrieve_loop(x->route.endpoint, x->route.provider, with_tool, handles,
+                                           *rt_->engine, send, &loop_error);
+      bool refused = loop.response.status >= 400 && loop.response.status < 500;
+      if (loop_error.ok() && !loop.replay_original && !refused) {
+        res.status = loop.response.status;
+        for (auto& [k, v] : filter_response_headers(loop.response.headers)) res.set_header(k, v);
+        add_cave_headers(*x, optimization, res);
+        for (auto& [k, v] : compression_headers) res.set_header(k, v);
+        res.set_content(loop.response.body, loop.response.content_type.empty()
+                                                ? std::string(kJson)
+                                                : loop.response.content_type);
+        std::lock_guard<std::mutex> lock(x->mu);
+        x->status_code = loop.response.status;
+        x->row.usage = loop.usage;
+        x->note_write(loop.response.body.size());
+        x->parties.store(1);
+      }
+      if (x->parties.load() == 1) {
+        x->party_done();
+        return;
+      }
+      if (!loop_error.ok() && !refused) return fail_early(loop_error);
+      // Refused or too large: fall through and relay the client's original bytes.
+      x->transformed = false;
+      x->upstream.body = raw;
+      row.sent_body = raw;
+      row.optimization_ids.clear();
+      row.compression_ratio.reset();
+      row.compression_tokens_before.reset();
+      row.compression_tokens_after.reset();
+      row.error_code = refused ? "transformed_request_refused" : "";
+      row.recovery_handle.clear();
+      optimization.clear();
+      compression_headers.clear();
+    }
+  }
+  row.optimization_ids = optimization;
+
+  // Streaming relay (record mode, marker-only compress, and every fallback).
+  rt_->relays.run([x] { run_relay(x); });
+  Result<UpstreamHead> head = x->head.wait();
+  if (!head.ok()) {
+    reply_error(x.get(), head.status(), res);
+    {
+      std::lock_guard<std::mutex> lock(x->mu);
+      x->status_code = res.status;
+      x->row.error_code = head.status().cave_code();
+    }
+    x->party_done();
+    return;
+  }
+  res.status = head->status;
+  for (auto& [k, v] : filter_response_headers(head->headers)) res.set_header(k, v);
+  bool refused_transform = false;
+  {
+    std::lock_guard<std::mutex> lock(x->mu);
+    refused_transform = x->row.error_code == "transformed_request_refused";
+  }
+  add_cave_headers(*x, refused_transform ? std::string() : optimization, res);
+  if (!refused_transform) {
+    for (auto& [k, v] : compression_headers) res.set_header(k, v);
+  }
+  std::string content_type = head->content_type.empty() ? "application/octet-stream" : head->content_type;
+
+  bool no_body = head->status == 204 || head->status == 304 ||
+                 (head->content_length && *head->content_length == 0);
+  if (no_body) {
+    std::string chunk;
+    while (x->channel.pop(&chunk, kLivenessPoll) != ByteChannel::Pop::kEnd) {
+    }
+    if (!head->content_type.empty()) res.set_header("Content-Type", head->content_type);
+    x->party_done();
+    return;
+  }
+  auto releaser = [x](bool success) {
+    if (!success) {
+      x->cancel.cancel();
+      x->channel.close_reader();
+    }
+    {
+      std::lock_guard<std::mutex> lock(x->mu);
+      x->client_ok = success;
+    }
+    x->party_done();
+  };
+  if (head->content_length) {
+    res.set_content_provider(
+        *head->content_length, content_type,
+        [x](std::size_t, std::size_t, httplib::DataSink& sink) {
+          std::string chunk;
+          while (true) {
+            switch (x->channel.pop(&chunk, kLivenessPoll)) {
+              case ByteChannel::Pop::kData:
+                if (!sink.write(chunk.data(), chunk.size())) return false;
+                x->note_write(chunk.size());
+                return true;
+              case ByteChannel::Pop::kEnd:
+                return false;  // ended before Content-Length bytes: abort, never pad
+              case ByteChannel::Pop::kTimeout:
+                if (!sink.is_writable()) return false;  // the client went away
+                break;
+            }
+          }
+        },
+        releaser);
+  } else {
+    res.set_chunked_content_provider(
+        content_type,
+        [x](std::size_t, httplib::DataSink& sink) {
+          std::string chunk;
+          while (true) {
+            switch (x->channel.pop(&chunk, kLivenessPoll)) {
+              case ByteChannel::Pop::kData:
+                if (chunk.empty()) continue;
+                if (!sink.write(chunk.data(), chunk.size())) return false;
+                x->note_write(chunk.size());
+                return true;
+              case ByteChannel::Pop::kEnd:
+                // A stream the upstream broke off is not ended cleanly for the client.
+                if (!x->channel.final_status().ok()) return false;
+                sink.done();
+                return true;
+              case ByteChannel::Pop::kTimeout:
+                if (!sink.is_writable()) return false;
+                break;
+            }
+          }
+        },
+        releaser);
+  }
+}
+
+}  // namespace caveman::proxy

@@ -1,0 +1,318 @@
+#include "live_zone.h"
+
+#include <set>
+
+namespace caveman::proxy {
+namespace {
+
+using Ids = std::set<std::string>;
+
+class Extractor {
+ public:
+  Extractor(const JsonDoc& doc, std::size_t min_bytes, LiveZone* out)
+      : doc_(doc), min_bytes_(min_bytes), out_(out) {}
+
+  // A string node as a candidate when it is long enough.
+  void offer(NodeId id, bool live, bool tool_result) {
+    if (!doc_.is(id, JsonKind::kString)) return;
+    if (doc_.node(id).text.size() < min_bytes_) return;
+    out_->candidates.push_back(Candidate{id, live, tool_result});
+  }
+
+  // Parts arrays of text blocks: {"type":"text"|"input_text","text":…}.
+  void offer_text_parts(NodeId content, bool live, bool tool_result) {
+    if (doc_.is(content, JsonKind::kString)) {
+      offer(content, live, tool_result);
+      return;
+    }
+    if (!doc_.is(content, JsonKind::kArray)) return;
+    for (NodeId part : doc_.node(content).items) {
+      std::string_view type = doc_.get_string(part, "type");
+      if (type == "text" || type == "input_text") offer(doc_.get(part, "text"), live, tool_result);
+    }
+  }
+
+  // Text of a human message: a string, or its text parts joined by newlines.
+  std::string human_text(NodeId content) const {
+    if (doc_.is(content, JsonKind::kString)) return doc_.node(content).text;
+    std::string out;
+    if (!doc_.is(content, JsonKind::kArray)) return out;
+    for (NodeId part : doc_.node(content).items) {
+      std::string_view type = doc_.get_string(part, "type");
+      if (type != "text" && type != "input_text") continue;
+      NodeId text = doc_.get(part, "text");
+      if (!doc_.is(text, JsonKind::kString)) continue;
+      if (!out.empty()) out += '\n';
+      out += doc_.node(text).text;
+    }
+    return out;
+  }
+
+  const JsonDoc& doc_;
+  std::size_t min_bytes_;
+  LiveZone* out_;
+};
+
+bool has_cache_control(const JsonDoc& doc, NodeId content) {
+  if (!doc.is(content, JsonKind::kArray)) return false;
+  for (NodeId block : doc.node(content).items) {
+    if (doc.get(block, "cache_control") != kNoNode) return true;
+  }
+  return false;
+}
+
+bool has_tool_result(const JsonDoc& doc, NodeId content) {
+  if (!doc.is(content, JsonKind::kArray)) return false;
+  for (NodeId block : doc.node(content).items) {
+    if (doc.get_string(block, "type") == "tool_result") return true;
+  }
+  return false;
+}
+
+void anthropic(const JsonDoc& doc, Extractor& x) {
+  NodeId messages = doc.get(doc.root(), "messages");
+  if (!doc.is(messages, JsonKind::kArray)) return;
+  const std::vector<NodeId>& msgs = doc.node(messages).items;
+  if (msgs.empty()) return;
+
+  Ids retrieve_ids;
+  for (NodeId m : msgs) {
+    if (doc.get_string(m, "role") != "assistant") continue;
+    NodeId content = doc.get(m, "content");
+    if (!doc.is(content, JsonKind::kArray)) continue;
+    for (NodeId block : doc.node(content).items) {
+      if (doc.get_string(block, "type") == "tool_use" &&
+          is_retrieve_tool_name(doc.get_string(block, "name"))) {
+        retrieve_ids.insert(std::string(doc.get_string(block, "id")));
+      }
+    }
+  }
+
+  // Frozen floor: after the last message carrying cache_control, clamped so the last
+  // message (and a trailing system message's tool_result partner) stays live.
+  std::size_t last = msgs.size() - 1;
+  std::size_t floor = 0;
+  bool markers = false;
+  for (std::size_t i = 0; i < msgs.size(); ++i) {
+    if (has_cache_control(doc, doc.get(msgs[i], "content"))) {
+      floor = i + 1;
+      markers = true;
+    }
+  }
+  if (floor > last) floor = last;
+  if (last > 0 && floor == last && doc.get_string(msgs[last], "role") == "system" &&
+      doc.get_string(msgs[last - 1], "role") == "user" &&
+      has_tool_result(doc, doc.get(msgs[last - 1], "content"))) {
+    floor = last - 1;
+  }
+  std::size_t latest_user = msgs.size();
+  for (std::size_t i = msgs.size(); i-- > floor;) {
+    if (doc.get_string(msgs[i], "role") == "user") {
+      latest_user = i;
+      break;
+    }
+  }
+
+  for (std::size_t i = 0; i < msgs.size(); ++i) {
+    std::string_view role = doc.get_string(msgs[i], "role");
+    if (role != "user" && role != "system") continue;
+    bool live = i >= floor && (markers || i == latest_user);
+    NodeId content = doc.get(msgs[i], "content");
+    if (doc.is(content, JsonKind::kString)) {
+      x.offer(content, live, false);
+      continue;
+    }
+    if (!doc.is(content, JsonKind::kArray)) continue;
+    for (NodeId block : doc.node(content).items) {
+      std::string_view type = doc.get_string(block, "type");
+      if (type == "text") {
+        x.offer(doc.get(block, "text"), live, false);
+      } else if (type == "tool_result") {
+        if (retrieve_ids.count(std::string(doc.get_string(block, "tool_use_id")))) continue;
+        x.offer_text_parts(doc.get(block, "content"), live, true);
+      }
+    }
+  }
+
+  for (std::size_t i = msgs.size(); i-- > 0;) {
+    if (doc.get_string(msgs[i], "role") != "user") continue;
+    std::string text = x.human_text(doc.get(msgs[i], "content"));
+    if (!text.empty()) {
+      x.out_->query = std::move(text);
+      break;
+    }
+  }
+}
+
+void openai_chat(const JsonDoc& doc, Extractor& x) {
+  NodeId messages = doc.get(doc.root(), "messages");
+  if (!doc.is(messages, JsonKind::kArray)) return;
+  const std::vector<NodeId>& msgs = doc.node(messages).items;
+
+  Ids retrieve_ids;
+  for (NodeId m : msgs) {
+    NodeId calls = doc.get(m, "tool_calls");
+    if (!doc.is(calls, JsonKind::kArray)) continue;
+    for (NodeId call : doc.node(calls).items) {
+      if (is_retrieve_tool_name(doc.get_string(doc.get(call, "function"), "name"))) {
+        retrieve_ids.insert(std::string(doc.get_string(call, "id")));
+      }
+    }
+  }
+  // Live: the latest user message and the tool results after the last non-tool message.
+  std::size_t latest_user = msgs.size();
+  std::size_t last_non_tool = msgs.size();
+  for (std::size_t i = msgs.size(); i-- > 0;) {
+    std::string_view role = doc.get_string(msgs[i], "role");
+    if (latest_user == msgs.size() && role == "user") latest_user = i;
+    if (last_non_tool == msgs.size() && role != "tool") last_non_tool = i;
+  }
+  for (std::size_t i = 0; i < msgs.size(); ++i) {
+    std::string_view role = doc.get_string(msgs[i], "role");
+    NodeId content = doc.get(msgs[i], "content");
+    if (role == "user") {
+      x.offer_text_parts(content, i == latest_user, false);
+    } else if (role == "tool") {
+      if (retrieve_ids.count(std::string(doc.get_string(msgs[i], "tool_call_id")))) continue;
+      bool live = last_non_tool == msgs.size() || i > last_non_tool;
+      x.offer_text_parts(content, live, true);
+    }
+  }
+  if (latest_user < msgs.size()) x.out_->query = x.human_text(doc.get(msgs[latest_user], "content"));
+}
+
+void openai_responses(const JsonDoc& doc, Extractor& x) {
+  NodeId input = doc.get(doc.root(), "input");
+  if (doc.is(input, JsonKind::kString)) {
+    x.offer(input, true, false);
+    x.out_->query = doc.node(input).text;
+    return;
+  }
+  if (!doc.is(input, JsonKind::kArray)) return;
+  const std::vector<NodeId>& items = doc.node(input).items;
+
+  Ids retrieve_ids;
+  for (NodeId item : items) {
+    if (doc.get_string(item, "type") == "function_call" &&
+        is_retrieve_tool_name(doc.get_string(item, "name"))) {
+      retrieve_ids.insert(std::string(doc.get_string(item, "call_id")));
+    }
+  }
+  auto is_tool_item = [&](NodeId item) {
+    std::string_view type = doc.get_string(item, "type");
+    return type == "function_call_output" || type == "function_call" || type == "reasoning";
+  };
+  std::size_t latest_user = items.size();
+  std::size_t last_other = items.size();
+  for (std::size_t i = items.size(); i-- > 0;) {
+    if (latest_user == items.size() && doc.get_string(items[i], "role") == "user") latest_user = i;
+    if (last_other == items.size() && !is_tool_item(items[i])) last_other = i;
+  }
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    NodeId item = items[i];
+    if (doc.get_string(item, "type") == "function_call_output") {
+      if (retrieve_ids.count(std::string(doc.get_string(item, "call_id")))) continue;
+      bool live = last_other == items.size() || i > last_other;
+      x.offer_text_parts(doc.get(item, "output"), live, true);
+    } else if (doc.get_string(item, "role") == "user") {
+      x.offer_text_parts(doc.get(item, "content"), i == latest_user, false);
+    }
+  }
+  if (latest_user < items.size()) x.out_->query = x.human_text(doc.get(items[latest_user], "content"));
+}
+
+void gemini(const JsonDoc& doc, Extractor& x) {
+  NodeId contents = doc.get(doc.root(), "contents");
+  if (!doc.is(contents, JsonKind::kArray)) return;
+  const std::vector<NodeId>& turns = doc.node(contents).items;
+  std::size_t latest_user = turns.size();
+  for (std::size_t i = turns.size(); i-- > 0;) {
+    std::string_view role = doc.get_string(turns[i], "role");
+    if (role.empty() || role == "user") {
+      latest_user = i;
+      break;
+    }
+  }
+  for (std::size_t i = 0; i < turns.size(); ++i) {
+    std::string_view role = doc.get_string(turns[i], "role");
+    if (!role.empty() && role != "user") continue;
+    bool live = i == latest_user;
+    NodeId parts = doc.get(turns[i], "parts");
+    if (!doc.is(parts, JsonKind::kArray)) continue;
+    for (NodeId part : doc.node(parts).items) {
+      x.offer(doc.get(part, "text"), live, false);
+      NodeId fr = doc.get(part, "functionResponse");
+      if (fr == kNoNode || is_retrieve_tool_name(doc.get_string(fr, "name"))) continue;
+      NodeId response = doc.get(fr, "response");
+      if (!doc.is(response, JsonKind::kObject)) continue;
+      for (const auto& [key, value] : doc.node(response).members) x.offer(value, live, true);
+    }
+  }
+  for (std::size_t i = turns.size(); i-- > 0;) {
+    std::string_view role = doc.get_string(turns[i], "role");
+    if (!role.empty() && role != "user") continue;
+    std::string text;
+    NodeId parts = doc.get(turns[i], "parts");
+    if (!doc.is(parts, JsonKind::kArray)) continue;
+    for (NodeId part : doc.node(parts).items) {
+      NodeId t = doc.get(part, "text");
+      if (!doc.is(t, JsonKind::kString)) continue;
+      if (!text.empty()) text += '\n';
+      text += doc.node(t).text;
+    }
+    if (!text.empty()) {
+      x.out_->query = std::move(text);
+      break;
+    }
+  }
+}
+
+bool declares_retrieve(const JsonDoc& doc) {
+  NodeId tools = doc.get(doc.root(), "tools");
+  if (!doc.is(tools, JsonKind::kArray)) return false;
+  for (NodeId tool : doc.node(tools).items) {
+    if (is_retrieve_tool_name(doc.get_string(tool, "name"))) return true;
+    if (is_retrieve_tool_name(doc.get_string(doc.get(tool, "function"), "name"))) return true;
+    NodeId decls = doc.get(tool, "functionDeclarations");
+    if (!doc.is(decls, JsonKind::kArray)) continue;
+    for (NodeId d : doc.node(decls).items) {
+      if (is_retrieve_tool_name(doc.get_string(d, "name"))) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool is_retrieve_tool_name(std::string_view name) {
+  constexpr std::string_view kName = "caveman_retrieve";
+  constexpr std::string_view kSuffix = "__caveman_retrieve";
+  if (name == kName) return true;
+  return name.size() > kSuffix.size() && name.substr(name.size() - kSuffix.size()) == kSuffix;
+}
+
+LiveZone inspect_request(Endpoint endpoint, const JsonDoc& doc) {
+  LiveZone zone;
+  NodeId stream = doc.get(doc.root(), "stream");
+  zone.stream = endpoint == Endpoint::kStreamGenerate ||
+                (doc.is(stream, JsonKind::kBool) && doc.node(stream).boolean);
+  zone.model = std::string(doc.get_string(doc.root(), "model"));
+  zone.declares_retrieve_tool = declares_retrieve(doc);
+  return zone;
+}
+
+LiveZone extract_live_zone(Endpoint endpoint, const JsonDoc& doc, std::size_t min_bytes) {
+  LiveZone zone = inspect_request(endpoint, doc);
+  Extractor x(doc, min_bytes, &zone);
+  switch (endpoint) {
+    case Endpoint::kMessages: anthropic(doc, x); break;
+    case Endpoint::kChatCompletions: openai_chat(doc, x); break;
+    case Endpoint::kResponses: openai_responses(doc, x); break;
+    case Endpoint::kGenerateContent:
+    case Endpoint::kStreamGenerate: gemini(doc, x); break;
+    default: break;
+  }
+  return zone;
+}
+
+}  // namespace caveman::proxy

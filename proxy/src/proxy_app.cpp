@@ -1,0 +1,246 @@
+#include "proxy_app.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <ctime>
+#include <ostream>
+#include <thread>
+
+#include "caveman/common_flags.h"
+#include "caveman/version.h"
+#include "config.h"
+#include "errors.h"
+#include "run_state.h"
+#include "server.h"
+#include "stats.h"
+
+namespace caveman::proxy {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: caveman-proxy [serve]\n"
+    "       caveman-proxy status [--port N]\n"
+    "       caveman-proxy stats [--recent N]\n"
+    "       caveman-proxy --help | --version | version [--json]\n"
+    "\n"
+    "Loopback HTTP proxy in front of the Anthropic, OpenAI and Gemini APIs. Point\n"
+    "ANTHROPIC_BASE_URL / OPENAI_BASE_URL (…/v1) at it. Record mode (default) forwards every\n"
+    "byte unchanged; compress mode shrinks big tool results in the live zone of a request and\n"
+    "keeps the originals in ccr.db under <<ccr:HANDLE>> markers.\n"
+    "\n"
+    "Config: $CAVEMAN_CONFIG or $CAVEMAN_HOME/caveman.yaml (label, mode, listen,\n"
+    "providers.<name>.base_url, compat.<name>.{base_url,api_key_env}, compress.min_bytes,\n"
+    "upstream.{timeout_ms,connect_timeout_ms}, server.{threads,max_queue}).\n"
+    "Env: CAVEMAN_MODE, CAVEMAN_LISTEN, CAVEMAN_LABEL, CAVEMAN_RECOVERY=mcp,\n"
+    "CAVE_SSRF_ALLOWLIST, CAVE_MAX_REQUEST_BYTES, CAVE_GATEWAY_UPSTREAM_TIMEOUT_MS.\n"
+    "Exit codes: 0 ok, 1 runtime failure (port taken, store), 2 usage or non-loopback listen.\n"
+    "Docs: docs/proxy.md\n";
+
+ToolInfo tool_info() {
+  return ToolInfo{"caveman-proxy", kRunStateSchema, kUsage,
+                  {"run_state", "usage_rows", "record_byte_exact", "compress_live_zone",
+                   "prefix_cache", "server_side_retrieve", "sse_relay"}};
+}
+
+void init_logging() {
+  auto logger = spdlog::stderr_logger_mt("caveman-proxy");
+  logger->set_pattern("%Y-%m-%dT%H:%M:%S.%eZ caveman-proxy %l: %v", spdlog::pattern_time_type::utc);
+  spdlog::set_default_logger(logger);
+  const char* level = std::getenv("CAVEMAN_LOG_LEVEL");
+  spdlog::set_level(level != nullptr ? spdlog::level::from_str(level) : spdlog::level::info);
+}
+
+std::string utc_now_rfc3339() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+int exit_code_for(const Status& s) {
+  return s.cave_code() == "cave_listen_not_loopback" ? 2 : 1;
+}
+
+// Startup steps 3–10 of PROCESSES.md §1.2.
+int serve(const Config& config, std::ostream& err) {
+  // Block the stop signals before any thread starts so only the waiter receives them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  ::signal(SIGPIPE, SIG_IGN);
+
+  ProxyRuntime rt;
+  rt.config = config;
+  rt.env = process_env();
+  Result<std::unique_ptr<UsageWriter>> writer = UsageWriter::start(config.db_path);
+  if (!writer.ok()) {
+    err << "caveman-proxy: " << writer.status().ToString() << "\n";
+    return 1;
+  }
+  rt.usage = std::move(writer).value();
+  if (config.mode == "compress") {
+    ccr::OpenOptions options;
+    Result<std::string> path = ccr::resolve_store_path(&options);
+    Result<std::unique_ptr<ccr::Store>> store =
+        path.ok() ? ccr::open_store(*path, options) : Result<std::unique_ptr<ccr::Store>>(path.status());
+    Result<std::unique_ptr<SqlitePrefixCache>> cache = SqlitePrefixCache::open(config.db_path);
+    if (store.ok() && cache.ok()) {
+      rt.store = std::shared_ptr<ccr::Store>(std::move(store).value());
+      rt.engine = std::make_unique<Engine>(rt.store);
+      rt.prefix_cache = std::move(cache).value();
+    } else {
+      // No recovery store means nothing may be compressed: fail open to record.
+      spdlog::warn("compress mode disabled, forwarding as record: {}",
+                   (!store.ok() ? store.status() : cache.status()).ToString());
+    }
+  }
+  if (spdlog::default_logger()->should_log(spdlog::level::info) && config.mode == "pixel") {
+    spdlog::warn("mode pixel is not available in this build; requests are forwarded unchanged");
+  }
+  rt.upstream = std::make_unique<UpstreamClient>(rt.config);
+
+  ProxyServer server(&rt);
+  if (Status s = server.bind(); !s.ok()) {
+    err << "caveman-proxy: " << s.ToString() << "\n";
+    rt.usage->stop();
+    return 1;
+  }
+  RunState state;
+  state.pid = static_cast<int>(::getpid());
+  state.port = server.port();
+  state.listen = config.listen_host + ":" + std::to_string(server.port());
+  state.mode = config.mode;
+  state.owner = config.owner;
+  state.instance_token = random_hex32();
+  state.started_at = utc_now_rfc3339();
+  state.version = kVersion;
+  state.recovery_via_mcp = config.recovery_via_mcp;
+  if (Status s = write_run_state(config.home, state); !s.ok()) {
+    spdlog::warn("run-state file not written: {}", s.ToString());
+  }
+  std::string host = config.listen_host.find(':') != std::string::npos ? "[" + config.listen_host + "]"
+                                                                        : config.listen_host;
+  spdlog::info("listening on http://{}:{} mode={}{} home={}", host, server.port(), config.mode,
+               rt.compress_enabled() ? (config.recovery_via_mcp ? " recovery=mcp" : " recovery=server")
+                                     : "",
+               config.home);
+
+  std::thread waiter([&] {
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    spdlog::info("signal {}: finishing requests in flight", sig);
+    server.begin_shutdown();
+  });
+  Status served = server.serve();
+  if (!server.shutting_down()) {
+    pthread_kill(waiter.native_handle(), SIGTERM);  // the listener ended on its own
+  }
+  waiter.join();
+  rt.usage->stop();
+  if (Status s = remove_run_state(config.home, server.port(), state.instance_token); !s.ok()) {
+    spdlog::warn("run-state file not removed: {}", s.ToString());
+  }
+  spdlog::info("stopped ({} usage rows written, {} dropped)", rt.usage->written(), rt.usage->dropped());
+  return served.ok() ? 0 : 1;
+}
+
+// `--name value` or `--name=value`; returns false when the flag is malformed.
+bool flag_value(const std::vector<std::string>& args, std::size_t* i, const std::string& name,
+                std::string* value) {
+  const std::string& a = args[*i];
+  if (a == name) {
+    if (*i + 1 >= args.size()) return false;
+    *value = args[++*i];
+    return true;
+  }
+  if (a.rfind(name + "=", 0) == 0) {
+    *value = a.substr(name.size() + 1);
+    return true;
+  }
+  return false;
+}
+
+bool parse_int(const std::string& s, int* out) {
+  if (s.empty() || s.size() > 9) return false;
+  int v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  *out = v;
+  return true;
+}
+
+int status_command(const Config& config, const std::vector<std::string>& args, std::ostream& out,
+                   std::ostream& err) {
+  int port = config.listen_port;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    std::string v;
+    if (!flag_value(args, &i, "--port", &v) || !parse_int(v, &port)) {
+      err << "caveman-proxy: usage: caveman-proxy status [--port N]\n";
+      return 2;
+    }
+  }
+  Result<RunState> state = read_run_state(config.home, port);
+  // A record whose process is gone (or not ours to signal) is reported as unknown.
+  if (!state.ok() || ::kill(state->pid, 0) != 0) {
+    out << "{\"owner\":\"unknown\"}\n";
+    return 0;
+  }
+  out << state->to_json() << "\n";
+  return 0;
+}
+
+int stats_command(const Config& config, const std::vector<std::string>& args, std::ostream& out,
+                  std::ostream& err) {
+  int recent = -1;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    std::string v;
+    if (!flag_value(args, &i, "--recent", &v) || !parse_int(v, &recent) || recent <= 0) {
+      err << "caveman-proxy: usage: caveman-proxy stats [--recent N] (N a positive integer)\n";
+      return 2;
+    }
+  }
+  Result<std::string> text = recent > 0 ? stats_recent(config.db_path, recent) : stats_summary(config.db_path);
+  if (!text.ok()) {
+    err << "caveman-proxy: " << text.status().ToString() << "\n";
+    return 1;
+  }
+  out << *text << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& args, std::istream&, std::ostream& out, std::ostream& err) {
+  if (auto rc = handle_common_flags(tool_info(), args, out)) return *rc;
+  std::string verb = args.empty() ? "serve" : args[0];
+  if (verb != "serve" && verb != "status" && verb != "stats") {
+    err << "caveman-proxy: cave_unknown_command: unknown subcommand \"" << verb
+        << "\" (see caveman-proxy --help)\n";
+    return 2;
+  }
+  if (verb == "serve" && args.size() > 1) {
+    err << "caveman-proxy: usage: caveman-proxy [serve] (configure with caveman.yaml or env)\n";
+    return 2;
+  }
+  init_logging();
+  Result<Config> config = load_config(process_env());
+  if (!config.ok()) {
+    err << "caveman-proxy: " << config.status().ToString() << "\n";
+    return exit_code_for(config.status());
+  }
+  if (verb == "status") return status_command(*config, args, out, err);
+  if (verb == "stats") return stats_command(*config, args, out, err);
+  return serve(*config, err);
+}
+
+}  // namespace caveman::proxy

@@ -1,0 +1,94 @@
+// The caveman-proxy HTTP server: binds the loopback listener, routes every request, runs
+// the record / compress pipeline and relays the provider's answer (PROCESSES.md §1.2–§1.8).
+//
+// ProxyRuntime holds what every request shares (config, engine, stores, upstream client,
+// usage writer, metrics); the caller builds it and keeps it alive longer than the server.
+// serve() blocks until begin_shutdown() (any thread): the listener closes at once, requests
+// in flight get config.shutdown_grace_ms to finish, then their upstream exchanges are
+// cancelled. Requests are served by a bounded worker pool (config.worker_threads,
+// config.max_queued). Errors are Status values (cave_listen_failed when the port is taken:
+// the other process is never touched).
+#ifndef CAVEMAN_PROXY_SERVER_H_
+#define CAVEMAN_PROXY_SERVER_H_
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "caveman/ccr.h"
+#include "caveman/engine.h"
+#include "caveman/status.h"
+#include "config.h"
+#include "executors.h"
+#include "metrics.h"
+#include "prefix_cache.h"
+#include "upstream.h"
+#include "usage_store.h"
+
+namespace httplib {
+class Server;
+struct Request;
+struct Response;
+}  // namespace httplib
+
+namespace caveman::proxy {
+
+struct ProxyRuntime {
+  Config config;
+  EnvLookup env;
+  std::shared_ptr<ccr::Store> store;          // null: compress mode degrades to record
+  std::unique_ptr<Engine> engine;             // set whenever store is
+  std::unique_ptr<PrefixCache> prefix_cache;  // set whenever store is
+  std::unique_ptr<UsageWriter> usage;         // null: rows are not recorded
+  std::unique_ptr<UpstreamClient> upstream;
+  Metrics metrics;
+  RelayExecutor relays;
+
+  bool compress_enabled() const {
+    return config.mode == "compress" && store && engine && prefix_cache;
+  }
+};
+
+struct Exchange;
+
+class ProxyServer {
+ public:
+  explicit ProxyServer(ProxyRuntime* runtime);
+  ~ProxyServer();
+  ProxyServer(const ProxyServer&) = delete;
+  ProxyServer& operator=(const ProxyServer&) = delete;
+
+  // Binds config.listen_host:listen_port (port 0 = any free port).
+  Status bind();
+  int port() const { return port_; }
+  // Serves until begin_shutdown() has drained; joins relay threads before returning.
+  Status serve();
+  // Idempotent; safe from any thread (the signal waiter calls it).
+  void begin_shutdown();
+  bool shutting_down() const { return shutting_down_.load(); }
+
+ private:
+  friend struct Exchange;
+  void handle(const httplib::Request& req, httplib::Response& res);
+  void handle_provider(const httplib::Request& req, httplib::Response& res);
+  void track(const std::shared_ptr<Exchange>& x);
+  void untrack(std::uint64_t id);
+  void cancel_all();
+
+  ProxyRuntime* rt_;
+  std::unique_ptr<httplib::Server> http_;
+  int listen_fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> shutting_down_{false};
+  std::atomic<bool> drained_{false};
+  std::mutex live_mu_;
+  std::map<std::uint64_t, std::weak_ptr<Exchange>> live_;  // guarded by live_mu_
+  std::uint64_t next_id_ = 0;                               // guarded by live_mu_
+};
+
+}  // namespace caveman::proxy
+
+#endif  // CAVEMAN_PROXY_SERVER_H_

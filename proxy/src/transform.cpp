@@ -1,0 +1,107 @@
+#include "transform.h"
+
+#include <algorithm>
+
+namespace caveman::proxy {
+namespace {
+
+constexpr std::string_view kMarkerOpen = "<<ccr:";
+constexpr std::string_view kMarkerClose = ">>";
+
+}  // namespace
+
+std::string handle_from_replacement(std::string_view replacement) {
+  if (replacement.size() < kMarkerOpen.size() + kMarkerClose.size() ||
+      replacement.substr(replacement.size() - kMarkerClose.size()) != kMarkerClose) {
+    return {};
+  }
+  std::size_t open = replacement.rfind(kMarkerOpen);
+  if (open == std::string_view::npos) return {};
+  std::size_t start = open + kMarkerOpen.size();
+  return std::string(replacement.substr(start, replacement.size() - kMarkerClose.size() - start));
+}
+
+std::string join_handles(const std::vector<std::string>& handles) {
+  std::string out;
+  std::size_t skip = handles.size() > kMaxDisclosedHandles ? handles.size() - kMaxDisclosedHandles : 0;
+  if (skip > 0) out = "+" + std::to_string(skip);
+  for (std::size_t i = skip; i < handles.size(); ++i) {
+    if (!out.empty()) out += ',';
+    out += handles[i];
+  }
+  return out;
+}
+
+TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& doc,
+                                        const LiveZone& zone) const {
+  TransformOutcome out;
+  std::vector<Splice> splices;
+  auto note_handle = [&](const std::string& handle) {
+    if (handle.empty()) return;
+    if (std::find(out.handles.begin(), out.handles.end(), handle) == out.handles.end()) {
+      out.handles.push_back(handle);
+    }
+  };
+
+  for (const Candidate& c : zone.candidates) {
+    const JsonNode& node = doc.node(c.node);
+    const std::string& original = node.text;
+    std::string key = prefix_cache_key(kUnlockedScope, original);
+    if (std::optional<std::string> hit = cache_->lookup(key)) {
+      splices.push_back(Splice{node.begin, node.end, json_quote(*hit)});
+      note_handle(handle_from_replacement(*hit));
+      ++out.reused_blocks;
+      continue;
+    }
+    if (!c.live) continue;  // frozen blocks are only ever re-substituted
+
+    Options options;
+    options.mode = "compress";
+    options.query = zone.query;
+    options.external_recovery = true;  // the proxy stores the block itself, below
+    CompressResult r = engine_->compress(original, options);
+    if (r.passed_through() || r.tokens_after >= r.tokens_before) continue;
+
+    ccr::Record record;
+    record.content_type = "block";
+    record.compressor = "proxy-content";
+    record.tokens_before = r.tokens_before;
+    record.tokens_after = r.tokens_after;
+    record.original = original;
+    Result<std::string> handle = store_->put(record);
+    if (!handle.ok()) {
+      out.error = handle.status().ToString();
+      continue;
+    }
+    std::string replacement = std::move(r.output);
+    if (replacement.empty() || replacement.back() != '\n') replacement += '\n';
+    replacement += kMarkerOpen;
+    replacement += *handle;
+    replacement += kMarkerClose;
+    Result<std::string> stored = cache_->remember(key, *handle, replacement);
+    if (!stored.ok()) {
+      out.error = stored.status().ToString();
+      continue;
+    }
+    splices.push_back(Splice{node.begin, node.end, json_quote(*stored)});
+    note_handle(handle_from_replacement(*stored));
+    if (*stored == replacement) {
+      out.tokens_before += r.tokens_before;
+      out.tokens_after += r.tokens_after;
+      ++out.compressed_blocks;
+    } else {
+      ++out.reused_blocks;  // another request remembered this block first
+    }
+  }
+  if (splices.empty()) return out;
+
+  std::string rewritten = apply_splices(body, std::move(splices));
+  if (rewritten == body || !JsonDoc::parse(rewritten)) {
+    return TransformOutcome{};  // fail open: forward the client's bytes
+  }
+  out.body = std::move(rewritten);
+  out.changed = true;
+  return out;
+}
+
+}  // namespace caveman::proxy

@@ -1,0 +1,65 @@
+// Compress mode's request transform (PROCESSES.md §1.7.3): live-zone string values are
+// compressed by the engine, their originals stored in CCR, and the replacement
+// `compressed + "\n<<ccr:HANDLE>>"` spliced into the body in place of the original string
+// literal; every other byte stays identical.
+//
+// Per block: a prefix-cache hit is re-substituted as stored (live or frozen); a frozen miss
+// stays original; a live miss is compressed (latest human text as the query), accepted only
+// when it has fewer tokens, stored in CCR (content_type "block", compressor "proxy-content")
+// and remembered in the prefix cache (first write wins — the stored bytes are what is sent).
+// Any failure keeps that block's original bytes; a result that is not valid JSON, or not
+// different, is discarded whole (fail open). Thread-safe when the engine, store and cache are.
+#ifndef CAVEMAN_PROXY_TRANSFORM_H_
+#define CAVEMAN_PROXY_TRANSFORM_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "caveman/ccr.h"
+#include "caveman/engine.h"
+#include "json_spans.h"
+#include "live_zone.h"
+#include "prefix_cache.h"
+#include "routes.h"
+
+namespace caveman::proxy {
+
+inline constexpr std::size_t kMaxDisclosedHandles = 8;
+
+struct TransformOutcome {
+  bool changed = false;
+  std::string body;                 // the body to send when changed
+  std::int64_t tokens_before = 0;   // blocks newly compressed in this request only
+  std::int64_t tokens_after = 0;
+  int compressed_blocks = 0;
+  int reused_blocks = 0;            // prefix-cache substitutions
+  std::vector<std::string> handles; // unique, in body order
+  std::string error;                // last store/cache problem (the block kept its bytes)
+};
+
+class Transformer {
+ public:
+  // None of the pointers is owned; `store` and `cache` must be non-null.
+  Transformer(const Engine* engine, ccr::Store* store, PrefixCache* cache)
+      : engine_(engine), store_(store), cache_(cache) {}
+
+  TransformOutcome transform(std::string_view body, const JsonDoc& doc, const LiveZone& zone) const;
+
+ private:
+  const Engine* engine_;
+  ccr::Store* store_;
+  PrefixCache* cache_;
+};
+
+// The row's recovery_handle: the newest kMaxDisclosedHandles handles, comma-joined, with a
+// leading "+N" counting older ones.
+std::string join_handles(const std::vector<std::string>& handles);
+
+// "…<<ccr:ccr_x>>" → "ccr_x" (the marker ends a replacement), else "".
+std::string handle_from_replacement(std::string_view replacement);
+
+}  // namespace caveman::proxy
+
+#endif  // CAVEMAN_PROXY_TRANSFORM_H_

@@ -1,0 +1,107 @@
+// The upstream HTTP client: sends one provider request and streams the answer back through
+// callbacks, chunk by chunk, without touching the bytes (no Accept-Encoding of its own, no
+// decompression, no URL re-encoding).
+//
+// Every exchange first passes the SSRF guard (the checked address is what gets dialed).
+// Transport failures before any response byte are retried: 3 attempts in total, 200 ms then
+// 400 ms apart, never after cancellation. Connections are kept alive in a small per-origin
+// pool. A CancelToken aborts an exchange from another thread, including one blocked on a
+// silent upstream (the socket is shut down). Thread-safe: one UpstreamClient serves all
+// requests. Failures: cave_upstream_blocked, cave_upstream_unavailable, cave_upstream_timeout,
+// cave_client_cancelled.
+#ifndef CAVEMAN_PROXY_UPSTREAM_H_
+#define CAVEMAN_PROXY_UPSTREAM_H_
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "caveman/status.h"
+#include "config.h"
+#include "headers.h"
+#include "ssrf.h"
+
+namespace httplib {
+class Client;
+}
+
+namespace caveman::proxy {
+
+struct UpstreamRequest {
+  std::string origin;  // scheme://host[:port]
+  std::string host;
+  int port = 0;
+  std::string path;  // raw path + query
+  HeaderList headers;
+  std::shared_ptr<const std::string> body;
+};
+
+struct UpstreamHead {
+  int status = 0;
+  HeaderList headers;
+  std::optional<std::size_t> content_length;
+  std::string content_type;
+  std::string content_encoding;
+};
+
+// Cancels an exchange from any thread; the exchange checks it between reads and the
+// active connection is shut down so a blocked read returns at once.
+class CancelToken {
+ public:
+  void cancel();
+  bool cancelled() const { return cancelled_.load(); }
+
+ private:
+  friend class UpstreamClient;
+  void attach(httplib::Client* client);
+  void detach();
+
+  std::atomic<bool> cancelled_{false};
+  std::mutex mu_;
+  httplib::Client* active_ = nullptr;  // guarded by mu_
+};
+
+struct ExchangeResult {
+  Status status;             // ok when the whole response was relayed
+  int attempts = 0;
+  bool head_received = false;
+};
+
+class UpstreamClient {
+ public:
+  UpstreamClient(const Config& config, Resolver resolver = system_resolver());
+  ~UpstreamClient();
+
+  // on_head runs once per attempt that got a response head; returning false aborts.
+  // on_data gets the body bytes as they arrive; returning false aborts.
+  ExchangeResult exchange(const UpstreamRequest& request,
+                          const std::function<bool(const UpstreamHead&)>& on_head,
+                          const std::function<bool(std::string_view)>& on_data,
+                          CancelToken* cancel);
+
+ private:
+  std::unique_ptr<httplib::Client> acquire(const std::string& key, const UpstreamRequest& request,
+                                           const std::string& ip);
+  void release(const std::string& key, std::unique_ptr<httplib::Client> client);
+
+  std::int64_t connect_timeout_ms_;
+  std::int64_t timeout_ms_;
+  std::vector<AllowEntry> allowlist_;
+  Resolver resolver_;
+  std::mutex mu_;
+  // Idle keep-alive connections by origin|ip, newest last.
+  std::map<std::string, std::vector<std::pair<std::chrono::steady_clock::time_point,
+                                               std::unique_ptr<httplib::Client>>>>
+      idle_;  // guarded by mu_
+};
+
+}  // namespace caveman::proxy
+
+#endif  // CAVEMAN_PROXY_UPSTREAM_H_

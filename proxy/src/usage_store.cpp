@@ -1,0 +1,191 @@
+#include "usage_store.h"
+
+#include <SQLiteCpp/Exception.h>
+#include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+#include <spdlog/spdlog.h>
+
+#include <vector>
+
+#include "caveman/ccr.h"
+#include "spend_db.h"
+
+namespace caveman::proxy {
+namespace {
+
+constexpr std::size_t kBatch = 64;
+
+constexpr const char* kInsert = R"sql(
+INSERT INTO requests (
+  ts, request_id, trace_id, label, agent_slug, provider, model, route_from, route_to, endpoint,
+  stream, status_code, error_code, latency_ms, ttfb_ms, request_bytes, response_bytes,
+  input_tokens, output_tokens, cached_input_tokens, cache_creation_input_tokens,
+  reasoning_tokens, basis, token_usage_basis, auth_mode, runtime_mode, optimization_ids,
+  cache_status, raw_request_sha256, transformed_request_sha256, request_hash_complete,
+  compression_eligible, compression_ratio, compression_tokens_before, compression_tokens_after,
+  compression_token_count_basis, recovery_handle, usage_scan_note
+) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?))sql";
+
+void bind_text(SQLite::Statement& st, int i, const std::string& v) {
+  if (v.empty()) {
+    st.bind(i);
+  } else {
+    st.bind(i, v);
+  }
+}
+
+void bind_opt(SQLite::Statement& st, int i, const std::optional<std::int64_t>& v) {
+  if (v) {
+    st.bind(i, static_cast<std::int64_t>(*v));
+  } else {
+    st.bind(i);
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<UsageWriter>> UsageWriter::start(const std::string& db_path,
+                                                        std::size_t max_queue) {
+  CAVEMAN_ASSIGN_OR_RETURN(std::unique_ptr<SQLite::Database> db, open_spend_db(db_path));
+  std::unique_ptr<UsageWriter> w(new UsageWriter(std::move(db), max_queue));
+  w->thread_ = std::thread([raw = w.get()] { raw->loop(); });
+  return w;
+}
+
+UsageWriter::UsageWriter(std::unique_ptr<SQLite::Database> db, std::size_t max_queue)
+    : db_(std::move(db)), max_queue_(max_queue) {}
+
+UsageWriter::~UsageWriter() { stop(); }
+
+bool UsageWriter::submit(UsageRow row) {
+  if (row.ts.empty()) row.ts = utc_timestamp_ms();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_ || queue_.size() >= max_queue_) {
+      dropped_.fetch_add(1);
+      return false;
+    }
+    queue_.push_back(std::move(row));
+  }
+  cv_.notify_one();
+  return true;
+}
+
+void UsageWriter::flush() {
+  std::unique_lock<std::mutex> lock(mu_);
+  idle_cv_.wait(lock, [&] { return queue_.empty() && !busy_; });
+}
+
+void UsageWriter::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_ && !thread_.joinable()) return;
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void UsageWriter::loop() {
+  while (true) {
+    std::vector<UsageRow> batch;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty() && stopping_) break;
+      while (!queue_.empty() && batch.size() < kBatch) {
+        batch.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+      busy_ = true;
+    }
+    try {
+      SQLite::Transaction tx(*db_);
+      for (UsageRow& row : batch) {
+        Status s = insert(row);
+        if (s.ok()) {
+          written_.fetch_add(1);
+        } else {
+          dropped_.fetch_add(1);
+          spdlog::warn("usage row dropped: {}", s.ToString());
+        }
+      }
+      tx.commit();
+    } catch (const SQLite::Exception& e) {
+      dropped_.fetch_add(batch.size());
+      spdlog::warn("usage rows dropped: caveman.db: {}", e.what());
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      busy_ = false;
+    }
+    idle_cv_.notify_all();
+  }
+  idle_cv_.notify_all();
+}
+
+Status UsageWriter::insert(UsageRow& row) {
+  Usage usage;
+  if (row.usage) {
+    usage = *row.usage;
+  } else if (row.capture) {
+    usage = scan_usage(row.provider, row.stream, row.content_encoding, *row.capture);
+  }
+  std::string raw_sha = row.raw_body ? ccr::sha256_hex(*row.raw_body) : std::string();
+  std::string sent_sha;
+  if (row.sent_body) {
+    sent_sha = row.sent_body == row.raw_body ? raw_sha : ccr::sha256_hex(*row.sent_body);
+  }
+  try {
+    SQLite::Statement st(*db_, kInsert);
+    int i = 0;
+    st.bind(++i, row.ts);
+    st.bind(++i, row.request_id);
+    bind_text(st, ++i, row.trace_id);
+    bind_text(st, ++i, row.label);
+    st.bind(++i, row.agent_slug.empty() ? std::string("unlabeled-agent") : row.agent_slug);
+    st.bind(++i, std::string(provider_name(row.provider)));
+    bind_text(st, ++i, row.model);
+    bind_text(st, ++i, row.route_from);
+    bind_text(st, ++i, row.route_to);
+    bind_text(st, ++i, row.endpoint);
+    st.bind(++i, row.stream ? 1 : 0);
+    st.bind(++i, row.status_code);
+    bind_text(st, ++i, row.error_code);
+    st.bind(++i, static_cast<std::int64_t>(row.latency_ms));
+    bind_opt(st, ++i, row.ttfb_ms >= 0 ? std::optional<std::int64_t>(row.ttfb_ms) : std::nullopt);
+    st.bind(++i, static_cast<std::int64_t>(row.request_bytes));
+    st.bind(++i, static_cast<std::int64_t>(row.response_bytes));
+    bind_opt(st, ++i, usage.input);
+    bind_opt(st, ++i, usage.output);
+    bind_opt(st, ++i, usage.cache_read);
+    bind_opt(st, ++i, usage.cache_write);
+    bind_opt(st, ++i, usage.reasoning);
+    st.bind(++i, "inferred");
+    st.bind(++i, usage.basis);
+    st.bind(++i, row.auth_mode);
+    bind_text(st, ++i, row.runtime_mode);
+    bind_text(st, ++i, row.optimization_ids);
+    st.bind(++i, usage.cache_status);
+    bind_text(st, ++i, raw_sha);
+    bind_text(st, ++i, sent_sha);
+    st.bind(++i, row.raw_body ? 1 : 0);
+    st.bind(++i, row.compression_eligible ? 1 : 0);
+    if (row.compression_ratio) {
+      st.bind(++i, *row.compression_ratio);
+    } else {
+      st.bind(++i);
+    }
+    bind_opt(st, ++i, row.compression_tokens_before);
+    bind_opt(st, ++i, row.compression_tokens_after);
+    bind_text(st, ++i, row.compression_tokens_before ? std::string("estimated_engine_o200k") : std::string());
+    bind_text(st, ++i, row.recovery_handle);
+    bind_text(st, ++i, usage.note);
+    st.exec();
+  } catch (const SQLite::Exception& e) {
+    return Status::Io("cave_db_unavailable", e.what());
+  }
+  return Status::Ok();
+}
+
+}  // namespace caveman::proxy

@@ -1,0 +1,101 @@
+// Usage rows (PROCESSES.md §1.10): one `requests` row per proxied call, written by a single
+// background thread so recording never adds latency to forwarding.
+//
+// submit() only enqueues (bounded; a full queue drops the row and counts it — the request
+// itself is never slowed or failed by bookkeeping). The writer thread hashes the bodies,
+// scans the usage capture and inserts rows in small transactions. stop() drains the queue
+// and joins. A row with a store error is dropped and counted, never retried forever.
+// Thread-safe: submit() from any thread.
+#ifndef CAVEMAN_PROXY_USAGE_STORE_H_
+#define CAVEMAN_PROXY_USAGE_STORE_H_
+
+#include <SQLiteCpp/Database.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "caveman/status.h"
+#include "routes.h"
+#include "usage_scanner.h"
+
+namespace caveman::proxy {
+
+struct UsageRow {
+  std::string ts;  // filled at submit when empty
+  std::string request_id;
+  std::string trace_id;
+  std::string label;
+  std::string agent_slug;  // empty → unlabeled-agent
+  Provider provider = Provider::kAnthropic;
+  std::string model;
+  std::string route_from;  // path as received (with /w/…)
+  std::string route_to;    // upstream URL
+  std::string endpoint;    // request path after the /w/ rewrite
+  bool stream = false;
+  int status_code = 0;
+  std::string error_code;
+  std::int64_t latency_ms = 0;
+  std::int64_t ttfb_ms = -1;  // -1 = no byte was relayed
+  std::int64_t request_bytes = 0;
+  std::int64_t response_bytes = 0;
+  std::string auth_mode = "unknown";
+  std::string runtime_mode;
+  std::string optimization_ids;
+  bool compression_eligible = false;
+  std::optional<double> compression_ratio;
+  std::optional<std::int64_t> compression_tokens_before;
+  std::optional<std::int64_t> compression_tokens_after;
+  std::string recovery_handle;
+  // Hashed by the writer (raw = as received, sent = as forwarded; may be the same object).
+  std::shared_ptr<const std::string> raw_body;
+  std::shared_ptr<const std::string> sent_body;
+  // Usage: either already known, or scanned by the writer from the capture.
+  std::optional<Usage> usage;
+  std::unique_ptr<UsageCapture> capture;
+  std::string content_encoding;
+};
+
+class UsageWriter {
+ public:
+  static Result<std::unique_ptr<UsageWriter>> start(const std::string& db_path,
+                                                    std::size_t max_queue = 4096);
+  ~UsageWriter();
+
+  // Enqueues; false when the queue is full (the row is dropped and counted).
+  bool submit(UsageRow row);
+  // Drains the queue, then stops the thread. Idempotent.
+  void stop();
+  // Blocks until every row submitted so far is written or dropped (tests, shutdown).
+  void flush();
+
+  std::uint64_t written() const { return written_.load(); }
+  std::uint64_t dropped() const { return dropped_.load(); }
+
+ private:
+  UsageWriter(std::unique_ptr<SQLite::Database> db, std::size_t max_queue);
+  void loop();
+  Status insert(UsageRow& row);
+
+  std::unique_ptr<SQLite::Database> db_;  // used by the writer thread only
+  std::size_t max_queue_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::condition_variable idle_cv_;
+  std::deque<UsageRow> queue_;  // guarded by mu_
+  bool stopping_ = false;       // guarded by mu_
+  bool busy_ = false;           // guarded by mu_
+  std::atomic<std::uint64_t> written_{0};
+  std::atomic<std::uint64_t> dropped_{0};
+  std::thread thread_;
+};
+
+}  // namespace caveman::proxy
+
+#endif  // CAVEMAN_PROXY_USAGE_STORE_H_

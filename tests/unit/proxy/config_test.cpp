@@ -1,0 +1,152 @@
+#include "config.h"
+
+#include <gtest/gtest.h>
+
+#include "support/test_support.h"
+
+namespace caveman::proxy {
+namespace {
+
+Result<Config> parse(std::string_view yaml, std::map<std::string, std::string> env = {}) {
+  return parse_config(yaml, map_env(std::move(env)), "/tmp/home", "/tmp/home/caveman.yaml");
+}
+
+TEST(ProxyConfig, DefaultsAreRecordOnLoopback8787) {
+  Result<Config> c = parse("");
+  ASSERT_OK(c);
+  EXPECT_EQ(c->mode, "record");
+  EXPECT_EQ(c->listen_host, "127.0.0.1");
+  EXPECT_EQ(c->listen_port, 8787);
+  EXPECT_EQ(c->label, "local");
+  EXPECT_EQ(c->min_bytes, 512);
+  EXPECT_EQ(c->max_request_bytes, 32LL * 1024 * 1024);
+  EXPECT_EQ(c->upstream_timeout_ms, 900000);
+  EXPECT_EQ(c->provider_base_urls.at("anthropic"), "https://api.anthropic.com");
+  EXPECT_EQ(c->provider_base_urls.at("openai"), "https://api.openai.com");
+  EXPECT_EQ(c->provider_base_urls.at("gemini"), "https://generativelanguage.googleapis.com");
+  EXPECT_EQ(c->db_path, "/tmp/home/caveman.db");
+  EXPECT_FALSE(c->recovery_via_mcp);
+}
+
+TEST(ProxyConfig, ReadsEveryYamlKey) {
+  Result<Config> c = parse(R"(
+label: team-a
+mode: compress
+listen: localhost:9999
+providers:
+  anthropic:
+    base_url: http://127.0.0.1:18001
+compat:
+  zeta:
+    base_url: http://127.0.0.1:11434/v1
+  ollama:
+    base_url: http://127.0.0.1:11434/v1
+    api_key_env: OLLAMA_KEY
+compress:
+  min_bytes: 100
+upstream:
+  timeout_ms: 1234
+  connect_timeout_ms: 55
+server:
+  threads: 7
+  max_queue: 9
+)");
+  ASSERT_OK(c);
+  EXPECT_EQ(c->label, "team-a");
+  EXPECT_EQ(c->mode, "compress");
+  EXPECT_EQ(c->listen_host, "127.0.0.1");
+  EXPECT_EQ(c->listen_port, 9999);
+  EXPECT_EQ(c->provider_base_urls.at("anthropic"), "http://127.0.0.1:18001");
+  ASSERT_EQ(c->compat.size(), 2u);
+  EXPECT_EQ(c->compat[0].name, "ollama");  // sorted by name
+  EXPECT_EQ(c->compat[0].api_key_env, "OLLAMA_KEY");
+  EXPECT_EQ(c->compat[1].name, "zeta");
+  EXPECT_EQ(c->min_bytes, 100);
+  EXPECT_EQ(c->upstream_timeout_ms, 1234);
+  EXPECT_EQ(c->connect_timeout_ms, 55);
+  EXPECT_EQ(c->worker_threads, 7);
+  EXPECT_EQ(c->max_queued, 9);
+}
+
+TEST(ProxyConfig, EnvironmentWinsOverYaml) {
+  Result<Config> c = parse("mode: compress\nlisten: 127.0.0.1:1\nlabel: yaml\n",
+                           {{"CAVEMAN_MODE", "record"},
+                            {"CAVEMAN_LISTEN", "[::1]:8788"},
+                            {"CAVEMAN_LABEL", "env"},
+                            {"CAVEMAN_RECOVERY", "mcp"},
+                            {"CAVE_MAX_REQUEST_BYTES", "1000"},
+                            {"CAVE_GATEWAY_UPSTREAM_TIMEOUT_MS", "42"},
+                            {"CAVEMAN_DB", "/x/y.db"},
+                            {"CAVE_SSRF_ALLOWLIST", "127.0.0.1"}});
+  ASSERT_OK(c);
+  EXPECT_EQ(c->mode, "record");
+  EXPECT_EQ(c->listen_host, "::1");
+  EXPECT_EQ(c->listen_port, 8788);
+  EXPECT_EQ(c->label, "env");
+  EXPECT_TRUE(c->recovery_via_mcp);
+  EXPECT_EQ(c->max_request_bytes, 1000);
+  EXPECT_EQ(c->upstream_timeout_ms, 42);
+  EXPECT_EQ(c->db_path, "/x/y.db");
+  EXPECT_EQ(c->ssrf_allowlist, "127.0.0.1");
+}
+
+TEST(ProxyConfig, UnknownModeIsRecord) {
+  for (const char* mode : {"Compress", "turbo", "compres", "RECORD"}) {
+    Result<Config> c = parse(std::string("mode: ") + mode + "\n");
+    ASSERT_OK(c);
+    EXPECT_EQ(c->mode, "record") << mode;
+  }
+  EXPECT_EQ(normalize_mode("pixel"), "pixel");
+  EXPECT_EQ(normalize_mode("shadow"), "shadow");
+}
+
+TEST(ProxyConfig, NonLoopbackListenIsRefused) {
+  for (const char* listen : {"0.0.0.0:8787", "192.168.1.5:8787", "example.com:80", "[::]:8787"}) {
+    Result<Config> c = parse("", {{"CAVEMAN_LISTEN", listen}});
+    ASSERT_FALSE(c.ok()) << listen;
+    EXPECT_EQ(c.status().cave_code(), "cave_listen_not_loopback") << listen;
+  }
+  for (const char* listen : {"127.0.0.2:8787", "LOCALHOST:1", "[::1]:2", "127.0.0.1:0"}) {
+    EXPECT_OK(parse("", {{"CAVEMAN_LISTEN", listen}})) ;
+  }
+}
+
+TEST(ProxyConfig, MalformedListenAndNumbersAreConfigErrors) {
+  for (const char* listen : {"8787", "127.0.0.1:", "127.0.0.1:99999", "127.0.0.1:x", "::1:80"}) {
+    Result<Config> c = parse("", {{"CAVEMAN_LISTEN", listen}});
+    ASSERT_FALSE(c.ok()) << listen;
+    EXPECT_EQ(c.status().cave_code(), "cave_invalid_config") << listen;
+  }
+  EXPECT_FALSE(parse("compress:\n  min_bytes: -3\n").ok());
+  EXPECT_FALSE(parse("", {{"CAVE_MAX_REQUEST_BYTES", "12abc"}}).ok());
+}
+
+TEST(ProxyConfig, BadYamlAndCompatEntriesAreRejected) {
+  EXPECT_EQ(parse("mode: [unclosed\n").status().cave_code(), "cave_invalid_config");
+  EXPECT_EQ(parse("- a\n- b\n").status().cave_code(), "cave_invalid_config");
+  EXPECT_FALSE(parse("compat:\n  Bad_Name:\n    base_url: http://x\n").ok());
+  EXPECT_FALSE(parse("compat:\n  ok:\n    api_key_env: K\n").ok());  // base_url required
+  EXPECT_FALSE(parse("compat:\n  ok:\n    base_url: ftp://x\n").ok());
+  EXPECT_FALSE(parse("providers:\n  openai:\n    base_url: not-a-url\n").ok());
+}
+
+TEST(ProxyConfig, LoadConfigReadsTheFileAndToleratesItsAbsence) {
+  testing::TempDir dir;
+  Result<Config> none = load_config(map_env({{"CAVEMAN_HOME", dir.path()}}));
+  ASSERT_OK(none);
+  EXPECT_EQ(none->mode, "record");
+  EXPECT_EQ(none->home, dir.path());
+  testing::write_file(dir.file("caveman.yaml"), "mode: compress\nlabel: filed\n");
+  Result<Config> filed = load_config(map_env({{"CAVEMAN_HOME", dir.path()}}));
+  ASSERT_OK(filed);
+  EXPECT_EQ(filed->mode, "compress");
+  EXPECT_EQ(filed->label, "filed");
+  testing::write_file(dir.file("other.yaml"), "label: other\n");
+  Result<Config> other =
+      load_config(map_env({{"CAVEMAN_HOME", dir.path()}, {"CAVEMAN_CONFIG", dir.file("other.yaml")}}));
+  ASSERT_OK(other);
+  EXPECT_EQ(other->label, "other");
+}
+
+}  // namespace
+}  // namespace caveman::proxy
