@@ -368,7 +368,8 @@ bool comment_line(std::string_view t) {
   return true;
 }
 
-bool code_line(std::string_view t) {
+// Starts with a code keyword (or `self.`, `this.`, a brace/bracket or a decorator).
+bool keyword_start(std::string_view t) {
   static constexpr std::string_view kStarts[] = {
       "def",   "class",   "if",       "elif",   "else",      "for",     "while",  "return",
       "import", "from",   "const",    "let",    "var",       "function", "public", "private",
@@ -381,8 +382,11 @@ bool code_line(std::string_view t) {
     if (starts_with(t, k) && (t.size() == k.size() || !text::is_word_byte(t[k.size()]))) return true;
   }
   if (starts_with(t, "self.") || starts_with(t, "this.")) return true;
-  if (!t.empty() && (t[0] == '}' || t[0] == '{' || t[0] == ')' || t[0] == ']' || t[0] == '@'))
-    return true;
+  return !t.empty() && (t[0] == '}' || t[0] == '{' || t[0] == ')' || t[0] == ']' || t[0] == '@');
+}
+
+bool code_line(std::string_view t) {
+  if (keyword_start(t)) return true;
   std::string_view r = rtrim(t);
   if (r.empty()) return false;
   char last = r.back();
@@ -468,7 +472,10 @@ LineStats line_stats(std::string_view s) {
   }
   st.unindented = unindented.size();
   for (std::size_t i = 0; i < unindented.size(); ++i) {
-    if (log_signal(unindented[i]) || templates[masked[i]] >= 3) ++st.unindented_log;
+    // Repeated comments or keyword-led code lines are code's own regularity, not a log's.
+    bool template_line = templates[masked[i]] >= 3 && !comment_line(unindented[i]) &&
+                         !keyword_start(unindented[i]);
+    if (log_signal(unindented[i]) || template_line) ++st.unindented_log;
   }
   st.non_comment = non_comment;
   st.search_like = search_like;
@@ -482,6 +489,9 @@ bool strongly_search(const LineStats& st) {
   return st.search_hits >= 4 && st.search_like * 5 >= st.lines * 3;
 }
 bool markdown_document(const LineStats& st) { return st.md_headings >= 2 && st.md_fences >= 2; }
+bool markdown_prose(const LineStats& st) {
+  return st.md_headings >= 3 && st.prose_lines >= st.md_headings && !code_dense(st);
+}
 bool code_dense(const LineStats& st) {
   return st.code_lines * 5 >= st.non_comment * 2 && st.code_lines > st.prose_lines;
 }
@@ -514,6 +524,9 @@ std::string detect_body(std::string_view body) {
   // Sectioned TOML/INI and YAML win over repeated-template evidence (manifests repeat lines);
   // a flat key=value file does not, because logfmt logs look exactly like one.
   if (config && !flat) return "config";
+  // Prose under several Markdown headings (release notes, changelogs) repeats its line
+  // templates like a log; it is a document when the lines are prose rather than code.
+  if (markdown_prose(st)) return "text";
   if (strongly_search(st)) return "search-result";
   if (strongly_log(st)) return "log";
   if (config) return "config";

@@ -36,6 +36,7 @@ LineStats line_stats(std::string_view s);
 bool strongly_log(const LineStats& st);
 bool strongly_search(const LineStats& st);
 bool markdown_document(const LineStats& st);
+bool markdown_prose(const LineStats& st);
 bool code_dense(const LineStats& st);
 
 // Detect on already-unwrapped text.

@@ -151,6 +151,22 @@ TEST(DetectBeyondTest, MarkdownWithCodeBlocksIsText) {
   EXPECT_EQ(detect(md), "text");
 }
 
+TEST(DetectBeyondTest, ReleaseNotesUnderHeadingsAreText) {
+  std::string notes = "# Release notes\n\nThis page lists the maintenance releases of the agent.\n\n";
+  for (int i = 1; i <= 12; ++i) {
+    notes += "## Version 3." + std::to_string(i) + ".0\n\nMaintenance release " + std::to_string(i) +
+             ": refreshed the bundled certificate store and rebuilt the agent.\n\n";
+  }
+  EXPECT_EQ(detect(notes), "text");
+  // Python with many "# comment" lines stays code.
+  std::string py = "import os\n\n";
+  for (int i = 0; i < 12; ++i) {
+    py += "# step " + std::to_string(i) + " of the pipeline does the thing\ndef step" +
+          std::to_string(i) + "(x):\n    return x + " + std::to_string(i) + "\n\n";
+  }
+  EXPECT_EQ(detect(py), "code");
+}
+
 TEST(DetectBeyondTest, ProseWithBracesIsNotCode) {
   std::string man;
   for (int i = 0; i < 10; ++i) {
