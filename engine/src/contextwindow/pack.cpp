@@ -37,8 +37,9 @@ double static_score(const Item& item, const PackOptions& options, Clock::time_po
     double weight = options.recency_weight > 0 ? options.recency_weight : kDefaultRecencyWeight;
     double age = std::chrono::duration<double>(now - *item.timestamp).count();
     if (age < 0) age = 0;
-    // exp(−age / half_life), as the original computes it.
-    score += weight * std::exp(-age / half_life(options).count());
+    // A true half-life: the recency bonus halves every half_life (the original used
+    // exp(−age/half_life), which decays by e, not 2, per "half-life").
+    score += weight * std::exp2(-age / half_life(options).count());
   }
   if (has_error_signal(item.text)) {
     score += options.error_boost > 0 ? options.error_boost : kDefaultErrorBoost;

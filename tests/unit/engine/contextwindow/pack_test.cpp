@@ -137,9 +137,11 @@ TEST(PackTest, PinPriorityAndRecencyShapeTheScore) {
   PackOptions past = o;
   past.now = t0 - std::chrono::hours(48);
   EXPECT_DOUBLE_EQ(static_score(items[1], past, *past.now), kDefaultRecencyWeight);
-  // The decay is exp(−age / half_life) (ENGINE.md §9.2): after 6 h, weight / e.
+  // A real half-life: after 6 h the recency bonus is half the weight, after 12 h a quarter.
   EXPECT_NEAR(static_score(items[0], o, items[0].timestamp.value() + std::chrono::hours(6)),
-              kDefaultRecencyWeight * std::exp(-1.0), 1e-12);
+              kDefaultRecencyWeight / 2, 1e-12);
+  EXPECT_NEAR(static_score(items[0], o, items[0].timestamp.value() + std::chrono::hours(12)),
+              kDefaultRecencyWeight / 4, 1e-12);
 }
 
 TEST(PackTest, ReserveLargerThanMaxPacksNothing) {
