@@ -14,6 +14,7 @@ help:
 	@echo "make build    build the release preset into $(BUILD_DIR)"
 	@echo "make install  copy the binaries into ~/.caveman/bin"
 	@echo "make bench    run the benchmarks and rewrite docs/BENCHMARKS.md"
+	@echo "make fuzz     run every libFuzzer target FUZZ_SECONDS (default 30) each"
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -31,11 +32,18 @@ test: bootstrap build
 	ctest --preset $(PRESET)
 	$(MAKE) --no-print-directory test-asan
 
-# Unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# Unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer (label "unit").
 test-asan:
 	@test -f build/asan/build.ninja || cmake --preset asan
-	cmake --build --preset asan -j $(JOBS) --target engine_tests
+	cmake --build --preset asan -j $(JOBS)
 	ctest --preset asan
+
+# libFuzzer targets (clang), FUZZ_SECONDS each; results in docs/RELIABILITY.md.
+FUZZ_SECONDS ?= 30
+fuzz:
+	@test -f build/fuzz/build.ninja || cmake --preset fuzz
+	cmake --build --preset fuzz -j $(JOBS)
+	scripts/run_fuzz.sh $(FUZZ_SECONDS) build/fuzz
 
 install: build
 	$(BIN)/caveman install --from $(BIN)
