@@ -9,8 +9,12 @@ APT_PACKAGES=(
   nlohmann-json3-dev libsqlitecpp-dev libsqlite3-dev sqlite3 libcpp-httplib-dev
   libtree-sitter-dev libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev
   libyaml-cpp-dev libgumbo-dev zlib1g-dev libssl-dev libbrotli-dev unicode-data
-  clang libclang-rt-14-dev wrk hyperfine nodejs npm
+  clang libclang-rt-14-dev wrk hyperfine chromium
 )
+# Node.js may come from NodeSource, whose nodejs bundles npm and conflicts with
+# Debian's npm package: only ask apt for them when the commands are missing.
+command -v node >/dev/null 2>&1 || APT_PACKAGES+=(nodejs)
+command -v npm >/dev/null 2>&1 || APT_PACKAGES+=(npm)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
