@@ -3,6 +3,9 @@ PRESET ?= release
 BUILD_DIR := build/$(PRESET)
 BIN := $(BUILD_DIR)/bin
 JOBS ?= 2
+# ccache hits across clones at different paths (CI builds a fresh clone every run).
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 
 .PHONY: all bootstrap configure build start test test-asan install bench fuzz soak npm-pack clean help
 
