@@ -10,6 +10,7 @@ APT_PACKAGES=(
   libtree-sitter-dev libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev
   libyaml-cpp-dev libgumbo-dev zlib1g-dev libssl-dev libbrotli-dev unicode-data
   clang libclang-rt-14-dev wrk hyperfine chromium
+  fonts-spleen unifont
 )
 # Node.js may come from NodeSource, whose nodejs bundles npm and conflicts with
 # Debian's npm package: only ask apt for them when the commands are missing.
