@@ -6,7 +6,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { check, finish } from '../lib/harness.mjs';
 import { providersYaml, recentRows, recordingFetch, startProxy } from './harness.mjs';
-import { USAGE, startMockUpstream } from './mock_upstream.mjs';
+import { USAGE, startMockUpstream } from '../lib/mock_upstream.mjs';
 
 const mock = await startMockUpstream();
 const proxy = await startProxy({ yaml: providersYaml(mock.url) });
