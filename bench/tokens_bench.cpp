@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 
 #include "caveman/tokens.h"
@@ -32,11 +32,11 @@ template <typename F>
 Best best_seconds(int runs, F&& f) {
   Best best;
   for (int i = 0; i < runs; ++i) {
-    const double c0 = cpu_seconds();
-    const auto t0 = std::chrono::steady_clock::now();
+    double c0 = cpu_seconds();
+    auto t0 = std::chrono::steady_clock::now();
     f();
-    const auto t1 = std::chrono::steady_clock::now();
-    const double c1 = cpu_seconds();
+    auto t1 = std::chrono::steady_clock::now();
+    double c1 = cpu_seconds();
     best.wall = std::min(best.wall, std::chrono::duration<double>(t1 - t0).count());
     best.cpu = std::min(best.cpu, c1 - c0);
   }
@@ -50,18 +50,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: tokens_bench <file> [runs]\n");
     return 2;
   }
-  const std::string text = caveman::corpus::read_file(argv[1]);
-  const int runs = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
+  std::string text = caveman::corpus::read_file(argv[1]);
+  int runs = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
   const auto& counter = caveman::tokens::default_counter();
   std::size_t tokens = 0;
   std::size_t ids = 0;
-  const Best count_s = best_seconds(runs, [&] { tokens = counter.count(text); });
-  const Best encode_s = best_seconds(runs, [&] { ids = counter.encode(text).size(); });
+  Best count_s = best_seconds(runs, [&] { tokens = counter.count(text); });
+  Best encode_s = best_seconds(runs, [&] { ids = counter.encode(text).size(); });
   if (ids != tokens) {
     std::fprintf(stderr, "tokens_bench: count %zu != encode %zu\n", tokens, ids);
     return 1;
   }
-  const double mb = static_cast<double>(text.size()) / 1e6;
+  double mb = static_cast<double>(text.size()) / 1e6;
   std::printf(
       "{\"bytes\":%zu,\"tokens\":%zu,\"runs\":%d,\"count_mb_s\":%.2f,\"encode_mb_s\":%.2f,"
       "\"count_cpu_mb_s\":%.2f,\"encode_cpu_mb_s\":%.2f}\n",

@@ -82,11 +82,11 @@ class HeapMerger {
     for (std::size_t k = heap_.size() / 2; k-- > 0;) sift_down(k);
     std::size_t parts = n;
     while (!heap_.empty()) {
-      const std::uint32_t pos = heap_[0];
-      const std::uint32_t rank = pair_[pos];
+      std::uint32_t pos = heap_[0];
+      std::uint32_t rank = pair_[pos];
       remove(pos);
-      const std::uint32_t nx = next_[pos];
-      const std::uint32_t nn = next_[nx];
+      std::uint32_t nx = next_[pos];
+      std::uint32_t nn = next_[nx];
       if (slot_[nx] != kNotInHeap) remove(nx);
       next_[nx] = kDead;
       next_[pos] = nn;
@@ -115,9 +115,9 @@ class HeapMerger {
     slot_[part] = static_cast<std::uint32_t>(k);
   }
   void sift_up(std::size_t k) {
-    const std::uint32_t part = heap_[k];
+    std::uint32_t part = heap_[k];
     while (k > 0) {
-      const std::size_t parent = (k - 1) / 2;
+      std::size_t parent = (k - 1) / 2;
       if (!less(part, heap_[parent])) break;
       place(k, heap_[parent]);
       k = parent;
@@ -125,8 +125,8 @@ class HeapMerger {
     place(k, part);
   }
   void sift_down(std::size_t k) {
-    const std::uint32_t part = heap_[k];
-    const std::size_t size = heap_.size();
+    std::uint32_t part = heap_[k];
+    std::size_t size = heap_.size();
     for (;;) {
       std::size_t child = 2 * k + 1;
       if (child >= size) break;
@@ -140,7 +140,7 @@ class HeapMerger {
   void remove(std::uint32_t part) {
     const std::size_t k = slot_[part];
     slot_[part] = kNotInHeap;
-    const std::uint32_t last = heap_.back();
+    std::uint32_t last = heap_.back();
     heap_.pop_back();
     if (k == heap_.size()) return;
     place(k, last);
@@ -238,7 +238,7 @@ std::size_t encode_piece(const Vocab& v, const unsigned char* p, std::size_t n,
     return 1;
   }
   if (n == 2) {  // a token, or two single bytes: no merge can happen in between
-    const std::uint32_t r = v.pair_rank(p);
+    std::uint32_t r = v.pair_rank(p);
     if constexpr (kIds) {
       if (r != kNoRank) {
         out->push_back(r);
@@ -259,8 +259,8 @@ std::size_t encode_piece(const Vocab& v, const unsigned char* p, std::size_t n,
     }
     return heap_merger().run<kIds>(v, p, n, out);
   }
-  const std::uint64_t h = table::hash_bytes(p, n);
-  const std::uint32_t whole = v.rank_hashed(p, n, h);
+  std::uint64_t h = table::hash_bytes(p, n);
+  std::uint32_t whole = v.rank_hashed(p, n, h);
   if (whole != kNoRank) {
     if constexpr (kIds) out->push_back(whole);
     return 1;
@@ -269,7 +269,7 @@ std::size_t encode_piece(const Vocab& v, const unsigned char* p, std::size_t n,
   if (n > PieceCache::kMaxBytes) {
     if constexpr (kIds) {
       std::uint32_t ids[kSmallPiece];
-      const std::size_t parts = merge_linear<true>(v, p, n, ids);
+      std::size_t parts = merge_linear<true>(v, p, n, ids);
       out->insert(out->end(), ids, ids + parts);
       return parts;
     } else {
@@ -279,7 +279,7 @@ std::size_t encode_piece(const Vocab& v, const unsigned char* p, std::size_t n,
   PieceCache::Entry& e = piece_cache().slot(h);
   if (!PieceCache::holds(e, p, n)) {
     std::uint32_t ids[PieceCache::kMaxBytes];
-    const std::size_t parts = merge_linear<true>(v, p, n, ids);
+    std::size_t parts = merge_linear<true>(v, p, n, ids);
     if constexpr (kIds) out->insert(out->end(), ids, ids + parts);
     PieceCache::put(e, p, n, ids, parts);
     return parts;
@@ -303,7 +303,7 @@ void bpe_encode_linear_for_testing(const Vocab& vocab, std::string_view piece,
   // The linear merger works on fixed stack arrays, so longer pieces cannot be forced here.
   if (piece.empty() || piece.size() > kSmallPiece) return;
   std::uint32_t ids[kSmallPiece];
-  const std::size_t parts = merge_linear<true>(vocab, bytes_of(piece), piece.size(), ids);
+  std::size_t parts = merge_linear<true>(vocab, bytes_of(piece), piece.size(), ids);
   out.insert(out.end(), ids, ids + parts);
 }
 

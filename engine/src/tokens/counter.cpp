@@ -2,7 +2,6 @@
 // embedded vocabulary (vocab.h). Special tokens are never recognised: `<|endoftext|>` is
 // counted as the ordinary text it is (tiktoken's encode_ordinary).
 #include "caveman/tokens.h"
-
 #include "text/utf8.h"
 #include "tokens/bpe.h"
 #include "tokens/pretokenize.h"
@@ -20,7 +19,7 @@ std::size_t O200kCounter::count(std::string_view text) const {
   const Vocab& vocab = Vocab::o200k();
   std::size_t total = 0;
   for (std::size_t pos = 0; pos < text.size();) {
-    const std::size_t end = next_piece_end(text, pos);
+    std::size_t end = next_piece_end(text, pos);
     total += bpe_count(vocab, text.substr(pos, end - pos));
     pos = end;
   }
@@ -32,7 +31,7 @@ std::vector<std::uint32_t> O200kCounter::encode(std::string_view text) const {
   std::vector<std::uint32_t> ids;
   ids.reserve(text.size() / 4 + 1);
   for (std::size_t pos = 0; pos < text.size();) {
-    const std::size_t end = next_piece_end(text, pos);
+    std::size_t end = next_piece_end(text, pos);
     bpe_encode(vocab, text.substr(pos, end - pos), ids);
     pos = end;
   }

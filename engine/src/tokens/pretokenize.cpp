@@ -19,22 +19,27 @@ enum : std::uint8_t {
   kCrLf = 64,    // \r, \n
   kOther = 128,  // everything else, including each invalid UTF-8 byte (as U+FFFD would be)
 };
-constexpr std::uint8_t kUpperSet = kLu | kLmo | kMark;    // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
-constexpr std::uint8_t kLowerSet = kLl | kLmo | kMark;    // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+constexpr std::uint8_t kUpperSet = kLu | kLmo | kMark;        // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+constexpr std::uint8_t kLowerSet = kLl | kLmo | kMark;        // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
 constexpr std::uint8_t kPrefixSet = kMark | kSpace | kOther;  // [^\r\n\p{L}\p{N}]
-constexpr std::uint8_t kPunctSet = kMark | kOther;        // [^\s\p{L}\p{N}]
-constexpr std::uint8_t kWhiteSet = kSpace | kCrLf;        // \s
+constexpr std::uint8_t kPunctSet = kMark | kOther;            // [^\s\p{L}\p{N}]
+constexpr std::uint8_t kWhiteSet = kSpace | kCrLf;            // \s
 constexpr std::size_t kFail = static_cast<std::size_t>(-1);
 
 constexpr std::array<std::uint8_t, 128> make_ascii_classes() {
   std::array<std::uint8_t, 128> t{};
   for (int c = 0; c < 128; ++c) {
     std::uint8_t k = kOther;
-    if (c >= 'A' && c <= 'Z') k = kLu;
-    else if (c >= 'a' && c <= 'z') k = kLl;
-    else if (c >= '0' && c <= '9') k = kNum;
-    else if (c == '\r' || c == '\n') k = kCrLf;
-    else if (c == ' ' || (c >= 0x09 && c <= 0x0D)) k = kSpace;  // \t \v \f and space
+    if (c >= 'A' && c <= 'Z')
+      k = kLu;
+    else if (c >= 'a' && c <= 'z')
+      k = kLl;
+    else if (c >= '0' && c <= '9')
+      k = kNum;
+    else if (c == '\r' || c == '\n')
+      k = kCrLf;
+    else if (c == ' ' || (c >= 0x09 && c <= 0x0D))
+      k = kSpace;  // \t \v \f and space
     t[static_cast<std::size_t>(c)] = k;
   }
   return t;
@@ -80,7 +85,7 @@ struct Char {
 // Strict UTF-8 (Unicode Table 3-7). A byte that does not start a well-formed sequence is a
 // one-byte kOther character.
 Char decode_multibyte(const unsigned char* s, std::size_t n, std::size_t i) {
-  const unsigned char b0 = s[i];
+  unsigned char b0 = s[i];
   auto cont = [&](std::size_t k, unsigned char lo, unsigned char hi) {
     return i + k < n && s[i + k] >= lo && s[i + k] <= hi;
   };
@@ -91,14 +96,14 @@ Char decode_multibyte(const unsigned char* s, std::size_t n, std::size_t i) {
     cp = (char32_t(b0 & 0x1F) << 6) | (s[i + 1] & 0x3F);
     len = 2;
   } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    const unsigned char lo = b0 == 0xE0 ? 0xA0 : 0x80;
-    const unsigned char hi = b0 == 0xED ? 0x9F : 0xBF;
+    unsigned char lo = b0 == 0xE0 ? 0xA0 : 0x80;
+    unsigned char hi = b0 == 0xED ? 0x9F : 0xBF;
     if (!cont(1, lo, hi) || !cont(2, 0x80, 0xBF)) return {kOther, 1};
     cp = (char32_t(b0 & 0x0F) << 12) | (char32_t(s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F);
     len = 3;
   } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    const unsigned char lo = b0 == 0xF0 ? 0x90 : 0x80;
-    const unsigned char hi = b0 == 0xF4 ? 0x8F : 0xBF;
+    unsigned char lo = b0 == 0xF0 ? 0x90 : 0x80;
+    unsigned char hi = b0 == 0xF4 ? 0x8F : 0xBF;
     if (!cont(1, lo, hi) || !cont(2, 0x80, 0xBF) || !cont(3, 0x80, 0xBF)) return {kOther, 1};
     cp = (char32_t(b0 & 0x07) << 18) | (char32_t(s[i + 1] & 0x3F) << 12) |
          (char32_t(s[i + 2] & 0x3F) << 6) | (s[i + 3] & 0x3F);
@@ -129,8 +134,8 @@ class Scanner {
         if (e == n_ || (s_[e] < 0x80 && s_[e] != '\'')) return e;
       }
     }
-    const Char c0 = at(p);
-    const std::size_t after = p + c0.len;
+    Char c0 = at(p);
+    std::size_t after = p + c0.len;
     std::size_t e;
     // Alternatives 1 and 2: letter runs, optionally after one prefix character. Backtracking
     // order: the prefix is tried first (greedy `?`), then the same body without it.
@@ -150,7 +155,7 @@ class Scanner {
     if (c0.cls & kNum) {
       e = after;
       for (int k = 1; k < 3 && e < n_; ++k) {
-        const Char c = at(e);
+        Char c = at(e);
         if (!(c.cls & kNum)) break;
         e += c.len;
       }
@@ -175,14 +180,14 @@ class Scanner {
 
  private:
   Char at(std::size_t i) const {
-    const unsigned char b = s_[i];
+    unsigned char b = s_[i];
     if (b < 0x80) return {kAsciiClass[b], 1};
     return decode_multibyte(s_, n_, i);
   }
 
   std::size_t run(std::size_t i, std::uint8_t set) const {
     while (i < n_) {
-      const Char c = at(i);
+      Char c = at(i);
       if (!(c.cls & set)) break;
       i += c.len;
     }
@@ -193,7 +198,7 @@ class Scanner {
   // lower-case letter; U+017F (LATIN SMALL LETTER LONG S, C5 BF) case-folds to s.
   std::size_t contraction(std::size_t e) const {
     if (e + 1 >= n_ || s_[e] != '\'') return e;
-    const unsigned char c = s_[e + 1] | 0x20;
+    unsigned char c = s_[e + 1] | 0x20;
     switch (c) {
       case 's':
       case 't':
@@ -220,7 +225,7 @@ class Scanner {
     std::size_t i = q;
     std::size_t last_both_end = kFail;
     while (i < n_) {
-      const Char c = at(i);
+      Char c = at(i);
       if (!(c.cls & kUpperSet)) break;
       i += c.len;
       if (c.cls & (kLmo | kMark)) last_both_end = i;
@@ -238,7 +243,7 @@ class Scanner {
 
   // Alternative 2 body: [upper]+[lower]* contraction?.
   std::size_t upper_word(std::size_t q) const {
-    const std::size_t i = run(q, kUpperSet);
+    std::size_t i = run(q, kUpperSet);
     if (i == q) return kFail;
     return contraction(run(i, kLowerSet));
   }
@@ -252,7 +257,7 @@ class Scanner {
     std::size_t last_start = p;
     std::size_t chars = 0;
     while (i < n_) {
-      const Char c = at(i);
+      Char c = at(i);
       if (!(c.cls & kWhiteSet)) break;
       last_start = i;
       i += c.len;
@@ -276,9 +281,9 @@ std::size_t next_piece_end(std::string_view text, std::size_t pos) {
 
 std::vector<std::string_view> pretokenize(std::string_view text) {
   std::vector<std::string_view> pieces;
-  const Scanner scanner(text);
+  Scanner scanner(text);
   for (std::size_t pos = 0; pos < text.size();) {
-    const std::size_t end = scanner.piece_end(pos);
+    std::size_t end = scanner.piece_end(pos);
     pieces.push_back(text.substr(pos, end - pos));
     pos = end;
   }

@@ -38,11 +38,11 @@ inline constexpr std::size_t kMaxTokenBytes = (1u << kLengthBits) - 1;
 struct TableHeader {
   char magic[8];
   std::uint32_t version;
-  std::uint32_t token_count;     // ranks are 0 .. token_count-1, contiguous
-  std::uint32_t slot_bits;       // the slot array has 1 << slot_bits entries
+  std::uint32_t token_count;  // ranks are 0 .. token_count-1, contiguous
+  std::uint32_t slot_bits;    // the slot array has 1 << slot_bits entries
   std::uint32_t bytes_size;
   std::uint32_t max_token_bytes;
-  std::uint32_t max_probe;       // longest probe sequence of any vocabulary entry
+  std::uint32_t max_probe;         // longest probe sequence of any vocabulary entry
   std::uint64_t pair_rank_offset;  // byte offsets of the sections from the blob start
   std::uint64_t slots_offset;
   std::uint64_t offsets_offset;

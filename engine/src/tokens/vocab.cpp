@@ -12,11 +12,12 @@ __asm__(
     ".balign 64\n"
     ".globl caveman_o200k_table\n"
     ".type caveman_o200k_table, @object\n"
-    "caveman_o200k_table:\n"
-    CAVEMAN_O200K_TABLE_INCBIN "\n"
+    "caveman_o200k_table:\n" CAVEMAN_O200K_TABLE_INCBIN
+    "\n"
     ".size caveman_o200k_table, . - caveman_o200k_table\n"
     ".previous\n");
 
+// NOLINTNEXTLINE(readability-identifier-naming): the symbol is defined in the assembly above.
 extern "C" const unsigned char caveman_o200k_table[];
 
 namespace caveman::tokens {
@@ -43,8 +44,8 @@ Vocab::Vocab(const unsigned char* blob)
 }
 
 const Vocab& Vocab::o200k() {
-  static const Vocab vocab(caveman_o200k_table);
-  return vocab;
+  static const Vocab kVocab(caveman_o200k_table);
+  return kVocab;
 }
 
 }  // namespace caveman::tokens

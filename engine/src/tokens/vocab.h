@@ -39,14 +39,14 @@ class Vocab {
   }
   // The same for 3 <= n <= kMaxTokenBytes with h = table::hash_bytes(p, n) already computed.
   std::uint32_t rank_hashed(const unsigned char* p, std::size_t n, std::uint64_t h) const {
-    const std::uint64_t tag = h >> table::kTagShift;
+    std::uint64_t tag = h >> table::kTagShift;
     // The expected slot word for a hit, minus the offset and rank bits.
-    const std::uint64_t want = (std::uint64_t{n} << table::kLengthShift) | (tag << table::kTagShift);
+    std::uint64_t want = (std::uint64_t{n} << table::kLengthShift) | (tag << table::kTagShift);
     constexpr std::uint64_t kOffsetMask = (std::uint64_t{1} << table::kOffsetBits) - 1;
     constexpr std::uint64_t kRankMask = ((std::uint64_t{1} << table::kRankBits) - 1)
                                         << table::kRankShift;
     for (std::size_t idx = h & mask_;; idx = (idx + 1) & mask_) {
-      const std::uint64_t e = slots_[idx];
+      std::uint64_t e = slots_[idx];
       if (e == 0) return kNoRank;
       if ((e & ~(kOffsetMask | kRankMask)) == want &&
           table::bytes_equal(bytes_ + (e & kOffsetMask), p, n)) {

@@ -5,8 +5,8 @@
 // Validates the vocabulary (base64, ranks contiguous from 0, no duplicate byte strings, all 256
 // single bytes present, lengths ≤ 255, bytes < 2 MiB) and exits non-zero with a message on any
 // problem, so a bad vocabulary fails the build instead of miscounting. The info header carries
-// the blob's absolute path (also as a ready `.incbin` directive), size and FNV-1a hash: including it makes both the compiler's
-// dependency scan and ccache see a change whenever the blob changes.
+// the blob's absolute path (also as a ready `.incbin` directive), size and FNV-1a hash: including
+// it makes both the compiler's dependency scan and ccache see a change whenever the blob changes.
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
     }
     tokens.push_back(decoded);
   }
-  const std::size_t count = tokens.size();
+  std::size_t count = tokens.size();
   if (count == 0 || count >= (std::size_t{1} << tf::kRankBits)) return fail("token count");
 
   tf::TableHeader header{};
@@ -133,8 +133,8 @@ int main(int argc, char** argv) {
   header.bytes_size = static_cast<std::uint32_t>(bytes.size());
 
   for (auto& r : header.byte_rank) r = tf::kNoRank;
-  const std::size_t slot_count = std::size_t{1} << slot_bits;
-  const std::size_t mask = slot_count - 1;
+  std::size_t slot_count = std::size_t{1} << slot_bits;
+  std::size_t mask = slot_count - 1;
   std::vector<std::uint64_t> slots(slot_count, 0);
   for (std::size_t r = 0; r < count; ++r) {
     const std::string& t = tokens[r];
@@ -159,22 +159,22 @@ int main(int argc, char** argv) {
                  (std::uint64_t{r} << tf::kRankShift) | (tag << tf::kTagShift);
   }
   for (int b = 0; b < 256; ++b) {
-    if (header.byte_rank[b] == tf::kNoRank) return fail("single byte missing: " + std::to_string(b));
+    if (header.byte_rank[b] == tf::kNoRank)
+      return fail("single byte missing: " + std::to_string(b));
   }
 
   std::vector<std::uint32_t> pair_rank(65536, tf::kNoRank);
   for (std::size_t r = 0; r < count; ++r) {
     const std::string& t = tokens[r];
     if (t.size() == 2) {
-      const auto b0 = static_cast<unsigned char>(t[0]);
-      const auto b1 = static_cast<unsigned char>(t[1]);
+      auto b0 = static_cast<unsigned char>(t[0]);
+      auto b1 = static_cast<unsigned char>(t[1]);
       pair_rank[(std::size_t{b0} << 8) | b1] = static_cast<std::uint32_t>(r);
     }
   }
 
   header.pair_rank_offset = align64(sizeof header);
-  header.slots_offset =
-      align64(header.pair_rank_offset + pair_rank.size() * sizeof(std::uint32_t));
+  header.slots_offset = align64(header.pair_rank_offset + pair_rank.size() * sizeof(std::uint32_t));
   header.offsets_offset = align64(header.slots_offset + slot_count * sizeof(std::uint64_t));
   header.bytes_offset = align64(header.offsets_offset + offsets.size() * sizeof(std::uint32_t));
   header.total_size = align64(header.bytes_offset + bytes.size());

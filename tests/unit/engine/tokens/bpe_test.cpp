@@ -47,9 +47,9 @@ TEST(Bpe, DecodesBackToThePiece) {
   std::mt19937 rng(7);
   for (int round = 0; round < 500; ++round) {
     std::string piece;
-    const int len = 1 + static_cast<int>(rng() % 300);
+    int len = 1 + static_cast<int>(rng() % 300);
     for (int i = 0; i < len; ++i) piece.push_back(static_cast<char>(rng() % 256));
-    const Ids ids = encode(piece);
+    Ids ids = encode(piece);
     ASSERT_EQ(decode(ids), piece);
     ASSERT_EQ(bpe_count(Vocab::o200k(), piece), ids.size());
   }
@@ -57,11 +57,11 @@ TEST(Bpe, DecodesBackToThePiece) {
 
 TEST(Bpe, LinearAndHeapMergersAgree) {
   std::mt19937 rng(99);
-  const std::string alphabet = "aaaabbbcdeeeeghilmnoprsttu_ABCXYZ-=";
+  std::string alphabet = "aaaabbbcdeeeeghilmnoprsttu_ABCXYZ-=";
   for (int round = 0; round < 3000; ++round) {
     std::string piece;
-    const std::size_t len = 2 + rng() % (kSmallPiece - 1);
-    const bool bytes = round % 3 == 0;
+    std::size_t len = 2 + rng() % (kSmallPiece - 1);
+    bool bytes = round % 3 == 0;
     for (std::size_t i = 0; i < len; ++i) {
       piece.push_back(bytes ? static_cast<char>(rng() % 256) : alphabet[rng() % alphabet.size()]);
     }
@@ -77,11 +77,11 @@ TEST(Bpe, MemoisedShortPiecesGiveTheMergedIds) {
   // Short pieces that are not tokens go through a per-thread cache: the first call fills it,
   // the second reads it; both must equal a fresh merge, also after slot collisions.
   std::mt19937 rng(5);
-  const std::string alphabet = "abcdeghilmnoprstuxyz_ABCXYZ-=.0";
+  std::string alphabet = "abcdeghilmnoprstuxyz_ABCXYZ-=.0";
   std::vector<std::string> pieces;
   for (int i = 0; i < 20000; ++i) {
     std::string piece;
-    const std::size_t len = 3 + rng() % 14;
+    std::size_t len = 3 + rng() % 14;
     for (std::size_t k = 0; k < len; ++k) piece.push_back(alphabet[rng() % alphabet.size()]);
     pieces.push_back(piece);
   }
@@ -102,7 +102,7 @@ TEST(Bpe, LongPiecesUseTheHeapMerger) {
   // pattern gives a periodic token sequence.
   std::string piece;
   for (int i = 0; i < 2500; ++i) piece += "abcd";
-  const Ids ids = encode(piece);
+  Ids ids = encode(piece);
   EXPECT_EQ(decode(ids), piece);
   EXPECT_EQ(bpe_count(Vocab::o200k(), piece), ids.size());
   EXPECT_LT(ids.size(), piece.size() / 2);

@@ -1,6 +1,4 @@
 // O200kCounter end to end (pre-tokenizer + BPE + embedded vocabulary) and ApproxCounter.
-#include "caveman/tokens.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "caveman/tokens.h"
 #include "tokens/vocab.h"
 
 namespace caveman::tokens {
@@ -32,16 +31,15 @@ TEST(O200kCounter, NameAndEmptyInput) {
 
 TEST(O200kCounter, KnownSentence) {
   // Ids from gpt-tokenizer@4.0.0 encode(..., {disallowedSpecial: new Set()}) for o200k_base.
-  const std::string text =
-      "Hello, world! HTTPServer don't I'll   spaces\n\n  123456 <|endoftext|>";
-  const Ids expected = {13225, 11,    2375, 0,   21929, 6444, 4128, 17291, 256, 18608, 279,
-                        220,   220,   7633, 19354, 464, 91,   419,  1440,  919, 91,    29};
+  std::string text = "Hello, world! HTTPServer don't I'll   spaces\n\n  123456 <|endoftext|>";
+  Ids expected = {13225, 11,  2375, 0,     21929, 6444, 4128, 17291, 256, 18608, 279,
+                  220,   220, 7633, 19354, 464,   91,   419,  1440,  919, 91,    29};
   EXPECT_EQ(default_counter().encode(text), expected);
   EXPECT_EQ(default_counter().count(text), expected.size());
 }
 
 TEST(O200kCounter, SpecialTokensAreOrdinaryText) {
-  const Ids ids = default_counter().encode("<|endoftext|><|endofprompt|>");
+  Ids ids = default_counter().encode("<|endoftext|><|endofprompt|>");
   EXPECT_EQ(std::count(ids.begin(), ids.end(), 199999u), 0);
   EXPECT_EQ(std::count(ids.begin(), ids.end(), 200018u), 0);
   EXPECT_GT(ids.size(), 2u);
@@ -52,9 +50,9 @@ TEST(O200kCounter, ArbitraryBytesCountAndRoundTrip) {
   std::mt19937 rng(2024);
   for (int round = 0; round < 300; ++round) {
     std::string text;
-    const int len = static_cast<int>(rng() % 2000);
+    int len = static_cast<int>(rng() % 2000);
     for (int i = 0; i < len; ++i) text.push_back(static_cast<char>(rng() % 256));
-    const Ids ids = default_counter().encode(text);
+    Ids ids = default_counter().encode(text);
     ASSERT_EQ(decode(ids), text);
     ASSERT_EQ(default_counter().count(text), ids.size());
   }
@@ -63,9 +61,15 @@ TEST(O200kCounter, ArbitraryBytesCountAndRoundTrip) {
 TEST(O200kCounter, InvalidUtf8CountsTheRawBytes) {
   // "\xFF" + "abc" is one piece (the bad byte is a one-character prefix); its tokens are
   // those of the raw bytes, not of U+FFFD.
-  const Ids ids = default_counter().encode("\xFF" "abc");
-  EXPECT_EQ(decode(ids), "\xFF" "abc");
-  const Ids replaced = default_counter().encode("\xEF\xBF\xBD" "abc");
+  Ids ids = default_counter().encode(
+      "\xFF"
+      "abc");
+  EXPECT_EQ(decode(ids),
+            "\xFF"
+            "abc");
+  Ids replaced = default_counter().encode(
+      "\xEF\xBF\xBD"
+      "abc");
   EXPECT_NE(ids, replaced);
 }
 
@@ -75,7 +79,7 @@ TEST(O200kCounter, ConcurrentCallsAgree) {
     text += "Línea " + std::to_string(i) + ": HTTPServer 你好 don't 👍\n";
     text += std::string(130 + i, 'q');  // long pieces exercise the per-thread heap merger
   }
-  const std::size_t expected = default_counter().count(text);
+  std::size_t expected = default_counter().count(text);
   std::vector<std::size_t> got(4, 0);
   std::vector<std::thread> threads;
   for (std::size_t t = 0; t < got.size(); ++t) {

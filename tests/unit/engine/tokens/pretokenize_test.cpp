@@ -33,7 +33,7 @@ Pieces split(std::string_view text) {
 TEST(PretokenizeAlt1, LowercaseWordsTakeOnePrefixCharacter) {
   EXPECT_EQ(split("hello world"), (Pieces{"hello", " world"}));
   EXPECT_EQ(split("a.b,c"), (Pieces{"a", ".b", ",c"}));
-  EXPECT_EQ(split("\tfoo"), (Pieces{"\tfoo"}));            // any non-\r\n whitespace
+  EXPECT_EQ(split("\tfoo"), (Pieces{"\tfoo"}));                // any non-\r\n whitespace
   EXPECT_EQ(split("\xC2\xA0nbsp"), (Pieces{"\xC2\xA0nbsp"}));  // U+00A0 is a prefix too
 }
 
@@ -54,7 +54,7 @@ TEST(PretokenizeAlt1, CapitalisedAndCamelCaseWords) {
 
 TEST(PretokenizeAlt1, OtherLettersAndMarksBelongToBothRuns) {
   EXPECT_EQ(split("你好世界"), (Pieces{"你好世界"}));            // Lo
-  EXPECT_EQ(split(" こんにちは"), (Pieces{" こんにちは"}));        // Lo with a space prefix
+  EXPECT_EQ(split(" こんにちは"), (Pieces{" こんにちは"}));      // Lo with a space prefix
   EXPECT_EQ(split("cafe\xCC\x81s"), (Pieces{"cafe\xCC\x81s"}));  // e + U+0301 (Mn) + s
   EXPECT_EQ(split("नमस्ते"), (Pieces{"नमस्ते"}));                    // Lo + Mn/Mc
   EXPECT_EQ(split("Ωmega"), (Pieces{"Ωmega"}));                  // Lu then Ll
@@ -63,20 +63,26 @@ TEST(PretokenizeAlt1, OtherLettersAndMarksBelongToBothRuns) {
 TEST(PretokenizeAlt1, BacktrackingEndsAfterTheLastLowerSetCharacter) {
   // ʰ (U+02B0, Lm) is in both sets, A and B (Lu) only in the upper set. Alternative 1 wins
   // with the shortest body it can: [upper]* gives back "AB" so [lower]+ can take ʰ.
-  EXPECT_EQ(split("\xCA\xB0" "AB."), (Pieces{"\xCA\xB0", "AB", "."}));
+  EXPECT_EQ(split("\xCA\xB0"
+                  "AB."),
+            (Pieces{"\xCA\xB0", "AB", "."}));
   // A combining mark at the start: as prefix it leaves "ABC" without a lower-set character,
   // so alternative 1 matches the mark alone (no prefix), then alternative 2 takes "ABC".
-  EXPECT_EQ(split("\xCC\x81" "ABC"), (Pieces{"\xCC\x81", "ABC"}));
+  EXPECT_EQ(split("\xCC\x81"
+                  "ABC"),
+            (Pieces{"\xCC\x81", "ABC"}));
   // ...but followed by a lower-case letter the mark is the prefix of the whole word.
-  EXPECT_EQ(split("\xCC\x81" "abc"), (Pieces{"\xCC\x81" "abc"}));
+  EXPECT_EQ(split("\xCC\x81"
+                  "abc"),
+            (Pieces{"\xCC\x81"
+                    "abc"}));
 }
 
 TEST(PretokenizeAlt1, ContractionsAreCaseInsensitive) {
   EXPECT_EQ(split("don't"), (Pieces{"don't"}));
   EXPECT_EQ(split("they're we've I'm you'll he'd it's"),
             (Pieces{"they're", " we've", " I'm", " you'll", " he'd", " it's"}));
-  EXPECT_EQ(split("they'RE we'Ve you'lL HE'D"),
-            (Pieces{"they'RE", " we'Ve", " you'lL", " HE'D"}));
+  EXPECT_EQ(split("they'RE we'Ve you'lL HE'D"), (Pieces{"they'RE", " we'Ve", " you'lL", " HE'D"}));
   EXPECT_EQ(split("dog's's"), (Pieces{"dog's", "'s"}));  // at most one contraction
   EXPECT_EQ(split("it'x"), (Pieces{"it", "'x"}));
   EXPECT_EQ(split("we'r"), (Pieces{"we", "'r"}));
@@ -108,9 +114,9 @@ TEST(PretokenizeAlt3, NumbersInGroupsOfThree) {
   EXPECT_EQ(split("1234567"), (Pieces{"123", "456", "7"}));
   EXPECT_EQ(split(" 42"), (Pieces{" ", "42"}));  // no prefix for numbers
   EXPECT_EQ(split("x2"), (Pieces{"x", "2"}));
-  EXPECT_EQ(split("١٢٣٤"), (Pieces{"١٢٣", "٤"}));        // Arabic-Indic digits (Nd)
-  EXPECT_EQ(split("ⅫⅫⅫⅫ"), (Pieces{"ⅫⅫⅫ", "Ⅻ"}));    // Nl
-  EXPECT_EQ(split("½¾"), (Pieces{"½¾"}));                  // No
+  EXPECT_EQ(split("١٢٣٤"), (Pieces{"١٢٣", "٤"}));  // Arabic-Indic digits (Nd)
+  EXPECT_EQ(split("ⅫⅫⅫⅫ"), (Pieces{"ⅫⅫⅫ", "Ⅻ"}));  // Nl
+  EXPECT_EQ(split("½¾"), (Pieces{"½¾"}));          // No
   EXPECT_EQ(split("v1.2.3"), (Pieces{"v", "1", ".", "2", ".", "3"}));
 }
 
@@ -159,40 +165,61 @@ TEST(PretokenizeAlt7, SingleWhitespaceBeforeANonWord) {
 
 TEST(PretokenizeWhiteSpace, UsesTheUnicodeWhiteSpaceProperty) {
   // U+0085 NEXT LINE is White_Space (JS \s says no).
-  EXPECT_EQ(split("a\xC2\x85\xC2\x85" "b"), (Pieces{"a", "\xC2\x85", "\xC2\x85" "b"}));
+  EXPECT_EQ(split("a\xC2\x85\xC2\x85"
+                  "b"),
+            (Pieces{"a", "\xC2\x85",
+                    "\xC2\x85"
+                    "b"}));
   // U+FEFF is not White_Space (JS \s says yes): it is a symbol, so a prefix of the word.
   EXPECT_EQ(split("\xEF\xBB\xBFhello"), (Pieces{"\xEF\xBB\xBFhello"}));
   EXPECT_EQ(split("a \xEF\xBB\xBF"), (Pieces{"a", " \xEF\xBB\xBF"}));
   // U+3000 IDEOGRAPHIC SPACE and U+2028 LINE SEPARATOR are whitespace but not [\r\n].
   EXPECT_EQ(split("\xE3\x80\x80\xE3\x80\x80x"), (Pieces{"\xE3\x80\x80", "\xE3\x80\x80x"}));
-  EXPECT_EQ(split("a\xE2\x80\xA8" "b"), (Pieces{"a", "\xE2\x80\xA8" "b"}));
+  EXPECT_EQ(split("a\xE2\x80\xA8"
+                  "b"),
+            (Pieces{"a",
+                    "\xE2\x80\xA8"
+                    "b"}));
   // U+001C..U+001F are not White_Space (Python's isspace() says yes).
-  EXPECT_EQ(split("a\x1C" "b"), (Pieces{"a", "\x1C" "b"}));
+  EXPECT_EQ(split("a\x1C"
+                  "b"),
+            (Pieces{"a",
+                    "\x1C"
+                    "b"}));
 }
 
 // --- Invalid UTF-8: each bad byte is a U+FFFD-like symbol; bytes are kept -----------------
 
 TEST(PretokenizeInvalidUtf8, EachBadByteIsOneSymbolCharacter) {
-  EXPECT_EQ(split("\xFF" "abc"), (Pieces{"\xFF" "abc"}));  // one-character prefix
+  EXPECT_EQ(split("\xFF"
+                  "abc"),
+            (Pieces{"\xFF"
+                    "abc"}));  // one-character prefix
   EXPECT_EQ(split("ab\xFF\xFE"), (Pieces{"ab", "\xFF\xFE"}));
-  EXPECT_EQ(split("\xE2\x82" "abc"), (Pieces{"\xE2\x82", "abc"}));  // truncated: two bytes
-  EXPECT_EQ(split("ab\xE4\xBD"), (Pieces{"ab", "\xE4\xBD"}));       // truncated at the end
-  EXPECT_EQ(split("\xC0\xAF" "x"), (Pieces{"\xC0\xAF", "x"}));       // overlong
-  EXPECT_EQ(split("\xED\xA0\x80"), (Pieces{"\xED\xA0\x80"}));        // surrogate
+  EXPECT_EQ(split("\xE2\x82"
+                  "abc"),
+            (Pieces{"\xE2\x82", "abc"}));                      // truncated: two bytes
+  EXPECT_EQ(split("ab\xE4\xBD"), (Pieces{"ab", "\xE4\xBD"}));  // truncated at the end
+  EXPECT_EQ(split("\xC0\xAF"
+                  "x"),
+            (Pieces{"\xC0\xAF", "x"}));                                // overlong
+  EXPECT_EQ(split("\xED\xA0\x80"), (Pieces{"\xED\xA0\x80"}));          // surrogate
   EXPECT_EQ(split("\xF4\x90\x80\x80"), (Pieces{"\xF4\x90\x80\x80"}));  // > U+10FFFF
-  EXPECT_EQ(split(" \x80" "1"), (Pieces{" \x80", "1"}));
+  EXPECT_EQ(split(" \x80"
+                  "1"),
+            (Pieces{" \x80", "1"}));
 }
 
 // --- Invariants --------------------------------------------------------------------------
 
 TEST(PretokenizeInvariants, PiecesAreNonEmptyAndConcatenateToTheInput) {
   std::mt19937 rng(12345);
-  const std::vector<std::string> atoms = {"a", "Z", "'s", "'", "1", " ", "\n", "\r", "\t",
-                                          "é", "\xCC\x81", "你", "👍", "\xC2\x85", "\xFF", "/",
-                                          "\xE2\x82", "ǅ", "ʰ", ".", "\xEF\xBB\xBF"};
+  std::vector<std::string> atoms = {
+      "a",  "Z", "'s",       "'",    "1", " ",        "\n", "\r", "\t", "é",           "\xCC\x81",
+      "你", "👍", "\xC2\x85", "\xFF", "/", "\xE2\x82", "ǅ",  "ʰ",  ".",  "\xEF\xBB\xBF"};
   for (int round = 0; round < 2000; ++round) {
     std::string text;
-    const int len = static_cast<int>(rng() % 40);
+    int len = static_cast<int>(rng() % 40);
     for (int i = 0; i < len; ++i) text += atoms[rng() % atoms.size()];
     std::string joined;
     for (std::string_view p : pretokenize(text)) {

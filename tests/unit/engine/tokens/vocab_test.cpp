@@ -13,7 +13,7 @@ TEST(Vocab, HasEveryO200kRankAndEverySingleByte) {
   EXPECT_EQ(v.size(), 199998u);
   EXPECT_EQ(v.max_token_bytes(), 128u);
   for (int b = 0; b < 256; ++b) {
-    const unsigned char byte = static_cast<unsigned char>(b);
+    unsigned char byte = static_cast<unsigned char>(b);
     ASSERT_NE(v.byte_rank(byte), kNoRank) << b;
     EXPECT_EQ(v.rank(&byte, 1), v.byte_rank(byte));
   }
@@ -22,7 +22,7 @@ TEST(Vocab, HasEveryO200kRankAndEverySingleByte) {
 TEST(Vocab, EveryTokenLooksUpToItsOwnRank) {
   const Vocab& v = Vocab::o200k();
   for (std::uint32_t r = 0; r < v.size(); ++r) {
-    const std::string_view bytes = v.token_bytes(r);
+    std::string_view bytes = v.token_bytes(r);
     ASSERT_FALSE(bytes.empty()) << r;
     ASSERT_EQ(v.rank(bytes), r) << r;
   }
@@ -33,8 +33,8 @@ TEST(Vocab, PairTableMatchesTheTokens) {
   int pairs = 0;
   for (int a = 0; a < 256; ++a) {
     for (int b = 0; b < 256; ++b) {
-      const unsigned char bytes[2] = {static_cast<unsigned char>(a), static_cast<unsigned char>(b)};
-      const std::uint32_t r = v.pair_rank(bytes);
+      unsigned char bytes[2] = {static_cast<unsigned char>(a), static_cast<unsigned char>(b)};
+      std::uint32_t r = v.pair_rank(bytes);
       if (r == kNoRank) continue;
       ++pairs;
       ASSERT_EQ(v.token_bytes(r), std::string_view(reinterpret_cast<const char*>(bytes), 2));
