@@ -71,14 +71,17 @@ class Vocabulary {
     bool tok_letter = false;
     bool in_digits = false;
     tok_.clear();
-    auto flush = [&]() {
-      if (tok_.empty()) return;
-      any_letter = any_letter || tok_letter;
-      std::uint32_t id = intern(tok_);
+    auto add = [&](std::string_view tok) {
+      std::uint32_t id = intern(tok);
       if (seen_[id] != serial_) {
         seen_[id] = serial_;
         out.push_back(id);
       }
+    };
+    auto flush = [&]() {
+      if (tok_.empty()) return;
+      any_letter = any_letter || tok_letter;
+      add(tok_);
       tok_.clear();
       tok_letter = false;
       in_digits = false;
@@ -86,7 +89,32 @@ class Vocabulary {
     const std::size_t n = unit.size();
     for (std::size_t i = 0; i < n && out.size() < kMaxTokens;) {
       unsigned char b = static_cast<unsigned char>(unit[i]);
-      if (b < 0x80) {  // ASCII fast path
+      if (tok_.empty() && b < 0x80 && kAsciiClass[b] != kSep) {
+        // Most tokens are already lowercase ASCII: intern them in place, without a copy.
+        std::size_t j = i;
+        bool letter = false;
+        for (; j < n; ++j) {
+          auto c = static_cast<unsigned char>(unit[j]);
+          if (c >= 0x80) break;
+          unsigned char cls = kAsciiClass[c];
+          if (cls == kUpper || (cls == kDigit && mask)) break;
+          if (cls == kSep) break;
+          letter = letter || cls == kLower;
+        }
+        if (j > i && (j == n || (static_cast<unsigned char>(unit[j]) < 0x80 &&
+                                  kAsciiClass[static_cast<unsigned char>(unit[j])] == kSep))) {
+          any_letter = any_letter || letter;
+          add(unit.substr(i, j - i));
+          i = j;
+          continue;
+        }
+        // Needs folding or masking: copy the plain prefix and continue byte by byte.
+        tok_.assign(unit.data() + i, j - i);
+        tok_letter = letter;
+        i = j;
+        continue;
+      }
+      if (b < 0x80) {  // ASCII
         ++i;
         switch (kAsciiClass[b]) {
           case kSep:
