@@ -22,7 +22,10 @@
 
 namespace caveman::ccr {
 
-inline constexpr int kBusyTimeoutMs = 5000;
+// How long a write waits for another process's transaction. Generous: on a loaded machine
+// with FULL fsyncs from several writers, 5 s was seen to run out (a put then fails open to
+// pass-through, which costs the user the saving).
+inline constexpr int kBusyTimeoutMs = 15000;
 
 class SqliteStore final : public Store {
  public:
