@@ -108,11 +108,15 @@ class Vocabulary {
           i = j;
           continue;
         }
-        // Needs folding or masking: copy the plain prefix and continue byte by byte.
-        tok_.assign(unit.data() + i, j - i);
-        tok_letter = letter;
-        i = j;
-        continue;
+        // Needs folding or masking: copy the plain prefix and continue byte by byte. When
+        // the token starts with such a byte (j == i) the byte path below takes it, so the
+        // scan always advances.
+        if (j > i) {
+          tok_.assign(unit.data() + i, j - i);
+          tok_letter = letter;
+          i = j;
+          continue;
+        }
       }
       if (b < 0x80) {  // ASCII
         ++i;
