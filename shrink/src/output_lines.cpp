@@ -131,7 +131,21 @@ bool is_error_line(std::string_view line) {
   return false;
 }
 
-std::vector<std::size_t> failure_evidence(const std::vector<std::string>& clean_lines) {
+CleanLines::CleanLines(std::string_view text) {
+  for (std::string_view line : split_lines(text)) {
+    bool dirty = line.find('\r') != std::string_view::npos ||
+                 line.find(kEsc) != std::string_view::npos ||
+                 (!line.empty() && (line.back() == ' ' || line.back() == '\t'));
+    if (!dirty) {
+      lines_.push_back(line);
+      continue;
+    }
+    owned_.push_back(clean_line(line));
+    lines_.push_back(owned_.back());
+  }
+}
+
+std::vector<std::size_t> failure_evidence(const std::vector<std::string_view>& clean_lines) {
   std::set<std::size_t> keep;
   for (std::size_t i = 0; i < clean_lines.size(); ++i) {
     if (is_error_line(clean_lines[i])) keep.insert(i);
@@ -145,7 +159,7 @@ std::vector<std::size_t> failure_evidence(const std::vector<std::string>& clean_
   return {keep.begin(), keep.end()};
 }
 
-bool shows_lines(std::string_view shown, const std::vector<std::string>& clean_lines,
+bool shows_lines(std::string_view shown, const std::vector<std::string_view>& clean_lines,
                  const std::vector<std::size_t>& required) {
   std::set<std::string, std::less<>> present;
   for (std::string_view line : split_lines(shown)) present.insert(clean_line(line));
@@ -157,7 +171,15 @@ bool shows_lines(std::string_view shown, const std::vector<std::string>& clean_l
   return true;
 }
 
-std::string keep_lines_view(const std::vector<std::string>& clean_lines,
+namespace {
+
+void append_marker(std::size_t n, std::string& out) {
+  out += "\xE2\x80\xA6 " + std::to_string(n) + " lines elided (caveman) \xE2\x80\xA6\n";
+}
+
+}  // namespace
+
+std::string keep_lines_view(const std::vector<std::string_view>& clean_lines,
                             const std::vector<std::size_t>& keep, std::size_t head) {
   std::vector<bool> kept(clean_lines.size(), false);
   for (std::size_t i = 0; i < clean_lines.size() && i < head; ++i) kept[i] = true;
@@ -179,10 +201,25 @@ std::string keep_lines_view(const std::vector<std::string>& clean_lines,
       out += clean_lines[i];
       out.push_back('\n');
     } else {
-      out += "\xE2\x80\xA6 " + std::to_string(j - i) + " lines elided (caveman) \xE2\x80\xA6\n";
+      append_marker(j - i, out);
     }
     i = j;
   }
+  return out;
+}
+
+std::string sparse_lines_view(const std::vector<std::pair<std::size_t, std::string>>& kept,
+                              std::size_t total) {
+  std::string out;
+  std::size_t next = 0;  // first line index not yet accounted for
+  for (const auto& [index, text] : kept) {
+    if (index < next) continue;
+    if (index > next) append_marker(index - next, out);
+    out += text;
+    out.push_back('\n');
+    next = index + 1;
+  }
+  if (total > next) append_marker(total - next, out);
   return out;
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
+#include <utility>
 #include <vector>
 
 #include "caveman/engine.h"
@@ -48,39 +50,42 @@ std::size_t window_end(std::string_view full, std::size_t window) {
   return cut;
 }
 
-std::vector<std::string> clean_lines_of(std::string_view text) {
-  std::vector<std::string> out;
-  for (std::string_view line : split_lines(text)) out.push_back(clean_line(line));
-  return out;
-}
-
-// What lies beyond the window: a marker, its first error lines and its last lines.
+// What lies beyond the window: a marker, its first error lines and its last lines. Scans the
+// overflow once without holding its lines (it can be tens of megabytes).
 std::string overflow_view(std::string_view overflow, std::size_t window) {
   std::string out = std::string(kEllipsis) + " caveman-shrink: " + std::to_string(overflow.size()) +
                     " more bytes after the first " + std::to_string(window) +
                     " are not shown here; they are in the stored original " +
                     std::string(kEllipsis) + "\n";
   if (is_binary(overflow)) return out;
-  std::vector<std::string> lines = clean_lines_of(overflow);
-  std::vector<std::size_t> keep;
-  std::size_t errors = 0;
+  std::vector<std::pair<std::size_t, std::string>> errors;
+  std::deque<std::pair<std::size_t, std::string>> tail;
   std::size_t more_errors = 0;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (!is_error_line(lines[i])) continue;
-    if (errors < kOverflowErrorLines) {
-      keep.push_back(i);
-      ++errors;
-    } else {
-      ++more_errors;
+  std::size_t total = 0;
+  for (std::string_view raw : split_lines(overflow)) {
+    std::string line = clean_line(raw);
+    if (is_error_line(line)) {
+      if (errors.size() < kOverflowErrorLines) {
+        errors.emplace_back(total, line);
+      } else {
+        ++more_errors;
+      }
     }
+    tail.emplace_back(total, std::move(line));
+    if (tail.size() > kTailLines) tail.pop_front();
+    ++total;
   }
-  for (std::size_t i = lines.size() > kTailLines ? lines.size() - kTailLines : 0; i < lines.size();
-       ++i) {
-    keep.push_back(i);
+  // Merge the two ascending lists; an error line inside the tail is shown once.
+  std::vector<std::pair<std::size_t, std::string>> kept;
+  kept.reserve(errors.size() + tail.size());
+  auto e = errors.begin();
+  auto t = tail.begin();
+  while (e != errors.end() || t != tail.end()) {
+    bool take_error = t == tail.end() || (e != errors.end() && e->first <= t->first);
+    auto& next = take_error ? *e++ : *t++;
+    if (kept.empty() || kept.back().first < next.first) kept.push_back(std::move(next));
   }
-  std::sort(keep.begin(), keep.end());
-  keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
-  out += keep_lines_view(lines, keep, 0);
+  out += sparse_lines_view(kept, total);
   if (more_errors > 0) {
     out += std::string(kEllipsis) + " " + std::to_string(more_errors) +
            " more error lines are in the stored original " + std::string(kEllipsis) + "\n";
@@ -130,10 +135,10 @@ OutputShrink shrink_output(const RunResult& run, std::size_t window_bytes, ccr::
     result.content_type = compressed.content_type;
     body = std::move(compressed.output);
     if (failed) {
-      std::vector<std::string> lines = clean_lines_of(window);
-      std::vector<std::size_t> evidence = failure_evidence(lines);
-      if (!shows_lines(body, lines, evidence)) {
-        body = keep_lines_view(lines, evidence, kHeadLines);
+      CleanLines lines(window);
+      std::vector<std::size_t> evidence = failure_evidence(lines.lines());
+      if (!shows_lines(body, lines.lines(), evidence)) {
+        body = keep_lines_view(lines.lines(), evidence, kHeadLines);
         result.failure_guard = true;
       }
     }

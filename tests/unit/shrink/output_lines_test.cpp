@@ -29,11 +29,14 @@ TEST(IsErrorLine, RecognisesFailureReports) {
 }
 
 TEST(FailureEvidence, EveryErrorLineAndTheLastTwentyNonBlankLines) {
-  std::vector<std::string> lines;
-  for (int i = 0; i < 100; ++i) lines.push_back("line " + std::to_string(i));
-  lines[10] = "error: early";
-  lines.push_back("");
-  std::vector<std::size_t> keep = failure_evidence(lines);
+  std::string text;
+  for (int i = 0; i < 100; ++i) {
+    text += (i == 10 ? std::string("error: early") : "line " + std::to_string(i)) + "\n";
+  }
+  text += "\n";
+  CleanLines lines(text);
+  ASSERT_EQ(lines.lines().size(), 101u);
+  std::vector<std::size_t> keep = failure_evidence(lines.lines());
   ASSERT_EQ(keep.size(), 21u);
   EXPECT_EQ(keep[0], 10u);
   EXPECT_EQ(keep[1], 80u);
@@ -41,7 +44,7 @@ TEST(FailureEvidence, EveryErrorLineAndTheLastTwentyNonBlankLines) {
 }
 
 TEST(KeepLinesView, MarksRunsAndShowsSingleDroppedLines) {
-  std::vector<std::string> lines = {"a", "b", "c", "d", "e", "f", "g", "h"};
+  std::vector<std::string_view> lines = {"a", "b", "c", "d", "e", "f", "g", "h"};
   EXPECT_EQ(keep_lines_view(lines, {4, 6}, 2),
             "a\nb\n\xE2\x80\xA6 2 lines elided (caveman) \xE2\x80\xA6\ne\nf\ng\n"
             "h\n");
@@ -49,9 +52,27 @@ TEST(KeepLinesView, MarksRunsAndShowsSingleDroppedLines) {
 }
 
 TEST(ShowsLines, ComparesCleanLines) {
-  std::vector<std::string> lines = {"error: x", "ok"};
+  std::vector<std::string_view> lines = {"error: x", "ok"};
   EXPECT_TRUE(shows_lines("\x1b[31merror: x\x1b[0m\n", lines, {0}));
   EXPECT_FALSE(shows_lines("ok\n", lines, {0, 1}));
+}
+
+TEST(CleanLines, CopiesOnlyTheLinesCleaningChanges) {
+  std::string text = "plain\n\x1b[31mred\x1b[0m\nbar 10%\rbar 100%\ntrailing   \n";
+  CleanLines lines(text);
+  ASSERT_EQ(lines.lines().size(), 4u);
+  EXPECT_EQ(lines.lines()[0], "plain");
+  EXPECT_EQ(lines.lines()[0].data(), text.data()) << "an unchanged line is a view";
+  EXPECT_EQ(lines.lines()[1], "red");
+  EXPECT_EQ(lines.lines()[2], "bar 100%");
+  EXPECT_EQ(lines.lines()[3], "trailing");
+}
+
+TEST(SparseLinesView, MarksEveryGapIncludingTheEnd) {
+  EXPECT_EQ(sparse_lines_view({{0, "a"}, {3, "d"}, {4, "e"}}, 10),
+            "a\n\xE2\x80\xA6 2 lines elided (caveman) \xE2\x80\xA6\nd\ne\n"
+            "\xE2\x80\xA6 5 lines elided (caveman) \xE2\x80\xA6\n");
+  EXPECT_EQ(sparse_lines_view({}, 0), "");
 }
 
 TEST(SplitLines, FinalNewlineDoesNotStartALine) {

@@ -105,6 +105,33 @@ TEST(ShrinkOutput, OutputBeyondTheWindowIsSummarisedAndStored) {
   EXPECT_EQ(store->get(s.handle).value(), out);
 }
 
+// The overflow's error lines and its last lines are merged: an error line among the last
+// lines must not hide the tail lines before it, and it is shown once.
+TEST(ShrinkOutput, OverflowErrorInsideTheTailKeepsTheWholeTail) {
+  auto store = memory_store();
+  std::string out;
+  for (int i = 0; i < 2000; ++i) out += "building target " + std::to_string(i) + "\n";
+  out += "error: early failure\n";
+  for (int i = 0; i < 5; ++i) out += "before " + std::to_string(i) + "\n";
+  out += "error: link failed\n";
+  for (int i = 0; i < 14; ++i) out += "after " + std::to_string(i) + "\n";
+  OutputShrink s = shrink_output(result(out, 1), 4096, store.get(), "", tokens::default_counter());
+  std::size_t overflow = s.text.find(" more bytes after the first ");
+  ASSERT_NE(overflow, std::string::npos);
+  std::string shown = s.text.substr(overflow);
+  EXPECT_NE(shown.find("error: early failure\n"), std::string::npos);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_NE(shown.find("\nbefore " + std::to_string(i) + "\n"), std::string::npos) << i;
+  }
+  for (int i = 0; i < 14; ++i) {
+    EXPECT_NE(shown.find("\nafter " + std::to_string(i) + "\n"), std::string::npos) << i;
+  }
+  std::size_t link = shown.find("error: link failed\n");
+  ASSERT_NE(link, std::string::npos);
+  EXPECT_EQ(shown.find("error: link failed\n", link + 1), std::string::npos) << "shown once";
+  EXPECT_EQ(store->get(s.handle).value(), out);
+}
+
 TEST(ShrinkOutput, NoStoreMeansTheFullOutput) {
   std::string out = listing_with_fatal_line();
   OutputShrink s = shrink_output(result(out, 2), kDefaultWindowBytes, nullptr,
