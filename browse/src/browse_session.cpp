@@ -66,8 +66,13 @@ Result<SnapshotOutcome> take_snapshot(Browser& b, const Engine& engine, const Sn
   Result<CdpMessage> ax = b.full_ax_tree(deadline);
   if (!ax.ok()) {
     if (is_timeout(ax.status())) {
+      // The renderer is still busy building the tree: continue in a fresh page so the
+      // browser answers the next call at once.
+      Status reset = b.reset_page(Clock::now() + std::chrono::seconds(5));
       return snapshot_failed("the accessibility tree was not ready within " + ms_text(limit) +
-                             " (a very large page? CAVEMAN_BROWSE_SNAPSHOT_TIMEOUT_MS raises the limit)");
+                             " (a very large page? CAVEMAN_BROWSE_SNAPSHOT_TIMEOUT_MS raises the limit); " +
+                             (reset.ok() ? "the page was closed and a blank one opened"
+                                         : "the page may stay busy for a while"));
     }
     return as_tool_failure(ax.status(), "cave_browser_snapshot_failed", "Accessibility.getFullAXTree", limit);
   }

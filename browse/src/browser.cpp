@@ -243,6 +243,14 @@ Result<Json> Browser::evaluate(std::string_view expression, Clock::time_point de
   return Json(nullptr);  // undefined, or a value that has no JSON form
 }
 
+Status Browser::reset_page(Clock::time_point deadline) {
+  if (!target_id_.empty()) {
+    (void)cdp_->call("Target.closeTarget", Json{{"targetId", target_id_}}, "", deadline);
+  }
+  cdp_->clear_events();
+  return attach_target("", /*create=*/true, deadline);
+}
+
 Status Browser::close_browser() {
   return cdp_->call("Browser.close", Json::object(), "", Clock::now() + milliseconds(3000)).status();
 }

@@ -65,6 +65,9 @@ class Browser {
   Result<Json> evaluate(std::string_view expression, Clock::time_point deadline);
   // Browser.close (the whole browser; the CLI's `close`).
   Status close_browser();
+  // Closes the page and continues in a fresh about:blank one (a renderer stuck on a huge
+  // page would otherwise delay every later call).
+  Status reset_page(Clock::time_point deadline);
 
   // Dialogs answered since the last call: [{type, message, answer}].
   Json take_dialogs();

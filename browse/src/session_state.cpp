@@ -39,14 +39,17 @@ Result<SessionState> SessionState::from_json(std::string_view text) {
   try {
     s.endpoint = j.value("endpoint", std::string());
     s.target_id = j.value("target_id", std::string());
-    for (const Json& t : j.value("targets", Json::array())) {
+    const Json targets = j.value("targets", Json::array());
+    for (const Json& t : targets) {
       if (t.is_string()) s.targets.push_back(t.get<std::string>());
     }
     s.owned = j.value("owned", false);
     s.pid = j.value("pid", 0);
     s.document = j.value("document", std::string());
     s.last_handle = j.value("last_handle", std::string());
-    for (const auto& [uid, e] : j.value("uids", Json::object()).items()) {
+    // Bind the map first: iterating items() of a temporary would dangle.
+    const Json uids = j.value("uids", Json::object());
+    for (const auto& [uid, e] : uids.items()) {
       if (!e.is_object()) continue;
       s.uids[uid] = UidTarget{e.value("backendDOMNodeId", std::int64_t{0}), e.value("frameId", std::string())};
     }

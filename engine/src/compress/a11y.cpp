@@ -247,6 +247,10 @@ bool focus(const std::vector<Record>& records, const std::vector<std::string>& t
     for (int a = sel; a >= 0; a = records[static_cast<std::size_t>(a)].parent) {
       kept[static_cast<std::size_t>(a)] = true;
     }
+    // A matched container shows its own text (a status line, a paragraph, a cell's words).
+    for (int c : records[static_cast<std::size_t>(sel)].children) {
+      if (records[static_cast<std::size_t>(c)].is_text) kept[static_cast<std::size_t>(c)] = true;
+    }
     for (int a = sel; a >= 0; a = records[static_cast<std::size_t>(a)].parent) {
       const std::string& role = records[static_cast<std::size_t>(a)].role;
       if (role == "row" || role == "listitem") {

@@ -153,6 +153,9 @@ Visit classify(const AxNode& n) {
   if (role == "listmarker") return Visit::kSkipSubtree;  // "•", "1." decorations
   bool bare = n.name.empty() && n.value.empty();
   if (role == "labeltext" && bare && !n.states.any()) return Visit::kTransparent;
+  // A native <select>'s popup list adds a line and a level and nothing else: its options
+  // read as the combobox's children.
+  if (role == "menulistpopup" && bare && !n.states.any()) return Visit::kTransparent;
   if (role == "generic" || role == "presentational" || role == "none" ||
       is_inline_formatting(role)) {
     States s = n.states;
@@ -284,9 +287,10 @@ std::vector<Record> build_records(const std::vector<AxNode>& nodes) {
     int node;
     int parent_record;
     int depth;
+    int parent_node;  // the AX parent, transparent or not (-1 for a root)
   };
   auto walk_from = [&](int root) {
-    std::vector<Frame> stack{{root, -1, 0}};
+    std::vector<Frame> stack{{root, -1, 0, -1}};
     while (!stack.empty()) {
       Frame f = stack.back();
       stack.pop_back();
@@ -309,7 +313,11 @@ std::vector<Record> build_records(const std::vector<AxNode>& nodes) {
         r.value = n.value;
         r.states = n.states;
         std::string role_lower = lower(n.role);
-        if (n.backend_id > 0 && n.role != "RootWebArea" && n.role != "WebArea" &&
+        // Options of a native <select> are chosen through the combobox (select action), never
+        // clicked, so they need no handle of their own.
+        bool native_option = role_lower == "option" && f.parent_node >= 0 &&
+                             nodes[static_cast<std::size_t>(f.parent_node)].role == "MenuListPopup";
+        if (n.backend_id > 0 && n.role != "RootWebArea" && n.role != "WebArea" && !native_option &&
             (is_interactive(role_lower) || n.focusable_or_clickable || !is_structural(role_lower))) {
           std::string uid = "u" + base36(n.backend_id);
           int count = ++uid_count[uid];
@@ -325,7 +333,7 @@ std::vector<Record> build_records(const std::vector<AxNode>& nodes) {
         auto found = index.find(*it);
         if (found == index.end()) continue;  // cross-frame leaf: allowed, not shown
         if (!visited[static_cast<std::size_t>(found->second)]) {
-          stack.push_back({found->second, child_parent, child_depth});
+          stack.push_back({found->second, child_parent, child_depth, f.node});
         }
       }
     }

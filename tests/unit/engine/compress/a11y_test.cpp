@@ -296,5 +296,45 @@ TEST(A11yCompressorTest, CorpusAxTree) {
   GTEST_SKIP() << "corpus not available";
 }
 
+// A native <select>: Chrome nests its options in a bare MenuListPopup. The popup adds nothing
+// (no line, no level) and the options get no uids (they are chosen through the combobox);
+// options of an ARIA listbox are clicked, so they keep theirs.
+TEST(A11yCompressorTest, NativeSelectOptionsSitUnderTheComboboxWithoutUids) {
+  std::string in = tree({
+      {"1", "RootWebArea", "Shop", {"2", "6"}, 1},
+      {"2", "combobox", "Plan", {"3"}, 46, "\"value\":{\"type\":\"string\",\"value\":\"Free\"}"},
+      {"3", "MenuListPopup", "", {"4", "5"}, 47},
+      {"4", "option", "Free", {}, 48, props({prop("selected", "true")})},
+      {"5", "option", "Pro", {}, 49},
+      {"6", "listbox", "Colour", {"7"}, 60},
+      {"7", "option", "Red", {}, 61},
+  });
+  auto out = run(in);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_NE(out->bytes.find("  [u1a] combobox \"Plan\" = \"Free\"\n    option \"Free\" {selected}\n    option \"Pro\"\n"),
+            std::string::npos)
+      << out->bytes;
+  EXPECT_EQ(out->bytes.find("enulistpopup"), std::string::npos) << out->bytes;
+  EXPECT_EQ(out->bytes.find("[u1c]"), std::string::npos) << out->bytes;  // option Free (48)
+  EXPECT_NE(out->bytes.find("[u1p] option \"Red\""), std::string::npos) << out->bytes;
+}
+
+// A query that matches a container (here the status role) shows the container's own text,
+// not just an empty "status" line.
+TEST(A11yCompressorTest, MatchedContainerShowsItsText) {
+  std::string in = tree({
+      {"1", "RootWebArea", "Checkout", {"2", "4", "5"}, 1},
+      {"2", "heading", "Checkout", {"3"}, 2},
+      {"3", "StaticText", "Checkout", {}, 3},
+      {"4", "button", "Save order", {}, 42},
+      {"5", "status", "", {"6"}, 50},
+      {"6", "StaticText", "Saved order for ada@example.com", {}, 51},
+  });
+  auto out = run(in, "status");
+  ASSERT_TRUE(out.has_value());
+  EXPECT_NE(out->bytes.find("status\n    text \"Saved order for ada@example.com\""), std::string::npos) << out->bytes;
+  EXPECT_EQ(out->bytes.find("Save order\""), std::string::npos) << out->bytes;
+}
+
 }  // namespace
 }  // namespace caveman::compress

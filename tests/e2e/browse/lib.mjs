@@ -1,0 +1,80 @@
+// Helpers shared by the caveman-browse e2e tests: an SDK client on the real binary, payload
+// parsing, outline lookups and the orphan check.
+//
+// Every test runs caveman-browse with TMPDIR inside its own temp home, so each temporary
+// browser profile (`caveman-browse-*`) lies under that home: a process whose command line
+// names the home is one of ours, and none may be left once the server is gone.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { bin } from '../lib/harness.mjs';
+
+export function browseEnv(home, extra = {}) {
+  const tmp = path.join(home, 'tmp');
+  fs.mkdirSync(tmp, { recursive: true });
+  return { ...process.env, HOME: home, CAVEMAN_HOME: path.join(home, '.caveman'), TMPDIR: tmp, ...extra };
+}
+
+export async function connectBrowse(home, extra = {}) {
+  const transport = new StdioClientTransport({ command: bin('caveman-browse'), env: browseEnv(home, extra), stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (d) => { stderr += d; });
+  const client = new Client({ name: 'caveman-browse-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, pid: () => transport.pid, stderr: () => stderr };
+}
+
+export const text = (r) => (r.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+
+// Calls a tool; returns {payload} or {error, message} (tool errors are isError results).
+export async function call(client, name, args, timeout = 60000) {
+  const r = await client.callTool({ name, arguments: args }, undefined, { timeout });
+  const t = text(r);
+  if (r.isError) {
+    const e = JSON.parse(t);
+    return { error: e.error, message: e.message, raw: t };
+  }
+  let payload = null;
+  try { payload = JSON.parse(t); } catch { /* browser_recover returns raw text */ }
+  return { payload, raw: t };
+}
+
+// The uid of the first outline line with `role "name"` (name matched exactly).
+export function uidOf(outline, role, name) {
+  const re = new RegExp(`^\\s*\\[(u[0-9a-z_]+)\\] ${role} "${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`, 'm');
+  const m = outline.match(re);
+  return m ? m[1] : null;
+}
+
+export const handleOf = (raw) => `ccr_${crypto.createHash('sha256').update(raw, 'utf8').digest('hex').slice(0, 32)}`;
+
+// Processes (other than `except`) whose command line mentions `needle`.
+export function processesMentioning(needle, except = []) {
+  const found = [];
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid) || except.includes(Number(pid))) continue;
+    let cmd;
+    try { cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { continue; }
+    let state = '';
+    try { state = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] ?? ''; } catch { continue; }
+    if (state === 'Z') continue;  // exited, only waiting to be reaped by its parent
+    if (cmd.includes(needle)) found.push(`${pid}: ${cmd.replace(/\0/g, ' ').slice(0, 160)}`);
+  }
+  return found;
+}
+
+// Waits up to `ms` for every process mentioning `needle` to be gone; returns the leftovers.
+export async function leftovers(needle, ms = 10000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const left = processesMentioning(needle, [process.pid]);
+    if (left.length === 0 || Date.now() > until) return left;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+// The temp profiles still present under the home's TMPDIR.
+export const profilesLeft = (home) =>
+  fs.readdirSync(path.join(home, 'tmp')).filter((n) => n.startsWith('caveman-browse-'));
