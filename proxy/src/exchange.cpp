@@ -11,6 +11,7 @@
 #include "headers.h"
 #include "json_spans.h"
 #include "live_zone.h"
+#include "native/session_marker.h"
 #include "retrieve_loop.h"
 #include "transform.h"
 
@@ -199,6 +200,12 @@ void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response
 
   // The body is moved out of httplib's request (see neutralize()): no copy of up to 32 MiB.
   auto raw = std::make_shared<const std::string>(std::move(const_cast<std::string&>(req.body)));
+  // Valid native session markers never reach the provider; one session correlates the row.
+  native::MarkerScan markers;
+  if (!rt_->session_key.empty()) {
+    markers = native::strip_session_markers(*raw, rt_->session_key);
+    if (markers.valid > 0) raw = std::make_shared<const std::string>(std::move(markers.body));
+  }
   x->raw_body = raw;
 
   rt_->metrics.request_started();
@@ -216,6 +223,10 @@ void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response
   row.raw_body = raw;
   row.sent_body = raw;
   row.agent_slug = x->route.agent;
+  if (!markers.session_id.empty()) {
+    row.session_id = markers.session_id;
+    row.session_correlation_basis = "native_marker";
+  }
   if (row.agent_slug.empty()) {
     std::string agent = find_header(inbound, "x-cave-agent").value_or("");
     if (valid_agent_slug(agent)) row.agent_slug = agent;

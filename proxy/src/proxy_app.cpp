@@ -14,6 +14,8 @@
 #include "caveman/version.h"
 #include "config.h"
 #include "errors.h"
+#include "native/native_cli.h"
+#include "native/service.h"
 #include "run_state.h"
 #include "server.h"
 #include "stats.h"
@@ -25,6 +27,8 @@ constexpr const char* kUsage =
     "usage: caveman-proxy [serve]\n"
     "       caveman-proxy status [--port N]\n"
     "       caveman-proxy stats [--recent N]\n"
+    "       caveman-proxy native-hook <agent> | native-hook print-settings [--command CMD]\n"
+    "       caveman-proxy native-why --decision <id>\n"
     "       caveman-proxy --help | --version | version [--json]\n"
     "\n"
     "Loopback HTTP proxy in front of the Anthropic, OpenAI and Gemini APIs. Point\n"
@@ -43,7 +47,8 @@ constexpr const char* kUsage =
 ToolInfo tool_info() {
   return ToolInfo{"caveman-proxy", kRunStateSchema, kUsage,
                   {"run_state", "usage_rows", "record_byte_exact", "compress_live_zone",
-                   "prefix_cache", "server_side_retrieve", "sse_relay"}};
+                   "prefix_cache", "server_side_retrieve", "sse_relay", "native_runtime_v1",
+                   "native_hook_bridge_v1", "typed_ccr", "decision_ledger_v1"}};
 }
 
 void init_logging() {
@@ -65,6 +70,35 @@ std::string utc_now_rfc3339() {
 
 int exit_code_for(const Status& s) {
   return s.cave_code() == "cave_listen_not_loopback" ? 2 : 1;
+}
+
+// Startup step 6 of PROCESSES.md §1.2: the native runtime socket. Never fatal: without
+// ccr.db, the session key or the socket the proxy serves HTTP as before.
+std::unique_ptr<native::NativeService> start_native_runtime(const Config& config, ProxyRuntime* rt) {
+  std::shared_ptr<ccr::Store> store = rt->store;
+  if (!store) {
+    ccr::OpenOptions options;
+    Result<std::string> path = ccr::resolve_store_path(&options);
+    Result<std::unique_ptr<ccr::Store>> opened =
+        path.ok() ? ccr::open_store(*path, options) : Result<std::unique_ptr<ccr::Store>>(path.status());
+    if (!opened.ok()) {
+      spdlog::warn("native runtime disabled: {}", opened.status().ToString());
+      return nullptr;
+    }
+    store = std::shared_ptr<ccr::Store>(std::move(opened).value());
+  }
+  native::ServiceOptions options;
+  options.record_mode = config.mode != "compress";
+  options.mask_threshold_bytes = native::mask_threshold_from_env();
+  Result<std::unique_ptr<native::NativeService>> service =
+      native::NativeService::start(config.home, std::move(store), options);
+  if (!service.ok()) {
+    spdlog::warn("native runtime disabled: {}", service.status().ToString());
+    return nullptr;
+  }
+  rt->session_key = (*service)->session_key();
+  spdlog::info("native runtime on {}", (*service)->socket_path());
+  return std::move(service).value();
 }
 
 // Startup steps 3–10 of PROCESSES.md §1.2.
@@ -106,6 +140,7 @@ int serve(const Config& config, std::ostream& err) {
     spdlog::warn("mode pixel is not available in this build; requests are forwarded unchanged");
   }
   rt.upstream = std::make_unique<UpstreamClient>(rt.config);
+  std::unique_ptr<native::NativeService> native_rt = start_native_runtime(config, &rt);
 
   ProxyServer server(&rt);
   if (Status s = server.bind(); !s.ok()) {
@@ -144,6 +179,7 @@ int serve(const Config& config, std::ostream& err) {
     pthread_kill(waiter.native_handle(), SIGTERM);  // the listener ended on its own
   }
   waiter.join();
+  if (native_rt) native_rt->stop();
   rt.usage->stop();
   if (Status s = remove_run_state(config.home, server.port(), state.instance_token); !s.ok()) {
     spdlog::warn("run-state file not removed: {}", s.ToString());
@@ -220,9 +256,12 @@ int stats_command(const Config& config, const std::vector<std::string>& args, st
 
 }  // namespace
 
-int run(const std::vector<std::string>& args, std::istream&, std::ostream& out, std::ostream& err) {
+int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
   if (auto rc = handle_common_flags(tool_info(), args, out)) return *rc;
   std::string verb = args.empty() ? "serve" : args[0];
+  // The native verbs read no caveman.yaml: a hook must stay silent and fast.
+  if (verb == "native-hook") return native::run_native_hook_command({args.begin() + 1, args.end()}, in, out, err);
+  if (verb == "native-why") return native::run_native_why_command({args.begin() + 1, args.end()}, out, err);
   if (verb != "serve" && verb != "status" && verb != "stats") {
     err << "caveman-proxy: cave_unknown_command: unknown subcommand \"" << verb
         << "\" (see caveman-proxy --help)\n";

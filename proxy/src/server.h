@@ -46,6 +46,7 @@ struct ProxyRuntime {
   std::unique_ptr<UpstreamClient> upstream;
   Metrics metrics;
   RelayExecutor relays;
+  std::string session_key;  // native session-marker key; empty → markers are not stripped
 
   bool compress_enabled() const {
     return config.mode == "compress" && store && engine && prefix_cache;

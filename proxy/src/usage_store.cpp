@@ -23,8 +23,9 @@ INSERT INTO requests (
   reasoning_tokens, basis, token_usage_basis, auth_mode, runtime_mode, optimization_ids,
   cache_status, raw_request_sha256, transformed_request_sha256, request_hash_complete,
   compression_eligible, compression_ratio, compression_tokens_before, compression_tokens_after,
-  compression_token_count_basis, recovery_handle, usage_scan_note
-) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?))sql";
+  compression_token_count_basis, recovery_handle, usage_scan_note, session_id,
+  session_correlation_basis
+) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?))sql";
 
 void bind_text(SQLite::Statement& st, int i, const std::string& v) {
   if (v.empty()) {
@@ -181,6 +182,9 @@ Status UsageWriter::insert(UsageRow& row) {
     bind_text(st, ++i, row.compression_tokens_before ? std::string("estimated_engine_o200k") : std::string());
     bind_text(st, ++i, row.recovery_handle);
     bind_text(st, ++i, usage.note);
+    bind_text(st, ++i, row.session_id);
+    st.bind(++i, row.session_correlation_basis.empty() ? std::string("uncorrelated")
+                                                       : row.session_correlation_basis);
     st.exec();
   } catch (const SQLite::Exception& e) {
     return Status::Io("cave_db_unavailable", e.what());

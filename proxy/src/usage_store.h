@@ -33,6 +33,8 @@ struct UsageRow {
   std::string trace_id;
   std::string label;
   std::string agent_slug;  // empty → unlabeled-agent
+  std::string session_id;                 // native session (from a signed marker)
+  std::string session_correlation_basis;  // empty → "uncorrelated"
   Provider provider = Provider::kAnthropic;
   std::string model;
   std::string route_from;  // path as received (with /w/…)

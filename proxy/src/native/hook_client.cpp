@@ -1,0 +1,225 @@
+#include "native/hook_client.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdlib>
+#include <istream>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "caveman/ccr.h"
+#include "native/runtime.h"
+#include "native/socket_server.h"
+
+namespace caveman::proxy::native {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr std::array<std::pair<std::string_view, EventType>, 12> kClaudeEvents{{
+    {"SessionStart", EventType::kSessionStart},
+    {"UserPromptSubmit", EventType::kPromptSubmit},
+    {"PreToolUse", EventType::kToolBefore},
+    {"PostToolUse", EventType::kToolAfter},
+    {"PostToolUseFailure", EventType::kToolFailure},
+    {"PreCompact", EventType::kCompactBefore},
+    {"PostCompact", EventType::kCompactAfter},
+    {"Stop", EventType::kTurnStop},
+    {"SessionEnd", EventType::kSessionEnd},
+    {"SubagentStart", EventType::kSubagentStart},
+    {"SubagentStop", EventType::kSubagentStop},
+    {"Notification", EventType::kUnknown},
+}};
+
+std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+std::string str(const Json& obj, const char* key) {
+  auto it = obj.find(key);
+  return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The text the model would read from a tool response, when its shape is one we can
+// rebuild: Bash {stdout,…}, a plain string, or MCP text content blocks.
+std::optional<std::string> tool_output_text(const Json& response) {
+  if (response.is_string()) return response.get<std::string>();
+  if (response.is_object() && response.contains("stdout") && response["stdout"].is_string()) {
+    return response["stdout"].get<std::string>();
+  }
+  const Json* blocks = &response;
+  if (response.is_object() && response.contains("content")) blocks = &response["content"];
+  if (blocks->is_array() && !blocks->empty()) {
+    std::string text;
+    for (const Json& b : *blocks) {
+      if (!b.is_object() || str(b, "type") != "text" || !b.contains("text")) return std::nullopt;
+      if (!text.empty()) text += '\n';
+      text += str(b, "text");
+    }
+    return text;
+  }
+  return std::nullopt;
+}
+
+Json replaced_tool_output(const Json& response, const std::string& replacement) {
+  if (response.is_string()) return replacement;
+  if (response.is_object() && response.contains("stdout")) {
+    Json out = response;
+    out["stdout"] = replacement;
+    return out;
+  }
+  Json blocks = Json::array({{{"type", "text"}, {"text", replacement}}});
+  if (response.is_object() && response.contains("content")) {
+    Json out = response;
+    out["content"] = blocks;
+    return out;
+  }
+  return blocks;
+}
+
+int deadline_from_env(int fallback) {
+  const char* v = std::getenv("CAVEMAN_NATIVE_TIMEOUT_MS");
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  long ms = std::strtol(v, &end, 10);
+  return (end != nullptr && *end == '\0' && ms > 0 && ms <= 60000) ? static_cast<int>(ms) : fallback;
+}
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+std::pair<std::string, std::vector<std::string>> classify_prompt(std::string_view prompt) {
+  std::string p(prompt);
+  std::transform(p.begin(), p.end(), p.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  // (category, keywords) — the only words that can ever leave the hook.
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> kVocabulary = {
+      {"test", {"test", "pytest", "coverage", "spec"}},
+      {"bugfix", {"fix", "bug", "error", "crash", "fail", "broken"}},
+      {"build", {"build", "compile", "cmake", "link"}},
+      {"refactor", {"refactor", "rename", "clean up", "simplify"}},
+      {"docs", {"doc", "readme", "comment"}},
+      {"review", {"review", "audit"}},
+      {"question", {"explain", "why", "how does", "what is"}},
+  };
+  std::string type;
+  std::vector<std::string> terms;
+  for (const auto& [category, words] : kVocabulary) {
+    for (const std::string& w : words) {
+      if (p.find(w) == std::string::npos) continue;
+      if (type.empty()) type = category;
+      if (std::find(terms.begin(), terms.end(), w) == terms.end()) terms.push_back(w);
+    }
+  }
+  return {type.empty() ? "general" : type, terms};
+}
+
+std::optional<HostCall> claude_to_request(std::string_view hook_json, std::string_view agent) {
+  Json in = Json::parse(hook_json, nullptr, false);
+  if (in.is_discarded() || !in.is_object()) return std::nullopt;
+  std::string host_event = str(in, "hook_event_name");
+  std::string host_session = str(in, "session_id");
+  if (host_event.empty() || host_session.empty()) return std::nullopt;
+  HostCall call;
+  call.host_event = host_event;
+  NativeRequest& r = call.request;
+  r.agent_id = std::string(agent);
+  r.agent_surface = "hook";
+  r.session_id = std::string(agent) + ":" + host_session;
+  r.host_session_id = host_session;
+  r.cwd = str(in, "cwd");
+  r.timestamp_ms = now_ms();
+  r.model = str(in, "model");
+  if (!r.model.empty()) r.model_provider = "anthropic";
+  r.event = EventType::kUnknown;
+  r.event_type = host_event;
+  for (const auto& [name, type] : kClaudeEvents) {
+    if (name == host_event && type != EventType::kUnknown) {
+      r.event = type;
+      r.event_type = std::string(event_name(type));
+    }
+  }
+  if (const char* policy = std::getenv("CAVEMAN_NATIVE_POLICY")) {
+    r.policy = parse_policy(policy).value_or(PolicyMode::kSafe);
+  }
+  if (r.event == EventType::kPromptSubmit) {
+    std::string prompt = str(in, "prompt");
+    r.prompt_bytes = static_cast<std::int64_t>(prompt.size());
+    r.prompt_sha256 = ccr::sha256_hex(prompt);
+    auto [type, terms] = classify_prompt(prompt);
+    r.task_type = type;
+    r.task_terms = terms;
+  }
+  if (in.contains("tool_name")) {
+    ToolCall tool;
+    tool.name = str(in, "tool_name");
+    if (auto it = in.find("tool_input"); it != in.end()) tool.input_json = dump(*it);
+    if (r.event == EventType::kToolAfter) {
+      if (auto it = in.find("tool_response"); it != in.end()) {
+        call.tool_response_json = dump(*it);
+        tool.output = tool_output_text(*it);
+        if (tool.output && tool.output->size() > kDefaultMaskThresholdBytes) {
+          call.deadline_ms = kLargeOutputDeadlineMs;
+        }
+      }
+    }
+    r.tool = std::move(tool);
+  }
+  call.deadline_ms = deadline_from_env(call.deadline_ms);
+  return call;
+}
+
+std::string response_to_claude(const HostCall& call, const NativeResponse& resp) {
+  Json specific = Json::object();
+  if ((call.host_event == "SessionStart" || call.host_event == "UserPromptSubmit") &&
+      !resp.context.empty()) {
+    specific = {{"hookEventName", call.host_event}, {"additionalContext", resp.context}};
+  } else if (call.host_event == "PostToolUse" && resp.output_replacement) {
+    Json original = Json::parse(call.tool_response_json, nullptr, false);
+    if (original.is_discarded()) return {};
+    specific = {{"hookEventName", "PostToolUse"},
+                {"updatedToolOutput", replaced_tool_output(original, *resp.output_replacement)}};
+  } else {
+    return {};
+  }
+  return dump(Json{{"hookSpecificOutput", specific}});
+}
+
+int run_hook(std::string_view agent, const std::string& home, std::istream& in, std::ostream& out) {
+  std::string payload;
+  payload.resize(kMaxRequestBytes + 1);
+  in.read(payload.data(), static_cast<std::streamsize>(payload.size()));
+  payload.resize(static_cast<std::size_t>(in.gcount()));
+  if (payload.size() > kMaxRequestBytes) return 0;  // too big: the host keeps its output
+  std::optional<HostCall> call = claude_to_request(payload, agent);
+  if (!call) return 0;
+  Result<std::string> answer =
+      native_exchange(native_socket_path(home), request_json(call->request), call->deadline_ms);
+  if (!answer.ok()) return 0;
+  Result<NativeResponse> resp = parse_response(*answer);
+  if (!resp.ok()) return 0;
+  std::string text = response_to_claude(*call, *resp);
+  if (!text.empty()) out << text << "\n";
+  return 0;
+}
+
+std::string claude_hook_settings(std::string_view command) {
+  static constexpr std::string_view kEvents[] = {
+      "SessionStart", "UserPromptSubmit", "PreToolUse",    "PostToolUse",
+      "PostToolUseFailure", "PreCompact", "PostCompact",   "SubagentStart",
+      "SubagentStop", "Stop",             "SessionEnd"};
+  Json hooks = Json::object();
+  for (std::string_view event : kEvents) {
+    Json entry = {{"hooks", Json::array({{{"type", "command"}, {"command", command}, {"timeout", 10}}})}};
+    bool tool_event = event == "PreToolUse" || event == "PostToolUse" || event == "PostToolUseFailure";
+    if (tool_event) entry["matcher"] = "*";
+    hooks[std::string(event)] = Json::array({entry});
+  }
+  return Json{{"hooks", hooks}}.dump(2);
+}
+
+}  // namespace caveman::proxy::native

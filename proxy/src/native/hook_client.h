@@ -1,0 +1,58 @@
+// The host side of the native runtime: `caveman-proxy native-hook <agent>` reads one host
+// hook payload (Claude Code's hook JSON) on stdin, turns it into a native request, asks the
+// runtime over the socket and answers in the host's hook output format.
+//
+// Claude Code mapping: SessionStart → session.start (the signed session marker comes back
+// as additionalContext), UserPromptSubmit → prompt.submit (only the prompt's byte count,
+// SHA-256 and a keyword classification cross the socket — never its text), PreToolUse →
+// tool.before, PostToolUse → tool.after (a replacement becomes
+// hookSpecificOutput.updatedToolOutput with the tool's own output shape: Bash's stdout, a
+// plain string, or MCP text blocks), PostToolUseFailure → tool.failure, PreCompact /
+// PostCompact → context.compact.before/after, Stop → turn.stop, SessionEnd → session.end,
+// SubagentStart/Stop → subagent.start/stop; anything else is sent as its own name.
+// Every failure (no runtime, timeout, > 2 MiB stdin, bad JSON) prints nothing and exits 0:
+// the host carries on exactly as without Caveman. Pure mapping functions plus run_hook().
+#ifndef CAVEMAN_PROXY_NATIVE_HOOK_CLIENT_H_
+#define CAVEMAN_PROXY_NATIVE_HOOK_CLIENT_H_
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "native/protocol.h"
+
+namespace caveman::proxy::native {
+
+// How long the hook waits for the runtime. Small events get the protocol's 250 ms; a
+// tool.after carrying an output over the threshold also covers the runtime's compression
+// time. CAVEMAN_NATIVE_TIMEOUT_MS overrides both.
+inline constexpr int kLargeOutputDeadlineMs = 3000;
+
+struct HostCall {
+  NativeRequest request;
+  std::string host_event;          // "PostToolUse", …
+  std::string tool_response_json;  // the host's tool_response, for rebuilding its shape
+  int deadline_ms = 250;
+};
+
+// Claude Code hook JSON → native request. nullopt when the payload is not a hook event.
+std::optional<HostCall> claude_to_request(std::string_view hook_json, std::string_view agent);
+// Native response → Claude Code hook output JSON ("" = print nothing).
+std::string response_to_claude(const HostCall& call, const NativeResponse& response);
+
+// Keyword classification of a prompt: {type, terms}; terms come from a fixed vocabulary,
+// never from the prompt's own words.
+std::pair<std::string, std::vector<std::string>> classify_prompt(std::string_view prompt);
+
+// The whole hook: stdin → socket → stdout. Always returns 0.
+int run_hook(std::string_view agent, const std::string& home, std::istream& in, std::ostream& out);
+
+// Claude Code settings/plugin hooks document that runs `command` on every lifecycle event
+// (PROCESSES.md §2.6): {"hooks":{"SessionStart":[…],…}}.
+std::string claude_hook_settings(std::string_view command);
+
+}  // namespace caveman::proxy::native
+
+#endif  // CAVEMAN_PROXY_NATIVE_HOOK_CLIENT_H_

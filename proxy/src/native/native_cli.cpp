@@ -1,0 +1,118 @@
+#include "native/native_cli.h"
+
+#include <limits.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "caveman/ccr.h"
+#include "native/hook_client.h"
+
+namespace caveman::proxy::native {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string self_exe() {
+  char buf[PATH_MAX];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("caveman-proxy");
+}
+
+// Single-quotes `s` for the shell Claude Code runs hook commands with.
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+}  // namespace
+
+std::string caveman_home_from_env() {
+  if (const char* h = std::getenv("CAVEMAN_HOME"); h != nullptr && *h != '\0') return h;
+  const char* home = std::getenv("HOME");
+  return std::string(home != nullptr ? home : ".") + "/.caveman";
+}
+
+int run_native_hook_command(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+                            std::ostream& err) {
+  if (args.empty()) {
+    err << "caveman-proxy: usage: caveman-proxy native-hook <agent> [--adapter X] | "
+           "native-hook print-settings [--command CMD]\n";
+    return 2;
+  }
+  if (args[0] == "print-settings") {
+    std::string command = shell_quote(self_exe()) + " native-hook claude";
+    for (std::size_t i = 1; i < args.size(); ++i) {
+      if (args[i] == "--command" && i + 1 < args.size()) {
+        command = args[++i];
+      } else if (args[i].rfind("--command=", 0) == 0) {
+        command = args[i].substr(10);
+      } else {
+        err << "caveman-proxy: usage: caveman-proxy native-hook print-settings [--command CMD]\n";
+        return 2;
+      }
+    }
+    out << claude_hook_settings(command) << "\n";
+    return 0;
+  }
+  // Only Claude Code's hook format is bridged today; other agents' payloads share its
+  // core fields (session_id, hook_event_name, tool_*), so they go through the same mapping.
+  return run_hook(args[0], caveman_home_from_env(), in, out);
+}
+
+int run_native_why_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::string id;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--decision" && i + 1 < args.size()) {
+      id = args[++i];
+    } else if (args[i].rfind("--decision=", 0) == 0) {
+      id = args[i].substr(11);
+    } else if (id.empty() && args[i].rfind("--", 0) != 0) {
+      id = args[i];
+    }
+  }
+  if (id.empty()) {
+    err << "caveman-proxy: usage: caveman-proxy native-why --decision <id>\n";
+    return 2;
+  }
+  ccr::OpenOptions options;
+  Result<std::string> path = ccr::resolve_store_path(&options);
+  Result<std::unique_ptr<ccr::Store>> store =
+      path.ok() ? ccr::open_store(*path, options) : Result<std::unique_ptr<ccr::Store>>(path.status());
+  if (!store.ok()) {
+    err << "caveman-proxy: " << store.status().ToString() << "\n";
+    return 1;
+  }
+  Result<std::optional<ccr::TypedObject>> found = (*store)->find_task_decision(id);
+  if (!found.ok()) {
+    err << "caveman-proxy: " << found.status().ToString() << "\n";
+    return 1;
+  }
+  if (!found->has_value()) {
+    err << "caveman-proxy: cave_unknown_decision: no decision " << id << " in the ledger\n";
+    return 1;
+  }
+  const ccr::TypedObject& o = **found;
+  Json data = Json::parse(o.data, nullptr, false);
+  Json why = {{"decision_id", id},
+              {"object_id", o.object_id},
+              {"session_id", o.session_id},
+              {"created_at", o.created_at},
+              {"currentness", o.currentness},
+              {"lifecycle", o.lifecycle},
+              {"depends_on", o.dependencies},
+              {"decision", data.is_discarded() ? Json(o.data) : data}};
+  out << why.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+  return 0;
+}
+
+}  // namespace caveman::proxy::native

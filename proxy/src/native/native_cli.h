@@ -1,0 +1,29 @@
+// caveman-proxy's native-runtime verbs (PROCESSES.md §1.1):
+//   native-hook <agent> [--adapter X]    stdin hook payload → runtime → host hook output;
+//                                        silent (exit 0, no output) on every failure
+//   native-hook print-settings [--command CMD]
+//                                        the Claude Code hooks document (settings.json or a
+//                                        plugin's hooks/hooks.json) running CMD (default:
+//                                        this binary's `native-hook claude`) on every event
+//   native-why --decision <id> | <id>    explain a Decision Ledger entry from ccr.db as JSON;
+//                                        not found → exit 1; missing id → usage, exit 2
+// Home: $CAVEMAN_HOME, else ~/.caveman.
+#ifndef CAVEMAN_PROXY_NATIVE_NATIVE_CLI_H_
+#define CAVEMAN_PROXY_NATIVE_NATIVE_CLI_H_
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace caveman::proxy::native {
+
+// `args` start after the verb.
+int run_native_hook_command(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+                            std::ostream& err);
+int run_native_why_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+std::string caveman_home_from_env();
+
+}  // namespace caveman::proxy::native
+
+#endif  // CAVEMAN_PROXY_NATIVE_NATIVE_CLI_H_

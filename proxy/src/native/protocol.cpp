@@ -1,0 +1,388 @@
+#include "native/protocol.h"
+
+#include <array>
+#include <nlohmann/json.hpp>
+
+namespace caveman::proxy::native {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr std::array<std::pair<EventType, std::string_view>, 13> kEvents{{
+    {EventType::kSessionStart, "session.start"},
+    {EventType::kPromptSubmit, "prompt.submit"},
+    {EventType::kModelBefore, "model.before"},
+    {EventType::kModelAfter, "model.after"},
+    {EventType::kToolBefore, "tool.before"},
+    {EventType::kToolAfter, "tool.after"},
+    {EventType::kToolFailure, "tool.failure"},
+    {EventType::kCompactBefore, "context.compact.before"},
+    {EventType::kCompactAfter, "context.compact.after"},
+    {EventType::kTurnStop, "turn.stop"},
+    {EventType::kSessionEnd, "session.end"},
+    {EventType::kSubagentStart, "subagent.start"},
+    {EventType::kSubagentStop, "subagent.stop"},
+}};
+
+Status bad(std::string message) {
+  return Status::InvalidArgument("cave_native_bad_request", std::move(message));
+}
+
+// Optional string member; a present non-string value is an error.
+Status get_string(const Json& obj, const char* key, std::string* out) {
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return Status::Ok();
+  if (!it->is_string()) return bad(std::string(key) + " must be a string");
+  *out = it->get<std::string>();
+  return Status::Ok();
+}
+
+Status get_int(const Json& obj, const char* key, std::int64_t* out) {
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return Status::Ok();
+  if (!it->is_number_integer()) return bad(std::string(key) + " must be an integer");
+  *out = it->get<std::int64_t>();
+  return Status::Ok();
+}
+
+Status optional_object(const Json& obj, const char* key, const Json** out) {
+  auto it = obj.find(key);
+  *out = nullptr;
+  if (it == obj.end() || it->is_null()) return Status::Ok();
+  if (!it->is_object()) return bad(std::string(key) + " must be an object");
+  *out = &*it;
+  return Status::Ok();
+}
+
+Result<std::string> decode_output(const Json& out) {
+  if (out.is_string()) return out.get<std::string>();
+  if (!out.is_object()) return bad("tool.output must be {bytes} or {base64}");
+  if (auto it = out.find("bytes"); it != out.end() && it->is_string()) return it->get<std::string>();
+  if (auto it = out.find("base64"); it != out.end() && it->is_string()) {
+    std::optional<std::string> bytes = base64_decode(it->get_ref<const std::string&>());
+    if (!bytes) return bad("tool.output.base64 is not valid base64");
+    return *bytes;
+  }
+  return bad("tool.output must be {bytes} or {base64}");
+}
+
+std::string capped(std::string_view s, std::size_t max) { return std::string(utf8_prefix(s, max)); }
+
+}  // namespace
+
+std::string_view event_name(EventType type) {
+  for (const auto& [t, name] : kEvents) {
+    if (t == type) return name;
+  }
+  return "unknown";
+}
+
+EventType parse_event_type(std::string_view name) {
+  for (const auto& [t, n] : kEvents) {
+    if (n == name) return t;
+  }
+  return EventType::kUnknown;
+}
+
+std::string_view policy_name(PolicyMode mode) {
+  switch (mode) {
+    case PolicyMode::kRecord: return "record";
+    case PolicyMode::kSafe: return "safe";
+    case PolicyMode::kMax: return "max";
+  }
+  return "safe";
+}
+
+std::optional<PolicyMode> parse_policy(std::string_view name) {
+  if (name.empty() || name == "safe") return PolicyMode::kSafe;
+  if (name == "record") return PolicyMode::kRecord;
+  if (name == "max") return PolicyMode::kMax;
+  return std::nullopt;
+}
+
+std::string_view action_name(Action action) {
+  switch (action) {
+    case Action::kAllow: return "allow";
+    case Action::kObserve: return "observe";
+    case Action::kBlock: return "block";
+    case Action::kAsk: return "ask";
+    case Action::kDefer: return "defer";
+  }
+  return "allow";
+}
+
+Result<NativeRequest> parse_request(std::string_view text) {
+  if (text.size() > kMaxRequestBytes) return bad("request larger than 2 MiB");
+  Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object()) return bad("request is not a JSON object");
+  NativeRequest r;
+  auto pv = doc.find("protocol_version");
+  if (pv == doc.end() || !pv->is_number_integer() || pv->get<std::int64_t>() != kProtocolVersion) {
+    return bad("protocol_version must be 1");
+  }
+  std::string policy;
+  CAVEMAN_RETURN_IF_ERROR(get_string(doc, "policy_mode", &policy));
+  std::optional<PolicyMode> mode = parse_policy(policy);
+  if (!mode) return bad("unknown policy_mode");
+  r.policy = *mode;
+  CAVEMAN_RETURN_IF_ERROR(get_string(doc, "profile", &r.profile));
+
+  const Json* agent = nullptr;
+  CAVEMAN_RETURN_IF_ERROR(optional_object(doc, "agent", &agent));
+  if (agent != nullptr) {
+    CAVEMAN_RETURN_IF_ERROR(get_string(*agent, "id", &r.agent_id));
+    CAVEMAN_RETURN_IF_ERROR(get_string(*agent, "version", &r.agent_version));
+    CAVEMAN_RETURN_IF_ERROR(get_string(*agent, "surface", &r.agent_surface));
+  }
+  const Json* session = nullptr;
+  CAVEMAN_RETURN_IF_ERROR(optional_object(doc, "session", &session));
+  if (session == nullptr) return bad("session is required");
+  CAVEMAN_RETURN_IF_ERROR(get_string(*session, "caveman_session_id", &r.session_id));
+  if (r.session_id.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return bad("session.caveman_session_id is required");
+  }
+  CAVEMAN_RETURN_IF_ERROR(get_string(*session, "host_session_id", &r.host_session_id));
+  CAVEMAN_RETURN_IF_ERROR(get_string(*session, "parent_session_id", &r.parent_session_id));
+  CAVEMAN_RETURN_IF_ERROR(get_string(*session, "cwd", &r.cwd));
+  CAVEMAN_RETURN_IF_ERROR(get_string(*session, "repository_state", &r.repository_state));
+
+  const Json* event = nullptr;
+  CAVEMAN_RETURN_IF_ERROR(optional_object(doc, "event", &event));
+  if (event == nullptr) return bad("event is required");
+  CAVEMAN_RETURN_IF_ERROR(get_string(*event, "type", &r.event_type));
+  if (r.event_type.empty()) return bad("event.type is required");
+  r.event = parse_event_type(r.event_type);
+  CAVEMAN_RETURN_IF_ERROR(get_int(*event, "timestamp_ms", &r.timestamp_ms));
+
+  const Json* model = nullptr;
+  CAVEMAN_RETURN_IF_ERROR(optional_object(doc, "model", &model));
+  if (model != nullptr) {
+    CAVEMAN_RETURN_IF_ERROR(get_string(*model, "provider", &r.model_provider));
+    CAVEMAN_RETURN_IF_ERROR(get_string(*model, "model", &r.model));
+  }
+  const Json* prompt = nullptr;
+  CAVEMAN_RETURN_IF_ERROR(optional_object(doc, "prompt", &prompt));
+  if (prompt != nullptr) {
+    // Only a digest is accepted: a request that carries prompt text is refused outright.
+    if (prompt->contains("text")) return bad("prompt text never crosses the socket");
+    r.prompt_bytes = 0;
+    CAVEMAN_RETURN_IF_ERROR(get_int(*prompt, "bytes", &r.prompt_bytes));
+    CAVEMAN_RETURN_IF_ERROR(get_string(*prompt, "sha256", &r.prompt_sha256));
+  }
+  const Json* profile = nullptr;
+  CAVEMAN_RETURN_IF_ERROR(optional_object(doc, "task_profile", &profile));
+  if (profile != nullptr) {
+    CAVEMAN_RETURN_IF_ERROR(get_string(*profile, "type", &r.task_type));
+    if (auto it = profile->find("terms"); it != profile->end() && it->is_array()) {
+      for (const Json& t : *it) {
+        if (t.is_string() && r.task_terms.size() < 32) r.task_terms.push_back(t.get<std::string>());
+      }
+    }
+    if (auto it = profile->find("continuation"); it != profile->end() && it->is_boolean()) {
+      r.continuation = it->get<bool>();
+    }
+  }
+  const Json* tool = nullptr;
+  CAVEMAN_RETURN_IF_ERROR(optional_object(doc, "tool", &tool));
+  if (tool != nullptr) {
+    ToolCall call;
+    CAVEMAN_RETURN_IF_ERROR(get_string(*tool, "name", &call.name));
+    CAVEMAN_RETURN_IF_ERROR(get_string(*tool, "input_state", &call.input_state));
+    if (auto it = tool->find("input"); it != tool->end() && !it->is_null()) {
+      call.input_json = it->dump(-1, ' ', false, Json::error_handler_t::replace);
+    }
+    if (auto it = tool->find("output"); it != tool->end() && !it->is_null()) {
+      CAVEMAN_ASSIGN_OR_RETURN(std::string out, decode_output(*it));
+      call.output = std::move(out);
+    }
+    r.tool = std::move(call);
+  }
+  return r;
+}
+
+std::string response_json(const NativeResponse& r) {
+  Json j = Json::object();
+  j["protocol_version"] = kProtocolVersion;
+  j["policy_mode"] = policy_name(r.policy);
+  j["profile"] = r.profile;
+  j["action"] = action_name(r.action);
+  if (!r.context.empty()) j["context"] = capped(r.context, kMaxContextBytes);
+  if (!r.message.empty()) j["message"] = capped(r.message, kMaxMessageBytes);
+  if (r.output_replacement) j["output_replacement"] = capped(*r.output_replacement, kMaxReplacementBytes);
+  if (!r.recovery_ref.empty()) j["recovery_ref"] = capped(r.recovery_ref, kMaxRecoveryRefBytes);
+  if (!r.decision_id.empty()) j["decision_id"] = capped(r.decision_id, kMaxDecisionIdBytes);
+  j["visibility"] = r.visibility;
+  j["fail_open"] = true;
+  j["runtime_us"] = r.runtime_us;
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+Result<NativeResponse> parse_response(std::string_view text) {
+  Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object()) return bad("response is not a JSON object");
+  auto pv = doc.find("protocol_version");
+  auto fo = doc.find("fail_open");
+  if (pv == doc.end() || !pv->is_number_integer() || pv->get<std::int64_t>() != kProtocolVersion ||
+      fo == doc.end() || !fo->is_boolean() || !fo->get<bool>()) {
+    return bad("not a protocol-1 fail-open response");
+  }
+  NativeResponse r;
+  std::string text_value;
+  CAVEMAN_RETURN_IF_ERROR(get_string(doc, "policy_mode", &text_value));
+  r.policy = parse_policy(text_value).value_or(PolicyMode::kSafe);
+  CAVEMAN_RETURN_IF_ERROR(get_string(doc, "profile", &r.profile));
+  std::string action;
+  CAVEMAN_RETURN_IF_ERROR(get_string(doc, "action", &action));
+  const Action actions[] = {Action::kAllow, Action::kObserve, Action::kBlock, Action::kAsk, Action::kDefer};
+  r.action = Action::kAllow;
+  for (Action a : actions) {
+    if (action_name(a) == action) r.action = a;
+  }
+  CAVEMAN_RETURN_IF_ERROR(get_string(doc, "context", &r.context));
+  CAVEMAN_RETURN_IF_ERROR(get_string(doc, "message", &r.message));
+  if (auto it = doc.find("output_replacement"); it != doc.end() && it->is_string()) {
+    r.output_replacement = it->get<std::string>();
+  }
+  CAVEMAN_RETURN_IF_ERROR(get_string(doc, "recovery_ref", &r.recovery_ref));
+  CAVEMAN_RETURN_IF_ERROR(get_string(doc, "decision_id", &r.decision_id));
+  CAVEMAN_RETURN_IF_ERROR(get_string(doc, "visibility", &r.visibility));
+  CAVEMAN_RETURN_IF_ERROR(get_int(doc, "runtime_us", &r.runtime_us));
+  return r;
+}
+
+std::string request_json(const NativeRequest& r) {
+  Json j = Json::object();
+  j["protocol_version"] = r.protocol_version;
+  j["policy_mode"] = policy_name(r.policy);
+  if (!r.profile.empty()) j["profile"] = r.profile;
+  Json agent = {{"id", r.agent_id}};
+  if (!r.agent_version.empty()) agent["version"] = r.agent_version;
+  if (!r.agent_surface.empty()) agent["surface"] = r.agent_surface;
+  j["agent"] = agent;
+  Json session = {{"caveman_session_id", r.session_id}};
+  if (!r.host_session_id.empty()) session["host_session_id"] = r.host_session_id;
+  if (!r.parent_session_id.empty()) session["parent_session_id"] = r.parent_session_id;
+  if (!r.cwd.empty()) session["cwd"] = r.cwd;
+  if (!r.repository_state.empty()) session["repository_state"] = r.repository_state;
+  j["session"] = session;
+  Json event = {{"type", r.event_type.empty() ? std::string(event_name(r.event)) : r.event_type}};
+  if (r.timestamp_ms > 0) event["timestamp_ms"] = r.timestamp_ms;
+  j["event"] = event;
+  if (!r.model.empty() || !r.model_provider.empty()) {
+    j["model"] = {{"provider", r.model_provider}, {"model", r.model}};
+  }
+  if (r.prompt_bytes >= 0) j["prompt"] = {{"bytes", r.prompt_bytes}, {"sha256", r.prompt_sha256}};
+  if (!r.task_type.empty() || !r.task_terms.empty() || r.continuation) {
+    j["task_profile"] = {{"type", r.task_type}, {"terms", r.task_terms}, {"continuation", r.continuation}};
+  }
+  if (r.tool) {
+    Json tool = {{"name", r.tool->name}};
+    if (!r.tool->input_json.empty()) {
+      Json input = Json::parse(r.tool->input_json, nullptr, false);
+      if (!input.is_discarded()) tool["input"] = std::move(input);
+    }
+    if (!r.tool->input_state.empty()) tool["input_state"] = r.tool->input_state;
+    if (r.tool->output) {
+      if (is_valid_utf8(*r.tool->output)) {
+        tool["output"] = {{"bytes", *r.tool->output}};
+      } else {
+        tool["output"] = {{"base64", base64_encode(*r.tool->output)}};
+      }
+    }
+    j["tool"] = std::move(tool);
+  }
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string base64_encode(std::string_view bytes) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    std::uint32_t v = (static_cast<unsigned char>(bytes[i]) << 16) |
+                      (static_cast<unsigned char>(bytes[i + 1]) << 8) |
+                      static_cast<unsigned char>(bytes[i + 2]);
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += kAlphabet[(v >> 6) & 63];
+    out += kAlphabet[v & 63];
+  }
+  if (i < bytes.size()) {
+    std::uint32_t v = static_cast<unsigned char>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+std::optional<std::string> base64_decode(std::string_view text) {
+  auto value = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+  };
+  if (text.size() % 4 != 0) return std::nullopt;
+  std::string out;
+  out.reserve(text.size() / 4 * 3);
+  for (std::size_t i = 0; i < text.size(); i += 4) {
+    int v[4];
+    int pad = 0;
+    for (int k = 0; k < 4; ++k) {
+      char c = text[i + k];
+      if (c == '=' && i + 4 == text.size() && k >= 2) {
+        v[k] = 0;
+        ++pad;
+      } else {
+        if (pad > 0) return std::nullopt;
+        v[k] = value(c);
+        if (v[k] < 0) return std::nullopt;
+      }
+    }
+    std::uint32_t n = (static_cast<std::uint32_t>(v[0]) << 18) | (static_cast<std::uint32_t>(v[1]) << 12) |
+                      (static_cast<std::uint32_t>(v[2]) << 6) | static_cast<std::uint32_t>(v[3]);
+    out += static_cast<char>((n >> 16) & 0xFF);
+    if (pad < 2) out += static_cast<char>((n >> 8) & 0xFF);
+    if (pad < 1) out += static_cast<char>(n & 0xFF);
+  }
+  return out;
+}
+
+std::string_view utf8_prefix(std::string_view s, std::size_t max) {
+  if (s.size() <= max) return s;
+  std::size_t end = max;
+  // Step back over continuation bytes so the cut lands on a sequence start.
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+  return s.substr(0, end);
+}
+
+bool is_valid_utf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    std::uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+    for (std::size_t k = 1; k < n; ++k) {
+      unsigned char cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
+    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+        (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) {
+      return false;
+    }
+    i += n;
+  }
+  return true;
+}
+
+}  // namespace caveman::proxy::native
