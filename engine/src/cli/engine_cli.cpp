@@ -10,6 +10,7 @@
 #include "caveman/tokens.h"
 #include "caveman/version.h"
 #include "cli/evals_command.h"
+#include "cli/pixel_command.h"
 #include "cli/read_input.h"
 #include "cli/toon_command.h"
 #include "json/json.h"
@@ -38,11 +39,13 @@ constexpr const char* kUsage =
     "                                                --jsonl: one JSON string per line in and out\n"
     "  toon encode|decode [options]                  JSON ⇄ TOON\n"
     "  evals run [--fixtures DIR]                    run the eval suite, JSON report\n"
+    "  pixel render|simulate [options] <file>        text → PNG pages; request transform dry run\n"
     "  version [--json]                              print the version\n"
     "\n"
     "exit codes: 0 ok (also when the input passes through unchanged), 1 error,\n"
     "            2 usage error, unknown command or not implemented\n"
-    "environment: CAVEMAN_CCR_DB, CAVEMAN_HOME, CAVEMAN_CCR_MAX_BYTES, CAVE_ENGINE_TOON\n";
+    "environment: CAVEMAN_CCR_DB, CAVEMAN_HOME, CAVEMAN_CCR_MAX_BYTES, CAVE_ENGINE_TOON,\n"
+    "             CAVE_PIXEL_MODELS, CAVE_PIXEL_DENSITY\n";
 
 int fail(Io& io, const std::string& context, const Status& s) {
   io.err << context << ": " << s.ToString() << "\n";
@@ -201,12 +204,6 @@ int cmd_version(const Args& args, Io& io) {
   return kExitOk;
 }
 
-int not_implemented(const std::string& what, Io& io) {
-  io.err << "caveman-engine " << what
-         << ": cave_not_implemented: this command has not landed yet\n";
-  return kExitUsage;
-}
-
 struct Command {
   const char* name;
   std::function<int(const Args&, Io&)> run;
@@ -232,7 +229,7 @@ int run_engine_cli(const Args& args, std::istream& in, std::ostream& out, std::o
       {"toon",
        [](const Args& a, Io& io2) { return run_toon_command(a, io2.in, io2.out, io2.err); }},
       {"evals", [](const Args& a, Io& io2) { return run_evals_command(a, io2.out, io2.err); }},
-      {"pixel", [](const Args&, Io& io2) { return not_implemented("pixel", io2); }},
+      {"pixel", [](const Args& a, Io& io2) { return run_pixel_command(a, io2.out, io2.err); }},
   };
   Args rest(args.begin() + 1, args.end());
   for (const Command& c : commands) {
