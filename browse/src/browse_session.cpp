@@ -8,6 +8,7 @@ namespace {
 using std::chrono::milliseconds;
 
 constexpr milliseconds kSettleWait{5000};
+constexpr milliseconds kBusyProbe{1500};
 
 std::string ms_text(milliseconds ms) { return std::to_string(ms.count()) + " ms"; }
 
@@ -51,6 +52,15 @@ Result<SnapshotOutcome> take_snapshot(Browser& b, const Engine& engine, const Sn
     if (!nav.ok()) {
       std::string shown = req.url.substr(0, 200);
       if (is_timeout(nav)) {
+        // Loading is stopped, but a page still busy in its scripts (a 10,000-row table being
+        // built) would make every later call wait: probe it, and give up the page if so.
+        if (b.alive() && !b.evaluate("1", Clock::now() + kBusyProbe).ok() && b.alive()) {
+          Status reset = b.reset_page(Clock::now() + std::chrono::seconds(5));
+          return snapshot_failed(shown + " did not finish loading within " + ms_text(limit) +
+                                 " and was still busy running scripts; " +
+                                 (reset.ok() ? "the page was closed and a blank one opened"
+                                             : "the page may stay busy for a while"));
+        }
         return snapshot_failed(shown + " did not finish loading within " + ms_text(limit) +
                                "; loading was stopped (browser_snapshot without url shows what did load)");
       }

@@ -60,7 +60,7 @@ export function processesMentioning(needle, except = []) {
     let state = '';
     try { state = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] ?? ''; } catch { continue; }
     if (state === 'Z') continue;  // exited, only waiting to be reaped by its parent
-    if (cmd.includes(needle)) found.push(`${pid}: ${cmd.replace(/\0/g, ' ').slice(0, 160)}`);
+    if (cmd.includes(needle)) found.push(`${pid}: ${cmd.replace(/\0/g, ' ')}`);
   }
   return found;
 }
@@ -70,7 +70,7 @@ export async function leftovers(needle, ms = 10000) {
   const until = Date.now() + ms;
   for (;;) {
     const left = processesMentioning(needle, [process.pid]);
-    if (left.length === 0 || Date.now() > until) return left;
+    if (left.length === 0 || Date.now() > until) return left.map((l) => l.slice(0, 200));
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -78,3 +78,14 @@ export async function leftovers(needle, ms = 10000) {
 // The temp profiles still present under the home's TMPDIR.
 export const profilesLeft = (home) =>
   fs.readdirSync(path.join(home, 'tmp')).filter((n) => n.startsWith('caveman-browse-'));
+
+// Waits up to `ms` for the temp profiles to be deleted (the keeper removes a profile once
+// the last browser process is gone); returns the ones left.
+export async function profilesLeftAfter(home, ms = 10000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const left = profilesLeft(home);
+    if (left.length === 0 || Date.now() > until) return left;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

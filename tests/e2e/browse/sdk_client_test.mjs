@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { check, finish, tempHome } from '../lib/harness.mjs';
-import { call, connectBrowse, handleOf, leftovers, profilesLeft, uidOf } from './lib.mjs';
+import { call, connectBrowse, handleOf, leftovers, profilesLeftAfter, uidOf } from './lib.mjs';
 import { startPageServer } from './page_server.mjs';
 
 const home = tempHome('caveman-browse-e2e-');
@@ -114,6 +114,7 @@ try {
 
 const left = await leftovers(home);
 check(left.length === 0, `no browser process left:\n${left.join('\n')}`);
-check(profilesLeft(home).length === 0, `temp profiles removed: ${profilesLeft(home)}`);
+const profiles = await profilesLeftAfter(home);
+check(profiles.length === 0, `temp profiles removed: ${profiles}`);
 fs.rmSync(path.join(home), { recursive: true, force: true });
 finish('caveman-browse SDK client');
