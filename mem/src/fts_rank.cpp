@@ -24,7 +24,7 @@ int count_row(const Fts5ExtensionApi*, Fts5Context*, void* user) {
   return SQLITE_OK;
 }
 
-QueryStats* query_stats(const Fts5ExtensionApi* api, Fts5Context* fts, int* rc) {
+QueryStats* query_stats(const Fts5ExtensionApi* api, Fts5Context* fts, int skip, int* rc) {
   if (auto* cached = static_cast<QueryStats*>(api->xGetAuxdata(fts, 0))) return cached;
   sqlite3_int64 rows = 0, tokens = 0;
   if ((*rc = api->xRowCount(fts, &rows)) != SQLITE_OK) return nullptr;
@@ -44,7 +44,7 @@ QueryStats* query_stats(const Fts5ExtensionApi* api, Fts5Context* fts, int* rc) 
     *rc = SQLITE_NOMEM;
     return nullptr;
   }
-  for (int p = 0; p < phrases; ++p) {
+  for (int p = skip; p < phrases; ++p) {  // skipped phrases are never scored
     sqlite3_int64 df = 0;
     if ((*rc = api->xQueryPhrase(fts, p, &df, count_row)) != SQLITE_OK) {
       delete stats;
@@ -60,7 +60,8 @@ QueryStats* query_stats(const Fts5ExtensionApi* api, Fts5Context* fts, int* rc) 
 void cavemem_bm25(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* ctx, int n_args,
                   sqlite3_value** args) {
   int rc = SQLITE_OK;
-  QueryStats* stats = query_stats(api, fts, &rc);
+  const int skip = n_args > 0 ? sqlite3_value_int(args[0]) : 0;
+  QueryStats* stats = query_stats(api, fts, skip, &rc);
   if (stats == nullptr) {
     sqlite3_result_error_code(ctx, rc == SQLITE_OK ? SQLITE_ERROR : rc);
     return;
@@ -77,8 +78,8 @@ void cavemem_bm25(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
       sqlite3_result_error_code(ctx, rc);
       return;
     }
-    const double weight = column < n_args ? sqlite3_value_double(args[column]) : 1.0;
-    if (phrase >= 0 && static_cast<std::size_t>(phrase) < stats->freq.size()) {
+    const double weight = column + 1 < n_args ? sqlite3_value_double(args[column + 1]) : 1.0;
+    if (phrase >= skip && static_cast<std::size_t>(phrase) < stats->freq.size()) {
       stats->freq[static_cast<std::size_t>(phrase)] += weight;
     }
   }

@@ -4,8 +4,11 @@
 // the idf of PROCESSES.md §6.4, ln(1 + (N − df + 0.5) / (df + 0.5)), which is always positive.
 // FTS5's built-in idf, ln((N − df + 0.5) / (df + 0.5)), is clamped to ~0 for any term found
 // in half the rows or more, so a store of one or two memories could never recall anything
-// above a threshold. Usage: `cavemem_bm25(fts_table, w_col0, w_col1, …)` → a score ≥ 0,
-// higher is better (unlike bm25(), which is negated). Registered per connection; never throws.
+// above a threshold. Usage: `cavemem_bm25(fts_table, skip, w_col0, w_col1, …)` → a score ≥ 0,
+// higher is better (unlike bm25(), which is negated). The first `skip` phrases of the MATCH
+// expression are not scored: recall's pruned queries repeat the rare terms in a leading
+// filter group, `("rare" …) AND ("rare" … OR "common" …)`, and only the second group counts.
+// Registered per connection; never throws.
 #ifndef CAVEMAN_MEM_FTS_RANK_H_
 #define CAVEMAN_MEM_FTS_RANK_H_
 

@@ -58,6 +58,7 @@ struct SearchRequest {
   std::vector<std::string> tags;       // every tag must be present
   int limit = kDefaultLimit;           // 1..kMaxLimit
   double threshold = kDefaultThreshold;
+  bool exhaustive = false;  // true: rank every matching row (no pruning; tests and benchmarks)
 };
 
 struct Hit {

@@ -7,6 +7,14 @@
 //                 scored in process with the same BM25 saturation and no length norm.
 // A memory's score is the sum over sources. With a single source SQL does the ordering and
 // the limit; with several, each returns at most kMergeCap rows and the merge happens here.
+//
+// Pruning (words only, exact): scoring every row that contains a common word dominates the
+// cost (FTS5 must decode positions and call the ranker per row), so terms are taken rarest
+// first. A term t contributes less than ub(t) = idf(t)·(k1 + 1) to any score, so when the
+// rarest terms E already yield `limit` hits whose lowest score θ exceeds Σ ub over the other
+// terms, no memory lacking every E term can reach the result: the query
+// `(E…) AND (E… OR rest…)` ranks only rows containing an E term, still scored over all terms
+// (the leading E group is skipped by cavemem_bm25). Otherwise E grows by the next term.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -18,11 +26,20 @@ namespace caveman::mem {
 namespace {
 
 constexpr int kMergeCap = 5000;
+constexpr int kTieMargin = 16;  // extra rows fetched so ties at the cut can be ordered by id
 
 struct Scored {
   std::string id;
   double score = 0;
 };
+
+struct Ranked {
+  std::int64_t seq = 0;
+  std::string id;
+  double score = 0;
+};
+
+bool has_filters(const SearchRequest& req) { return req.project.has_value() || !req.tags.empty(); }
 
 // " AND m.project = ?n AND (' ' || m.tags || ' ') LIKE ?n+1 ESCAPE '\'" …, from `first`.
 std::string filter_sql(const SearchRequest& req, int first) {
@@ -41,21 +58,104 @@ void bind_filters(SQLite::Statement& q, const SearchRequest& req, int first) {
   for (const std::string& tag : req.tags) q.bind(n++, "% " + escape_like(tag) + " %");
 }
 
-void run_fts(SQLite::Database& db, const SearchRequest& req, const char* table, const char* weights,
-             const std::string& match, int limit, std::map<std::int64_t, Scored>& out) {
-  const std::string sql = std::string("SELECT m.seq, m.id, s.score FROM (SELECT rowid AS r, cavemem_bm25(") +
-                          table + ", " + weights + ") AS score FROM " + table + " WHERE " + table +
-                          " MATCH ?1) AS s JOIN memories AS m ON m.seq = s.r WHERE 1" +
-                          filter_sql(req, 3) + " ORDER BY s.score DESC, m.id ASC LIMIT ?2";
-  SQLite::Statement q(db, sql);
-  q.bind(1, match);
-  q.bind(2, limit);
-  bind_filters(q, req, 3);
-  while (q.executeStep()) {
-    Scored& s = out[q.getColumn(0).getInt64()];
-    s.id = q.getColumn(1).getString();
-    s.score += q.getColumn(2).getDouble();
+bool better(const Ranked& a, const Ranked& b) {
+  return a.score != b.score ? a.score > b.score : a.id < b.id;
+}
+
+// The best `k` rows of one FTS query (k ≤ 0: all rows), score descending then id ascending.
+// `ranker` is the cavemem_bm25 argument list after the table ("skip, w0, w1").
+std::vector<Ranked> fts_top(SQLite::Database& db, const SearchRequest& req, const char* table,
+                            const std::string& ranker, const std::string& match, int k) {
+  std::vector<Ranked> rows;
+  const std::string score = std::string("cavemem_bm25(") + table + ", " + ranker + ")";
+  if (has_filters(req)) {
+    // Filters need the memories row anyway: one joined query, ordered in SQL.
+    SQLite::Statement q(db, "SELECT m.seq, m.id, s.score FROM (SELECT rowid AS r, " + score +
+                                " AS score FROM " + table + " WHERE " + table +
+                                " MATCH ?1) AS s JOIN memories AS m ON m.seq = s.r WHERE 1" +
+                                filter_sql(req, 3) + " ORDER BY s.score DESC, m.id ASC LIMIT ?2");
+    q.bind(1, match);
+    q.bind(2, k > 0 ? k : -1);
+    bind_filters(q, req, 3);
+    while (q.executeStep()) {
+      rows.push_back({q.getColumn(0).getInt64(), q.getColumn(1).getString(), q.getColumn(2).getDouble()});
+    }
+    return rows;
   }
+  // No filters: rank inside FTS5 alone (no per-row join), then order ties by id here. If the
+  // tie at the cut may continue past the fetched rows, fetch everything.
+  SQLite::Statement q(db, "SELECT rowid, " + score + " AS score FROM " + table + " WHERE " + table +
+                              " MATCH ?1 ORDER BY score DESC LIMIT ?2");
+  SQLite::Statement id_of(db, "SELECT id FROM memories WHERE seq = ?1");
+  for (int fetch = k > 0 ? k + kTieMargin : -1;; fetch = -1) {
+    rows.clear();
+    q.bind(1, match);
+    q.bind(2, fetch);
+    while (q.executeStep()) rows.push_back({q.getColumn(0).getInt64(), "", q.getColumn(1).getDouble()});
+    q.reset();
+    const bool complete = fetch < 0 || static_cast<int>(rows.size()) < fetch ||
+                          rows[static_cast<std::size_t>(k - 1)].score != rows.back().score;
+    if (complete) break;
+  }
+  for (Ranked& r : rows) {
+    id_of.bind(1, r.seq);
+    if (id_of.executeStep()) r.id = id_of.getColumn(0).getString();
+    id_of.reset();
+  }
+  std::sort(rows.begin(), rows.end(), better);
+  if (k > 0 && rows.size() > static_cast<std::size_t>(k)) rows.resize(static_cast<std::size_t>(k));
+  return rows;
+}
+
+std::int64_t count_matches(SQLite::Database& db, const std::string& match) {
+  SQLite::Statement q(db, "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?1");
+  q.bind(1, match);
+  q.executeStep();
+  return q.getColumn(0).getInt64();
+}
+
+// The words source for a single-source query: exact top-`limit` with rarest-first pruning.
+std::vector<Ranked> ranked_words(SQLite::Database& db, const SearchRequest& req, bool exhaustive) {
+  const std::vector<std::string>& terms = req.query.terms;
+  const std::string all = fts_any(terms);
+  if (terms.size() < 2 || exhaustive) return fts_top(db, req, "memories_fts", "0, 1.0, 1.0", all, req.limit);
+
+  struct Term {
+    std::string text;
+    std::int64_t df = 0;
+    double ub = 0;
+  };
+  const double n = double(db.execAndGet("SELECT count(*) FROM memories_fts_docsize").getInt64());
+  std::vector<Term> ordered;
+  for (const std::string& t : terms) {
+    Term term{t, count_matches(db, fts_quote(t)), 0};
+    if (term.df == 0) continue;  // matches nothing, scores nothing
+    term.ub = std::log(1.0 + (n - double(term.df) + 0.5) / (double(term.df) + 0.5)) * (kBm25K1 + 1.0);
+    ordered.push_back(std::move(term));
+  }
+  if (ordered.empty()) return {};
+  std::sort(ordered.begin(), ordered.end(),
+            [](const Term& a, const Term& b) { return a.df != b.df ? a.df < b.df : a.text < b.text; });
+  std::vector<std::string> every;
+  for (const Term& t : ordered) every.push_back(t.text);
+  const std::string scored = fts_any(every);
+  for (std::size_t e = 1; e <= ordered.size(); ++e) {
+    double rest = 0;
+    for (std::size_t i = e; i < ordered.size(); ++i) rest += ordered[i].ub;
+    if (e == ordered.size()) return fts_top(db, req, "memories_fts", "0, 1.0, 1.0", scored, req.limit);
+    // θ is the score of a row containing an E term, typically below Σ ub(E): a prefix whose
+    // remainder outweighs it would almost surely not prune, so do not spend a query on it.
+    double head = 0;
+    for (std::size_t i = 0; i < e; ++i) head += ordered[i].ub;
+    if (rest >= head) continue;
+    const std::vector<std::string> rare(every.begin(), every.begin() + static_cast<std::ptrdiff_t>(e));
+    std::vector<Ranked> rows = fts_top(db, req, "memories_fts", std::to_string(e) + ", 1.0, 1.0",
+                                       "(" + fts_any(rare) + ") AND (" + scored + ")", req.limit);
+    double theta = req.threshold;
+    if (rows.size() >= static_cast<std::size_t>(req.limit)) theta = std::max(theta, rows.back().score);
+    if (rest < theta) return rows;
+  }
+  return {};  // unreachable: the last size returns above
 }
 
 std::size_t count_occurrences(std::string_view text, std::string_view needle) {
@@ -117,6 +217,14 @@ void run_like(SQLite::Database& db, const SearchRequest& req, int limit,
   }
 }
 
+void merge(const std::vector<Ranked>& rows, std::map<std::int64_t, Scored>& out) {
+  for (const Ranked& r : rows) {
+    Scored& s = out[r.seq];
+    s.id = r.id;
+    s.score += r.score;
+  }
+}
+
 }  // namespace
 
 Result<std::vector<Hit>> MemStore::search(const SearchRequest& req) {
@@ -127,30 +235,31 @@ Result<std::vector<Hit>> MemStore::search(const SearchRequest& req) {
   if (req.query.empty()) return std::vector<Hit>{};
   const int sources = int(!req.query.terms.empty()) + int(!req.query.cjk_grams.empty()) +
                       int(!req.query.cjk_short.empty());
-  const int per_source = sources == 1 ? req.limit : kMergeCap;
   return internal::with_store("recall", path_, [&]() -> Result<std::vector<Hit>> {
     internal::Transaction tx(*db_, internal::Transaction::Kind::kRead);
-    std::map<std::int64_t, Scored> merged;
-    if (!req.query.terms.empty()) {
-      run_fts(*db_, req, "memories_fts", "1.0, 1.0", fts_any(req.query.terms), per_source, merged);
+    std::vector<Ranked> ranked;
+    if (sources == 1 && !req.query.terms.empty()) {
+      ranked = ranked_words(*db_, req, req.exhaustive);
+    } else {
+      std::map<std::int64_t, Scored> merged;
+      const int k = sources == 1 ? req.limit : kMergeCap;
+      if (!req.query.terms.empty()) {
+        merge(fts_top(*db_, req, "memories_fts", "0, 1.0, 1.0", fts_any(req.query.terms), k), merged);
+      }
+      if (!req.query.cjk_grams.empty()) {
+        merge(fts_top(*db_, req, "memories_tri", "0, 1.0", fts_any(req.query.cjk_grams), k), merged);
+      }
+      if (!req.query.cjk_short.empty()) run_like(*db_, req, k, merged);
+      for (const auto& [seq, s] : merged) ranked.push_back({seq, s.id, s.score});
+      std::sort(ranked.begin(), ranked.end(), better);
     }
-    if (!req.query.cjk_grams.empty()) {
-      run_fts(*db_, req, "memories_tri", "1.0", fts_any(req.query.cjk_grams), per_source, merged);
-    }
-    if (!req.query.cjk_short.empty()) run_like(*db_, req, per_source, merged);
-
-    std::vector<std::pair<std::int64_t, Scored>> ranked(merged.begin(), merged.end());
-    std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-      if (a.second.score != b.second.score) return a.second.score > b.second.score;
-      return a.second.id < b.second.id;
-    });
     std::vector<Hit> hits;
     SQLite::Statement row(*db_, std::string("SELECT ") + internal::kMemoryColumns +
                                     " FROM memories WHERE seq = ?1");
-    for (const auto& [seq, scored] : ranked) {
-      if (scored.score < req.threshold || hits.size() >= static_cast<std::size_t>(req.limit)) break;
-      row.bind(1, seq);
-      if (row.executeStep()) hits.push_back(Hit{internal::read_memory(row), scored.score});
+    for (const Ranked& r : ranked) {
+      if (r.score < req.threshold || hits.size() >= static_cast<std::size_t>(req.limit)) break;
+      row.bind(1, r.seq);
+      if (row.executeStep()) hits.push_back(Hit{internal::read_memory(row), r.score});
       row.reset();
     }
     return hits;

@@ -165,3 +165,57 @@ TEST_F(SearchTest, StopwordOnlyQueryHasNoHits) {
 
 }  // namespace
 }  // namespace caveman::mem
+
+namespace caveman::mem {
+namespace {
+
+// Rarest-first pruning must give exactly the exhaustive ranking (ids, order and scores).
+TEST(SearchPruningTest, PrunedResultsEqualExhaustiveRanking) {
+  StepClock clock;
+  auto store = testing::open_store(":memory:", &clock);
+  std::uint64_t s = 12345;
+  auto next = [&s] {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return s >> 33;
+  };
+  std::vector<std::string> vocab;
+  for (int i = 0; i < 400; ++i) vocab.push_back("w" + std::to_string(i));
+  auto word = [&] {  // skewed: low indexes are common
+    const double u = double(next() % 1000000) / 1e6;
+    return vocab[static_cast<std::size_t>(u * u * u * double(vocab.size()))];
+  };
+  std::vector<std::string> texts;
+  for (int d = 0; d < 1500; ++d) {
+    std::string t;
+    const int len = 5 + static_cast<int>(next() % 30);
+    for (int i = 0; i < len; ++i) t += word() + " ";
+    t += "doc" + std::to_string(d);
+    ASSERT_OK(store->remember(text_only(t)));
+    texts.push_back(t);
+  }
+  int pruned_runs = 0;
+  for (int qi = 0; qi < 150; ++qi) {
+    std::string q;
+    const int n = 2 + static_cast<int>(next() % 4);
+    for (int i = 0; i < n; ++i) q += (next() % 2 ? word() : vocab[next() % vocab.size()]) + " ";
+    for (int limit : {1, 5, 20}) {
+      SearchRequest fast{parse_query(q).value(), std::nullopt, {}, limit, 0.1};
+      SearchRequest full = fast;
+      full.exhaustive = true;
+      auto a = store->search(fast);
+      auto b = store->search(full);
+      ASSERT_OK(a);
+      ASSERT_OK(b);
+      ASSERT_EQ(a->size(), b->size()) << q << " limit " << limit;
+      for (std::size_t i = 0; i < a->size(); ++i) {
+        EXPECT_EQ((*a)[i].memory.id, (*b)[i].memory.id) << q << " limit " << limit << " #" << i;
+        EXPECT_DOUBLE_EQ((*a)[i].score, (*b)[i].score) << q;
+      }
+      ++pruned_runs;
+    }
+  }
+  EXPECT_EQ(pruned_runs, 450);
+}
+
+}  // namespace
+}  // namespace caveman::mem
