@@ -337,13 +337,16 @@ Result<DetachedBrowser> launch_detached(const LaunchOptions& options, int port, 
     return unavailable(std::string("fork failed: ") + std::strerror(errno));
   }
   if (pid == 0) {
-    // Double fork: the browser is re-parented away from us and leads its own session.
+    // Double fork: the browser is re-parented away from us (to init).
     ::setsid();
     pid_t browser = ::fork();
     if (browser != 0) {
       (void)!::write(pid_pipe[1], &browser, sizeof browser);
       ::_exit(browser > 0 ? 0 : 1);
     }
+    // The browser itself leads a new session and process group, so the state file's pid
+    // names the group that `close` (or a relaunch) kills with all its helpers.
+    ::setsid();
     reset_signals_for_exec();
     redirect_stdio(options.log_path);
     close_fds_except(3, {});
