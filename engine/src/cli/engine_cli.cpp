@@ -10,6 +10,7 @@
 #include "caveman/tokens.h"
 #include "caveman/version.h"
 #include "cli/evals_command.h"
+#include "cli/objects_command.h"
 #include "cli/pixel_command.h"
 #include "cli/read_input.h"
 #include "cli/toon_command.h"
@@ -32,7 +33,9 @@ constexpr const char* kUsage =
     "commands:\n"
     "  compress [--type T|auto] [--query Q] [--json]  stdin → compressed stdout, report on stderr\n"
     "  detect                                        print the content type of stdin\n"
-    "  retrieve <handle> [query]                     exact original bytes (or a query view)\n"
+    "  retrieve <handle> [query]                     exact original bytes (or a query view);\n"
+    "                                                handle: ccr_…, ccr_obj_… or ccr://<id>\n"
+    "  objects list|get|set …                        typed objects of the native runtime\n"
     "  stats                                         recovery-store savings as JSON\n"
     "  registry                                      compressor capability manifest as JSON\n"
     "  count [--ids] [--jsonl]                       o200k_base token count (or ids) of stdin;\n"
@@ -116,8 +119,9 @@ int cmd_retrieve(const Args& args, Io& io) {
   Result<std::shared_ptr<ccr::Store>> store = open_default_store();
   if (!store.ok()) return fail(io, "cannot open recovery store", store.status());
   Engine engine(store.value());
-  Result<std::string> r = args.size() >= 2 ? engine.retrieve_query(args[0], args[1])
-                                           : engine.retrieve(args[0]);
+  std::string handle = strip_ccr_scheme(args[0]);  // ccr://<object-id> pointers
+  Result<std::string> r = args.size() >= 2 ? engine.retrieve_query(handle, args[1])
+                                           : engine.retrieve(handle);
   if (!r.ok()) return fail(io, "retrieve", r.status());
   io.out << r.value();
   return kExitOk;
@@ -229,6 +233,7 @@ int run_engine_cli(const Args& args, std::istream& in, std::ostream& out, std::o
       {"toon",
        [](const Args& a, Io& io2) { return run_toon_command(a, io2.in, io2.out, io2.err); }},
       {"evals", [](const Args& a, Io& io2) { return run_evals_command(a, io2.out, io2.err); }},
+      {"objects", [](const Args& a, Io& io2) { return run_objects_command(a, io2.out, io2.err); }},
       {"pixel", [](const Args& a, Io& io2) { return run_pixel_command(a, io2.out, io2.err); }},
   };
   Args rest(args.begin() + 1, args.end());

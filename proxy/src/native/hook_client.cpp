@@ -1,5 +1,9 @@
 #include "native/hook_client.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -74,6 +78,38 @@ Json replaced_tool_output(const Json& response, const std::string& replacement) 
     return out;
   }
   return blocks;
+}
+
+// Claude Code keeps only the first ~30 000 characters of a big Bash output in
+// tool_response.stdout and saves the whole output to persistedOutputPath (its size in
+// persistedOutputSize). The runtime must see — and store — the whole output, so it is read
+// from that file; a file that does not match the stated size, or that could not cross the
+// socket, means the output is not masked at all (never store a truncated "original").
+std::optional<std::string> persisted_output(const Json& response) {
+  if (!response.is_object()) return std::nullopt;
+  auto p = response.find("persistedOutputPath");
+  auto n = response.find("persistedOutputSize");
+  if (p == response.end() || !p->is_string() || n == response.end() || !n->is_number_unsigned()) {
+    return std::nullopt;
+  }
+  std::uint64_t size = n->get<std::uint64_t>();
+  if (size > kMaxRequestBytes) return std::string();  // too big for the socket: leave it alone
+  int fd = ::open(p->get_ref<const std::string&>().c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return std::string();
+  struct stat st {};
+  std::string data;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) == size) {
+    data.resize(size);
+    std::size_t off = 0;
+    while (off < data.size()) {
+      ssize_t r = ::read(fd, data.data() + off, data.size() - off);
+      if (r <= 0) break;
+      off += static_cast<std::size_t>(r);
+    }
+    if (off != data.size()) data.clear();
+  }
+  ::close(fd);
+  return data;  // empty = unusable
 }
 
 int deadline_from_env(int fallback) {
@@ -162,6 +198,9 @@ std::optional<HostCall> claude_to_request(std::string_view hook_json, std::strin
       if (auto it = in.find("tool_response"); it != in.end()) {
         call.tool_response_json = dump(*it);
         tool.output = tool_output_text(*it);
+        if (std::optional<std::string> full = persisted_output(*it)) {
+          tool.output = full->empty() ? std::nullopt : std::move(full);
+        }
         if (tool.output && tool.output->size() > kDefaultMaskThresholdBytes) {
           call.deadline_ms = kLargeOutputDeadlineMs;
         }
@@ -197,8 +236,9 @@ int run_hook(std::string_view agent, const std::string& home, std::istream& in, 
   if (payload.size() > kMaxRequestBytes) return 0;  // too big: the host keeps its output
   std::optional<HostCall> call = claude_to_request(payload, agent);
   if (!call) return 0;
-  Result<std::string> answer =
-      native_exchange(native_socket_path(home), request_json(call->request), call->deadline_ms);
+  std::string request = request_json(call->request);
+  if (request.size() > kMaxRequestBytes) return 0;  // the runtime would refuse it anyway
+  Result<std::string> answer = native_exchange(native_socket_path(home), request, call->deadline_ms);
   if (!answer.ok()) return 0;
   Result<NativeResponse> resp = parse_response(*answer);
   if (!resp.ok()) return 0;
@@ -214,7 +254,7 @@ std::string claude_hook_settings(std::string_view command) {
       "SubagentStop", "Stop",             "SessionEnd"};
   Json hooks = Json::object();
   for (std::string_view event : kEvents) {
-    Json entry = {{"hooks", Json::array({{{"type", "command"}, {"command", command}, {"timeout", 10}}})}};
+    Json entry = {{"hooks", Json::array({{{"type", "command"}, {"command", command}, {"timeout", kHookTimeoutSeconds}}})}};
     bool tool_event = event == "PreToolUse" || event == "PostToolUse" || event == "PostToolUseFailure";
     if (tool_event) entry["matcher"] = "*";
     hooks[std::string(event)] = Json::array({entry});

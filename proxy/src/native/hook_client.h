@@ -27,8 +27,11 @@ namespace caveman::proxy::native {
 
 // How long the hook waits for the runtime. Small events get the protocol's 250 ms; a
 // tool.after carrying an output over the threshold also covers the runtime's compression
-// time. CAVEMAN_NATIVE_TIMEOUT_MS overrides both.
-inline constexpr int kLargeOutputDeadlineMs = 3000;
+// and its ccr.db writes (on a loaded 2-core machine a 500 KB log took seconds), so it gets
+// up to 20 s — still inside the 30 s hook timeout of claude_hook_settings().
+// CAVEMAN_NATIVE_TIMEOUT_MS overrides both.
+inline constexpr int kLargeOutputDeadlineMs = 20000;
+inline constexpr int kHookTimeoutSeconds = 30;
 
 struct HostCall {
   NativeRequest request;

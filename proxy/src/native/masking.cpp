@@ -139,12 +139,13 @@ Result<MaskOutcome> mask_tool_output(const Engine& engine, ccr::Store& store, co
   std::string content_hash = "sha256:" + ccr::sha256_hex(in.output);
   m.decision_id = decision_id_for(in, content_hash);
   m.content_type = detect(in.output);
-  m.tokens_before = static_cast<std::int64_t>(engine.counter().count(in.output));
+  m.tokens_before = -1;
 
   if (safe_in_place(m.content_type) || in.policy == PolicyMode::kMax) {
     Options options;
     options.mode = "compress";
     CompressResult r = engine.compress(in.output, options);
+    m.tokens_before = r.tokens_before;  // counted once: BPE over megabytes is the slow part
     if (!r.passed_through() && !r.recovery_handle.empty()) {
       m.replaced = true;
       m.method = r.method;
@@ -163,6 +164,7 @@ Result<MaskOutcome> mask_tool_output(const Engine& engine, ccr::Store& store, co
     // Not smaller or no store: fall through to the typed object.
   }
 
+  if (m.tokens_before < 0) m.tokens_before = static_cast<std::int64_t>(engine.counter().count(in.output));
   std::string_view kind = object_kind_for(in.tool_name, in.tool_input_json);
   ccr::TypedObject o;
   o.type = std::string(kind);

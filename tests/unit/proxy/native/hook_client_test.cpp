@@ -86,6 +86,28 @@ TEST(HookClient, BashReplacementKeepsTheToolOutputShape) {
   EXPECT_EQ(response_to_claude(*call, NativeResponse{}), "");
 }
 
+TEST(HookClient, BigBashOutputIsReadFromClaudesPersistedFile) {
+  // Claude Code 2.1.197 keeps ~30 000 chars in stdout and saves the rest to a file.
+  TempDir dir;
+  std::string full = big_log(2000);
+  caveman::testing::write_file(dir.file("out.txt"), full);
+  Json in = hook("PostToolUse");
+  in["tool_name"] = "Bash";
+  in["tool_response"] = {{"stdout", full.substr(0, 30000)}, {"stderr", ""}, {"interrupted", false},
+                         {"persistedOutputPath", dir.file("out.txt")}, {"persistedOutputSize", full.size()}};
+  std::optional<HostCall> call = claude_to_request(in.dump(), "claude");
+  ASSERT_TRUE(call && call->request.tool);
+  EXPECT_EQ(call->request.tool->output.value_or(""), full);
+  // A size mismatch or a missing file: not masked at all (never a truncated "original").
+  in["tool_response"]["persistedOutputSize"] = full.size() + 1;
+  EXPECT_FALSE(claude_to_request(in.dump(), "claude")->request.tool->output);
+  in["tool_response"]["persistedOutputSize"] = full.size();
+  in["tool_response"]["persistedOutputPath"] = dir.file("missing.txt");
+  EXPECT_FALSE(claude_to_request(in.dump(), "claude")->request.tool->output);
+  in["tool_response"]["persistedOutputSize"] = kMaxRequestBytes + 1;
+  EXPECT_FALSE(claude_to_request(in.dump(), "claude")->request.tool->output);
+}
+
 TEST(HookClient, StringAndMcpTextReplacements) {
   Json in = hook("PostToolUse");
   in["tool_name"] = "mcp__x__y";
