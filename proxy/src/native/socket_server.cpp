@@ -209,7 +209,14 @@ void NativeSocketServer::accept_loop() {
     if ((fds[0].revents & POLLIN) == 0) continue;
     while (true) {
       int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-      if (fd < 0) break;
+      if (fd < 0) {
+        // Out of descriptors (EMFILE/ENFILE) leaves the listener readable: back off briefly
+        // instead of spinning; pending clients hit their own deadline (silence = allow).
+        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        break;
+      }
       ucred cred{};
       socklen_t len = sizeof cred;
       // Only this user's processes may talk to the runtime (the 0600 mode says so too).

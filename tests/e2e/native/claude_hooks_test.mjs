@@ -7,8 +7,8 @@
 // marker reaches the proxy, is stripped before the mock and correlates the usage row; the
 // Decision Ledger explains the replacement (native-why); the session's typed objects list.
 //
-// Hooks are installed from `caveman-proxy native-hook print-settings` into the temp HOME's
-// ~/.claude/settings.json (what `caveman wrap claude` writes into its plugin dir).
+// Hooks come from `caveman-proxy native-hook print-settings`, installed as a temporary
+// Claude Code plugin (--plugin-dir), the way `caveman wrap claude` is to install them.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,7 +47,21 @@ if (process.env.NATIVE_E2E_DUMP) {
 const settings = spawnSync(bin('caveman-proxy'), settingsArgs, { encoding: 'utf8' });
 check(settings.status === 0, `print-settings exit ${settings.status}: ${settings.stderr}`);
 fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
-fs.writeFileSync(path.join(home, '.claude', 'settings.json'), settings.stdout);
+// Installed as `caveman wrap claude` is to install them (PROCESSES.md §2.5 step 11): a
+// temporary plugin dir passed with --plugin-dir. NATIVE_E2E_SETTINGS=1: the user's
+// ~/.claude/settings.json instead (the persistent `enable` path); both pass.
+const pluginDir = path.join(home, 'caveman-plugin');
+const claudeExtra = [];
+if (!process.env.NATIVE_E2E_SETTINGS) {
+  fs.mkdirSync(path.join(pluginDir, '.claude-plugin'), { recursive: true });
+  fs.mkdirSync(path.join(pluginDir, 'hooks'));
+  fs.writeFileSync(path.join(pluginDir, '.claude-plugin', 'plugin.json'),
+    JSON.stringify({ name: 'caveman', version: '0.0.0', description: 'Caveman native hooks' }));
+  fs.writeFileSync(path.join(pluginDir, 'hooks', 'hooks.json'), settings.stdout);
+  claudeExtra.push('--plugin-dir', pluginDir);
+} else {
+  fs.writeFileSync(path.join(home, '.claude', 'settings.json'), settings.stdout);
+}
 // Claude Code runs hooks only in a trusted workspace.
 fs.writeFileSync(path.join(home, '.claude.json'), JSON.stringify({
   hasCompletedOnboarding: true,
@@ -102,7 +116,7 @@ try {
   // Asynchronous: the mock upstream answers from this process's event loop.
   const claude = await new Promise((resolve) => {
     const child = spawn(claudeBin, ['-p', 'Print big.log with Bash.', '--allowedTools', 'Bash',
-      '--output-format', 'json'], {
+      '--output-format', 'json', ...claudeExtra], {
       cwd: project,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
