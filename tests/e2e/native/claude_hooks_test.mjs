@@ -127,6 +127,10 @@ try {
         ANTHROPIC_BASE_URL: proxy.url,
         ANTHROPIC_API_KEY: 'sk-ant-dummy',
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        // SessionStart writes ccr.db before it answers with the marker; on a loaded CI box
+        // that can exceed the default 250 ms (silence = no correlation). Big outputs already
+        // get 20 s by default.
+        CAVEMAN_NATIVE_TIMEOUT_MS: '20000',
       },
     });
     let stdout = '';

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -159,6 +161,9 @@ TEST(HookClient, WholeHookAgainstALiveRuntime) {
   Result<std::unique_ptr<NativeService>> service = NativeService::start(home.path(), shared);
   ASSERT_OK(service);
 
+  // session.start writes ccr.db before answering; on a loaded machine (or under ASan) that
+  // can exceed the hook's default 250 ms, which would be silence — correct, but not this test.
+  ::setenv("CAVEMAN_NATIVE_TIMEOUT_MS", "30000", 1);
   std::istringstream start_in(hook("SessionStart").dump());
   std::ostringstream start_out;
   EXPECT_EQ(run_hook("claude", home.path(), start_in, start_out), 0);
@@ -185,6 +190,7 @@ TEST(HookClient, WholeHookAgainstALiveRuntime) {
 
   // Stopped runtime, oversize stdin, junk: silence and exit 0.
   (*service)->stop();
+  ::unsetenv("CAVEMAN_NATIVE_TIMEOUT_MS");
   std::istringstream again(post.dump());
   std::ostringstream silent;
   EXPECT_EQ(run_hook("claude", home.path(), again, silent), 0);
