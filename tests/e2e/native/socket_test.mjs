@@ -7,6 +7,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { bin, check, finish, tempHome } from '../lib/harness.mjs';
 import { startMockUpstream } from '../lib/mock_upstream.mjs';
 import { providersYaml, startProxy } from '../proxy/harness.mjs';
@@ -86,6 +88,16 @@ try {
   const objId = (masked.recovery_ref || '').slice(6);
   const got = engine('retrieve', masked.recovery_ref || 'none');
   check(got.status === 0 && got.stdout === prose, `caveman-engine retrieve ccr://: exit ${got.status} ${got.stderr}`);
+  // Two id spaces, one retrieve surface: caveman_retrieve (official MCP SDK) resolves ccr://.
+  {
+    const transport = new StdioClientTransport({ command: bin('caveman-mcp'), args: [], env, stderr: 'pipe' });
+    const client = new Client({ name: 'caveman-native-socket-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    const r = await client.callTool({ name: 'caveman_retrieve', arguments: { recovery_handle: masked.recovery_ref || 'none' } });
+    const text = (r.content || []).filter((c) => c.type === 'text').map((c) => c.text)[0] || '';
+    check(!r.isError && text === prose, `caveman_retrieve ${masked.recovery_ref}: ${text.length} chars, exact=${text === prose}`);
+    await client.close();
+  }
   const listed = engine('objects', 'list', 'e2e:s1');
   const objs = listed.status === 0 ? JSON.parse(listed.stdout).objects : [];
   const kinds = objs.map((o) => o.type).sort();
@@ -157,15 +169,18 @@ try {
   floodRunning = false;
   await floodLoop;
   flood.forEach((c) => c.destroy());
+  const later = await httpLatencies(proxy.url, 30);
   const p50 = (a) => a[Math.floor(a.length / 2)];
   const max = (a) => a[a.length - 1];
   console.log(`HTTP /health/live ms: before p50 ${p50(before).toFixed(2)} max ${max(before).toFixed(2)}; ` +
     `during socket flood p50 ${p50(during).toFixed(2)} max ${max(during).toFixed(2)}`);
   // Bounds for a loaded 2-core CI box, relative to the same run's baseline. If the socket
   // shared the HTTP threads, each request would wait out silent clients' 250 ms deadlines.
-  check(p50(during) < Math.max(100, 4 * p50(before)),
-    `HTTP p50 ${p50(during).toFixed(1)} ms during the flood vs ${p50(before).toFixed(1)} ms before`);
-  check(max(during) < 1000, `an HTTP request took ${max(during).toFixed(1)} ms during the flood`);
+  const calm = Math.max(p50(before), p50(later));
+  console.log(`HTTP /health/live p50 after the flood ${p50(later).toFixed(2)} ms`);
+  check(p50(during) < Math.max(150, 4 * calm),
+    `HTTP p50 ${p50(during).toFixed(1)} ms during the flood vs ${calm.toFixed(1)} ms without it`);
+  check(max(during) < 2000, `an HTTP request took ${max(during).toFixed(1)} ms during the flood`);
   const after = await exchange(request('turn.stop'));
   check(after.answer && JSON.parse(after.answer).fail_open === true, 'runtime did not recover after the flood');
 } catch (e) {
