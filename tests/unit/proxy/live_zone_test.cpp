@@ -1,0 +1,191 @@
+#include "live_zone.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace caveman::proxy {
+namespace {
+
+struct Found {
+  std::string text;
+  bool live;
+  bool tool;
+};
+
+std::vector<Found> extract(Endpoint e, const std::string& body, std::string* query = nullptr,
+                           std::size_t min_bytes = 10) {
+  std::optional<JsonDoc> doc = JsonDoc::parse(body);
+  EXPECT_TRUE(doc) << body;
+  if (!doc) return {};
+  LiveZone zone = extract_live_zone(e, *doc, min_bytes);
+  if (query != nullptr) *query = zone.query;
+  std::vector<Found> out;
+  for (const Candidate& c : zone.candidates) out.push_back({doc->node(c.node).text, c.live, c.tool_result});
+  return out;
+}
+
+TEST(ProxyLiveZone, AnthropicLatestUserMessageIsLiveAndHistoryFrozen) {
+  std::string body = R"({"model":"m","system":"SYSTEM PROMPT LONG ENOUGH","tools":[{"name":"t","description":"DESCRIPTION LONG ENOUGH"}],
+"messages":[
+ {"role":"user","content":"first question, long enough"},
+ {"role":"assistant","content":[{"type":"text","text":"assistant text long enough"},{"type":"tool_use","id":"tu1","name":"read","input":{}}]},
+ {"role":"user","content":[{"type":"tool_result","tool_use_id":"tu1","content":"OLD TOOL OUTPUT long enough"}]},
+ {"role":"assistant","content":[{"type":"tool_use","id":"tu2","name":"read","input":{}}]},
+ {"role":"user","content":[{"type":"tool_result","tool_use_id":"tu2","content":[{"type":"text","text":"NEW TOOL OUTPUT long enough"},{"type":"image","source":{}}]},
+                           {"type":"text","text":"short"}]}
+]})";
+  std::string query;
+  std::vector<Found> f = extract(Endpoint::kMessages, body, &query);
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_EQ(f[0].text, "first question, long enough");
+  EXPECT_FALSE(f[0].live);
+  EXPECT_FALSE(f[0].tool);
+  EXPECT_EQ(f[1].text, "OLD TOOL OUTPUT long enough");
+  EXPECT_FALSE(f[1].live);
+  EXPECT_TRUE(f[1].tool);
+  EXPECT_EQ(f[2].text, "NEW TOOL OUTPUT long enough");
+  EXPECT_TRUE(f[2].live);
+  EXPECT_TRUE(f[2].tool);
+  // The query is the latest human text, never a tool result.
+  EXPECT_EQ(query, "short");
+}
+
+TEST(ProxyLiveZone, AnthropicCacheMarkersMoveTheFrozenFloor) {
+  std::string body = R"({"messages":[
+ {"role":"user","content":[{"type":"text","text":"cached turn long enough","cache_control":{"type":"ephemeral"}}]},
+ {"role":"user","content":"after the floor one"},
+ {"role":"system","content":"injected system long"},
+ {"role":"user","content":"after the floor two"}
+]})";
+  std::vector<Found> f = extract(Endpoint::kMessages, body);
+  ASSERT_EQ(f.size(), 4u);
+  EXPECT_FALSE(f[0].live);  // at or before the marked message
+  EXPECT_TRUE(f[1].live);   // with markers every user/system message after the floor is live
+  EXPECT_TRUE(f[2].live);
+  EXPECT_TRUE(f[3].live);
+}
+
+TEST(ProxyLiveZone, AnthropicRetrieveResultsAreNeverCandidates) {
+  std::string body = R"({"messages":[
+ {"role":"assistant","content":[{"type":"tool_use","id":"r1","name":"mcp__caveman__caveman_retrieve","input":{"handle":"ccr_x"}}]},
+ {"role":"user","content":[{"type":"tool_result","tool_use_id":"r1","content":"RECOVERED ORIGINAL BYTES"},
+                           {"type":"tool_result","tool_use_id":"other","content":"OTHER TOOL OUTPUT"}]}
+]})";
+  std::vector<Found> f = extract(Endpoint::kMessages, body);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].text, "OTHER TOOL OUTPUT");
+  EXPECT_TRUE(is_retrieve_tool_name("caveman_retrieve"));
+  EXPECT_TRUE(is_retrieve_tool_name("srv__caveman_retrieve"));
+  EXPECT_FALSE(is_retrieve_tool_name("caveman_retrieve2"));
+  EXPECT_FALSE(is_retrieve_tool_name("__caveman_retrieve"));
+}
+
+TEST(ProxyLiveZone, MinimumSizeIsInDecodedBytes) {
+  std::string body = R"({"messages":[{"role":"user","content":"0123456789"}]})";
+  EXPECT_EQ(extract(Endpoint::kMessages, body, nullptr, 10).size(), 1u);
+  EXPECT_EQ(extract(Endpoint::kMessages, body, nullptr, 11).size(), 0u);
+}
+
+TEST(ProxyLiveZone, OpenAIChatLiveToolResultsAndLatestUser) {
+  std::string body = R"({"model":"g","messages":[
+ {"role":"system","content":"SYSTEM PROMPT LONG"},
+ {"role":"user","content":"what is in the logs?"},
+ {"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"read_log","arguments":"{}"}},
+                                                   {"id":"c2","type":"function","function":{"name":"caveman_retrieve","arguments":"{}"}}]},
+ {"role":"tool","tool_call_id":"c1","content":"LOG OUTPUT one long"},
+ {"role":"tool","tool_call_id":"c2","content":"RECOVERED BYTES long"},
+ {"role":"tool","tool_call_id":"c3","content":[{"type":"text","text":"PARTS OUTPUT long"}]}
+]})";
+  std::string query;
+  std::vector<Found> f = extract(Endpoint::kChatCompletions, body, &query);
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_EQ(f[0].text, "what is in the logs?");
+  EXPECT_TRUE(f[0].live);
+  EXPECT_EQ(f[1].text, "LOG OUTPUT one long");
+  EXPECT_TRUE(f[1].live);
+  EXPECT_TRUE(f[1].tool);
+  EXPECT_EQ(f[2].text, "PARTS OUTPUT long");
+  EXPECT_TRUE(f[2].live);
+  EXPECT_EQ(query, "what is in the logs?");
+  // An older tool result (before the last assistant turn) is frozen.
+  std::string later = body.substr(0, body.size() - 3) +
+                      R"(,{"role":"assistant","content":"done reading"},{"role":"user","content":"and now?"}]})";
+  std::vector<Found> g = extract(Endpoint::kChatCompletions, later, nullptr, 5);
+  for (const Found& x : g) {
+    if (x.tool) {
+      EXPECT_FALSE(x.live) << x.text;
+    }
+  }
+}
+
+TEST(ProxyLiveZone, OpenAIResponsesStringInputAndFunctionOutputs) {
+  std::string query;
+  std::vector<Found> s = extract(Endpoint::kResponses, R"({"input":"a plain string input"})", &query);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_TRUE(s[0].live);
+  EXPECT_EQ(query, "a plain string input");
+  std::string body = R"({"input":[
+ {"role":"user","content":[{"type":"input_text","text":"summarize the build"}]},
+ {"type":"function_call","call_id":"f1","name":"build","arguments":"{}"},
+ {"type":"function_call","call_id":"f2","name":"caveman_retrieve","arguments":"{}"},
+ {"type":"function_call_output","call_id":"f1","output":"BUILD OUTPUT long enough"},
+ {"type":"function_call_output","call_id":"f2","output":"RECOVERED long enough"}
+]})";
+  std::vector<Found> f = extract(Endpoint::kResponses, body, &query);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].text, "summarize the build");
+  EXPECT_TRUE(f[0].live);
+  EXPECT_EQ(f[1].text, "BUILD OUTPUT long enough");
+  EXPECT_TRUE(f[1].live);
+  EXPECT_EQ(query, "summarize the build");
+}
+
+TEST(ProxyLiveZone, GeminiLatestUserTurnTextAndFunctionResponses) {
+  std::string body = R"({"systemInstruction":{"parts":[{"text":"SYSTEM INSTRUCTION"}]},"contents":[
+ {"role":"user","parts":[{"text":"older user turn text"}]},
+ {"role":"model","parts":[{"text":"model answer text"},{"functionCall":{"name":"grep","args":{}}}]},
+ {"role":"user","parts":[{"functionResponse":{"name":"grep","response":{"output":"GREP OUTPUT long","code":0}}},
+                         {"functionResponse":{"name":"caveman_retrieve","response":{"content":"RECOVERED long"}}},
+                         {"text":"latest question"}]}
+]})";
+  std::string query;
+  std::vector<Found> f = extract(Endpoint::kGenerateContent, body, &query);
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_EQ(f[0].text, "older user turn text");
+  EXPECT_FALSE(f[0].live);
+  EXPECT_EQ(f[1].text, "GREP OUTPUT long");
+  EXPECT_TRUE(f[1].live);
+  EXPECT_TRUE(f[1].tool);
+  EXPECT_EQ(f[2].text, "latest question");
+  EXPECT_EQ(query, "latest question");
+}
+
+TEST(ProxyLiveZone, EndpointsWithoutALiveZoneYieldNothing) {
+  std::string body = R"({"messages":[{"role":"user","content":"a long enough user message"}],"input":"a long enough input"})";
+  EXPECT_TRUE(extract(Endpoint::kCountTokens, body).empty());
+  EXPECT_TRUE(extract(Endpoint::kEmbeddings, body).empty());
+  EXPECT_TRUE(extract(Endpoint::kOther, body).empty());
+}
+
+TEST(ProxyLiveZone, InspectReadsModelStreamAndRetrieveTool) {
+  std::optional<JsonDoc> doc = JsonDoc::parse(
+      R"({"model":"claude-x","stream":true,"tools":[{"name":"caveman_retrieve"}]})");
+  ASSERT_TRUE(doc);
+  LiveZone z = inspect_request(Endpoint::kMessages, *doc);
+  EXPECT_EQ(z.model, "claude-x");
+  EXPECT_TRUE(z.stream);
+  EXPECT_TRUE(z.declares_retrieve_tool);
+  std::optional<JsonDoc> chat = JsonDoc::parse(
+      R"({"stream":false,"tools":[{"type":"function","function":{"name":"x__caveman_retrieve"}}]})");
+  LiveZone c = inspect_request(Endpoint::kChatCompletions, *chat);
+  EXPECT_FALSE(c.stream);
+  EXPECT_TRUE(c.declares_retrieve_tool);
+  std::optional<JsonDoc> gem = JsonDoc::parse(R"({"tools":[{"functionDeclarations":[{"name":"caveman_retrieve"}]}]})");
+  EXPECT_TRUE(inspect_request(Endpoint::kStreamGenerate, *gem).stream);
+  EXPECT_TRUE(inspect_request(Endpoint::kStreamGenerate, *gem).declares_retrieve_tool);
+}
+
+}  // namespace
+}  // namespace caveman::proxy

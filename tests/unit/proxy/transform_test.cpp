@@ -1,0 +1,194 @@
+#include "transform.h"
+
+#include <gtest/gtest.h>
+
+#include "support/test_support.h"
+
+namespace caveman::proxy {
+namespace {
+
+// A log the engine compresses well: many near-identical lines around one failure.
+std::string big_log() {
+  std::string s;
+  for (int i = 0; i < 400; ++i) {
+    s += "2025-06-24 14:36:" + std::to_string(10 + i % 50) + " INFO worker-" + std::to_string(i % 7) +
+         " processed batch " + std::to_string(i) + " in 12ms status=ok\n";
+    if (i == 217) s += "2025-06-24 14:40:01 ERROR worker-3 batch 217 failed: disk quota exceeded on /var/data\n";
+  }
+  return s;
+}
+
+class ProxyTransform : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Result<std::unique_ptr<ccr::Store>> store = ccr::open_store(std::string(ccr::kMemoryPath));
+    ASSERT_OK(store);
+    store_ = std::shared_ptr<ccr::Store>(std::move(store).value());
+    engine_ = std::make_unique<Engine>(store_);
+    Result<std::unique_ptr<SqlitePrefixCache>> cache = SqlitePrefixCache::open(dir_.file("caveman.db"));
+    ASSERT_OK(cache);
+    cache_ = std::move(cache).value();
+  }
+
+  TransformOutcome run(Endpoint e, const std::string& body, std::size_t min_bytes = 512) {
+    std::optional<JsonDoc> doc = JsonDoc::parse(body);
+    EXPECT_TRUE(doc);
+    LiveZone zone = extract_live_zone(e, *doc, min_bytes);
+    Transformer t(engine_.get(), store_.get(), cache_.get());
+    return t.transform(body, *doc, zone);
+  }
+
+  testing::TempDir dir_;
+  std::shared_ptr<ccr::Store> store_;
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<SqlitePrefixCache> cache_;
+};
+
+// Checks that `after` equals `before` with exactly the byte range of the string literal
+// `original_literal` replaced, and returns the decoded replacement.
+std::string only_the_literal_changed(const std::string& before, const std::string& after,
+                                     const std::string& original_literal) {
+  std::size_t at = before.find(original_literal);
+  EXPECT_NE(at, std::string::npos);
+  std::string prefix = before.substr(0, at);
+  std::string suffix = before.substr(at + original_literal.size());
+  EXPECT_EQ(after.substr(0, prefix.size()), prefix);
+  EXPECT_GE(after.size(), suffix.size());
+  EXPECT_EQ(after.substr(after.size() - suffix.size()), suffix);
+  std::string literal = after.substr(prefix.size(), after.size() - prefix.size() - suffix.size());
+  std::optional<JsonDoc> doc = JsonDoc::parse(literal);
+  EXPECT_TRUE(doc && doc->node(doc->root()).kind == JsonKind::kString) << literal;
+  return doc ? doc->node(doc->root()).text : std::string();
+}
+
+TEST_F(ProxyTransform, AnthropicToolResultIsSplicedWithAMarkerAndStoredExactly) {
+  std::string log = big_log();
+  std::string lit = json_quote(log);
+  std::string body = R"({"model":"m","max_tokens":9,"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":)" +
+                     lit + R"(},{"type":"text","text":"why did batch 217 fail?"}]}],"stream":true})";
+  TransformOutcome out = run(Endpoint::kMessages, body);
+  ASSERT_TRUE(out.changed);
+  EXPECT_LT(out.body.size(), body.size());
+  EXPECT_EQ(out.compressed_blocks, 1);
+  EXPECT_LT(out.tokens_after, out.tokens_before);
+  ASSERT_EQ(out.handles.size(), 1u);
+  std::string replacement = only_the_literal_changed(body, out.body, lit);
+  std::string marker = "\n<<ccr:" + out.handles[0] + ">>";
+  ASSERT_GE(replacement.size(), marker.size());
+  EXPECT_EQ(replacement.substr(replacement.size() - marker.size()), marker);
+  EXPECT_NE(replacement.find("disk quota exceeded"), std::string::npos);  // the failure survives
+  Result<std::string> original = store_->get(out.handles[0]);
+  ASSERT_OK(original);
+  EXPECT_EQ(*original, log);
+  EXPECT_EQ(out.handles[0], ccr::handle_for(log));
+}
+
+TEST_F(ProxyTransform, TheNextTurnResendsTheSamePrefixBytes) {
+  std::string lit = json_quote(big_log());
+  std::string turn1 = R"({"model":"m","messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":)" +
+                      lit + R"(}]}]})";
+  TransformOutcome first = run(Endpoint::kMessages, turn1);
+  ASSERT_TRUE(first.changed);
+  std::string turn2 = turn1.substr(0, turn1.size() - 2) +
+                      R"(,{"role":"assistant","content":[{"type":"text","text":"It failed."}]},{"role":"user","content":"and batch 3?"}]})";
+  TransformOutcome second = run(Endpoint::kMessages, turn2);
+  ASSERT_TRUE(second.changed);
+  EXPECT_EQ(second.compressed_blocks, 0);  // nothing new: the frozen block comes from the cache
+  EXPECT_EQ(second.reused_blocks, 1);
+  std::string common = first.body.substr(0, first.body.size() - 2);  // up to the end of message 0
+  EXPECT_EQ(second.body.substr(0, common.size()), common);
+  EXPECT_EQ(second.handles, first.handles);
+}
+
+TEST_F(ProxyTransform, FrozenBlocksAreNeverCompressedAnew) {
+  std::string lit = json_quote(big_log());
+  std::string body = R"({"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":)" + lit +
+                     R"(}]},{"role":"assistant","content":"ok"},{"role":"user","content":"next"}]})";
+  TransformOutcome out = run(Endpoint::kMessages, body);
+  EXPECT_FALSE(out.changed);
+  EXPECT_EQ(cache_->size_for_testing(), 0u);
+}
+
+TEST_F(ProxyTransform, SmallOrIncompressibleBlocksStayOriginal) {
+  std::string body = R"({"messages":[{"role":"user","content":"short question"}]})";
+  EXPECT_FALSE(run(Endpoint::kMessages, body).changed);
+  // Random-looking text the engine cannot shrink.
+  std::string noise;
+  unsigned x = 12345;
+  for (int i = 0; i < 3000; ++i) {
+    x = x * 1103515245 + 12345;
+    noise.push_back(static_cast<char>('a' + (x >> 16) % 26));
+    if (i % 9 == 8) noise.push_back(' ');
+  }
+  std::string body2 = R"({"messages":[{"role":"user","content":)" + json_quote(noise) + "}]}";
+  EXPECT_FALSE(run(Endpoint::kMessages, body2).changed);
+}
+
+TEST_F(ProxyTransform, EveryProviderShapeIsSplicedInPlace) {
+  std::string lit = json_quote(big_log());
+  struct Case {
+    Endpoint endpoint;
+    std::string body;
+  } cases[] = {
+      {Endpoint::kChatCompletions,
+       R"({"model":"g","messages":[{"role":"user","content":"check"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":)" +
+           lit + "}]}"},
+      {Endpoint::kResponses,
+       R"({"model":"g","input":[{"role":"user","content":"check"},{"type":"function_call","call_id":"f1","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"f1","output":)" +
+           lit + "}]}"},
+      {Endpoint::kGenerateContent,
+       R"({"contents":[{"role":"user","parts":[{"functionResponse":{"name":"f","response":{"output":)" + lit +
+           R"(}}},{"text":"check"}]}]})"},
+  };
+  for (const Case& c : cases) {
+    TransformOutcome out = run(c.endpoint, c.body);
+    ASSERT_TRUE(out.changed) << static_cast<int>(c.endpoint);
+    std::string replacement = only_the_literal_changed(c.body, out.body, lit);
+    EXPECT_NE(replacement.find("<<ccr:ccr_"), std::string::npos);
+  }
+}
+
+TEST_F(ProxyTransform, FirstWriteWinsInThePrefixCache) {
+  std::string key = prefix_cache_key(kUnlockedScope, "original");
+  Result<std::string> a = cache_->remember(key, "ccr_a", "first");
+  Result<std::string> b = cache_->remember(key, "ccr_b", "second");
+  ASSERT_OK(a);
+  ASSERT_OK(b);
+  EXPECT_EQ(*a, "first");
+  EXPECT_EQ(*b, "first");
+  EXPECT_EQ(cache_->lookup(key), "first");
+  EXPECT_EQ(cache_->lookup(prefix_cache_key("locked:x", "original")), std::nullopt);
+}
+
+TEST(ProxyPrefixCache, EvictsLeastRecentlyUsedBeyondCapacity) {
+  testing::TempDir dir;
+  Result<std::unique_ptr<SqlitePrefixCache>> opened = SqlitePrefixCache::open(dir.file("c.db"), 3);
+  ASSERT_OK(opened);
+  SqlitePrefixCache& cache = **opened;
+  ASSERT_OK(cache.remember("k1", "h", "v1"));
+  ASSERT_OK(cache.remember("k2", "h", "v2"));
+  ASSERT_OK(cache.remember("k3", "h", "v3"));
+  EXPECT_EQ(cache.lookup("k1"), "v1");  // touch k1: k2 is now the least recently used
+  ASSERT_OK(cache.remember("k4", "h", "v4"));
+  EXPECT_EQ(cache.size_for_testing(), 3u);
+  EXPECT_EQ(cache.lookup("k2"), std::nullopt);
+  EXPECT_EQ(cache.lookup("k1"), "v1");
+  EXPECT_EQ(cache.lookup("k3"), "v3");
+  EXPECT_EQ(cache.lookup("k4"), "v4");
+  // A second process (connection) sees the same rows.
+  Result<std::unique_ptr<SqlitePrefixCache>> other = SqlitePrefixCache::open(dir.file("c.db"), 3);
+  ASSERT_OK(other);
+  EXPECT_EQ((*other)->lookup("k4"), "v4");
+}
+
+TEST(ProxyTransformHelpers, HandlesAreJoinedNewestLast) {
+  EXPECT_EQ(join_handles({}), "");
+  EXPECT_EQ(join_handles({"a", "b"}), "a,b");
+  std::vector<std::string> ten = {"h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "h9"};
+  EXPECT_EQ(join_handles(ten), "+2,h2,h3,h4,h5,h6,h7,h8,h9");
+  EXPECT_EQ(handle_from_replacement("text\n<<ccr:ccr_abc>>"), "ccr_abc");
+  EXPECT_EQ(handle_from_replacement("text without marker"), "");
+}
+
+}  // namespace
+}  // namespace caveman::proxy
