@@ -1,16 +1,31 @@
-// caveman: the user-facing Caveman CLI (start, wrap, tools mcp install, status, stats).
-// Placeholder until issue 9 lands: only --help / --version / version --json work.
+// caveman: the user-facing Caveman CLI (PROCESSES.md §2, narrowed by issue 9).
+//
+// run() dispatches one command line: the verb table (start, wrap, install, status/doctor,
+// stats, tools …, and the delegating verbs compress/retrieve/toon/evals → caveman-engine,
+// shrink, browse, mem → their binaries), the agent shortcut `caveman <agent> …` (= wrap), and
+// the shared --help/--version/version --json. An unknown verb prints the nearest verb and
+// exits 2. `env` is the caller's environment; run() never reads the ambient one itself.
 #ifndef CAVEMAN_CLI_LIB_H_
 #define CAVEMAN_CLI_LIB_H_
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "process.h"
 
 namespace caveman::cli {
 
-int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+int run(const std::vector<std::string>& args, const Environment& env, std::ostream& out,
         std::ostream& err);
+
+// The --help text (verbs with one line each).
+std::string usage_text();
+
+// Edit distance (optimal string alignment: insert, delete, replace, swap neighbours), and the closest name within distance 3 ("" when none).
+std::size_t edit_distance(std::string_view a, std::string_view b);
+std::string suggest(std::string_view word, const std::vector<std::string>& candidates);
 
 }  // namespace caveman::cli
 

@@ -1,0 +1,30 @@
+// Verbs served by another Caveman binary (PROCESSES.md §2.8): the CLI only finds the binary
+// and runs it in the foreground with the caller's stdio, so pipes stay byte-exact.
+#include <ostream>
+
+#include "context.h"
+
+namespace caveman::cli {
+
+int cmd_delegate(Context& ctx, std::string_view binary, const Args& prefix, const Args& args) {
+  BinaryLocation where = ctx.locate(binary);
+  if (!where.found()) {
+    const BinarySpec* spec = find_binary_spec(binary);
+    *ctx.err << "caveman: cave_binary_missing: " << binary << " not found (set "
+             << spec->env_var << ", put it on PATH, or run `caveman install`); this verb is "
+             << "unavailable until then\n";
+    return 1;
+  }
+  Args argv{where.path};
+  argv.insert(argv.end(), prefix.begin(), prefix.end());
+  argv.insert(argv.end(), args.begin(), args.end());
+  ctx.out->flush();
+  auto rc = run_foreground(argv, ctx.env);
+  if (!rc.ok()) {
+    *ctx.err << "caveman: " << rc.status().ToString() << "\n";
+    return 1;
+  }
+  return *rc;
+}
+
+}  // namespace caveman::cli

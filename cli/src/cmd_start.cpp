@@ -1,0 +1,104 @@
+// `caveman start [--port N] [--host H] [--config FILE] [--mode record|compress]`: caveman-proxy
+// in the foreground (PROCESSES.md §2.4). Unlike the original, a port that is already taken
+// (even by a Caveman proxy) is an error: `start` promises *this* process serves the port.
+#include <filesystem>
+#include <ostream>
+
+#include "config.h"
+#include "context.h"
+#include "flags.h"
+#include "proxy_address.h"
+#include "start_support.h"
+
+namespace caveman::cli {
+
+bool mcp_install_evidence(const std::string& home) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(home + "/mcp", ec)) {
+    if (entry.path().extension() == ".json") return true;
+  }
+  return false;
+}
+
+std::string describe_busy_port(const ProxyAddress& address, const Listener& listener) {
+  if (listener.kind == ListenerKind::kCaveman) {
+    const auto& s = *listener.state;
+    return "a Caveman proxy is already listening on " + address.listen() + " (pid " +
+           std::to_string(s.pid) + ", owner " + s.owner + ", mode " + s.mode + ")";
+  }
+  return address.listen() +
+         " is already in use by another process (not a Caveman proxy: no live run-state in " +
+         address.home + "/run/); Caveman will not touch it";
+}
+
+int cmd_start(Context& ctx, const Args& args) {
+  CLI::App app{"Run caveman-proxy in the foreground; Ctrl-C or SIGTERM stops it.", "start"};
+  int port = 0;
+  std::string host;
+  std::string config;
+  std::string mode;
+  app.add_option("--port", port, "TCP port (1-65535)")->check(CLI::Range(1, 65535));
+  app.add_option("--host", host, "loopback host (127.0.0.1, ::1, localhost)");
+  app.add_option("--config", config, "caveman.yaml to use instead of $CAVEMAN_HOME/caveman.yaml");
+  app.add_option("--mode", mode, "record (byte-exact pass-through) or compress")
+      ->check(CLI::IsMember({"record", "compress"}));
+  if (auto rc = parse_flags(app, args, *ctx.out, *ctx.err)) return *rc;
+
+  Environment env = ctx.env;
+  if (!config.empty()) env.set("CAVEMAN_CONFIG", config);
+  if (!mode.empty()) env.set("CAVEMAN_MODE", mode);
+  auto resolved = resolve_proxy(env);
+  if (!resolved.ok()) {
+    *ctx.err << "caveman start: " << resolved.status().ToString() << "\n";
+    return 1;
+  }
+  ProxyAddress address = *resolved;
+  if (!host.empty() || port != 0) {
+    std::string h = host.empty() ? address.host : host;
+    std::string listen = (h.find(':') != std::string::npos && h.front() != '[' ? "[" + h + "]" : h) +
+                         ":" + std::to_string(port != 0 ? port : address.port);
+    if (Status s = proxy::parse_listen(listen, &address.host, &address.port); !s.ok()) {
+      *ctx.err << "caveman start: " << s.ToString() << "\n";
+      return 2;
+    }
+  }
+  if (address.port != 0) {
+    Listener listener = inspect_listener(address);
+    if (listener.kind != ListenerKind::kFree) {
+      *ctx.err << "caveman start: cave_port_in_use: " << describe_busy_port(address, listener)
+               << ". Choose another port with --port N.\n";
+      return 1;
+    }
+  }
+  BinaryLocation proxy = ctx.locate("caveman-proxy");
+  if (!proxy.found()) {
+    *ctx.err << "caveman start: cave_binary_missing: caveman-proxy not found (checked "
+                "$CAVEMAN_PROXY_BIN, PATH, $CAVEMAN_HOME/bin and the caveman binary's "
+                "directory). Build it with `make build` or copy it with `caveman install`.\n";
+    return 1;
+  }
+  env.set("CAVEMAN_LISTEN", address.listen());
+  env.set("CAVEMAN_PROXY_OWNER", "start");
+  env.unset("CAVEMAN_WRAP_ENTITLED");
+  if (env.get("CAVEMAN_RECOVERY").value_or("") != "mcp") {
+    if (mcp_install_evidence(address.home)) {
+      env.set("CAVEMAN_RECOVERY", "mcp");
+    } else {
+      env.unset("CAVEMAN_RECOVERY");
+    }
+  }
+  *ctx.out << "caveman: starting caveman-proxy on " << address.base_url() << " (mode "
+           << address.mode << ", state " << address.home << ")\n"
+           << "  point an agent at it:  caveman wrap claude   (or ANTHROPIC_BASE_URL="
+           << address.base_url() << " / OPENAI_BASE_URL=" << address.base_url() << "/v1)\n"
+           << "  stop it with Ctrl-C (SIGTERM)\n";
+  ctx.out->flush();
+  auto rc = run_foreground({proxy.path, "serve"}, env);
+  if (!rc.ok()) {
+    *ctx.err << "caveman start: " << rc.status().ToString() << "\n";
+    return 1;
+  }
+  return *rc;
+}
+
+}  // namespace caveman::cli

@@ -1,0 +1,280 @@
+// `caveman wrap [--off|--mode M] [--strict] [--] <agent> [args…]` and the shortcut
+// `caveman <agent> …` (PROCESSES.md §2.5, narrowed by issue 9): launch an agent pointed at a
+// matching proxy, with caveman-mcp recovery wired when it really reaches the agent.
+//
+// Proxy reuse: a live Caveman proxy on the port is used as it is (a mode or recovery mismatch
+// is reported, never "fixed" by killing a proxy another session may use); a free port gets a
+// detached proxy (owner wrap, left running afterwards); a foreign process is never trusted:
+// the agent is launched directly (no Caveman) or, with --strict, wrap exits 1.
+#include <sys/stat.h>
+
+#include <chrono>
+#include <ctime>
+#include <ostream>
+#include <thread>
+
+#include "context.h"
+#include "mcp_marker.h"
+#include "proxy_address.h"
+#include "start_support.h"
+#include "stats_report.h"
+#include "wrap_session.h"
+
+namespace caveman::cli {
+namespace {
+
+constexpr int kProxyReadyTimeoutMs = 10000;
+constexpr const char* kWrapUsage =
+    "usage: caveman wrap [--off | --mode record|compress] [--strict] [--] <agent> [args…]\n"
+    "  --off      record mode (byte-exact pass-through, nothing compressed)\n"
+    "  --strict   exit 1 instead of launching directly when the port is held by a foreign process\n"
+    "agents: claude, codex, gemini, aider, opencode; any other command is wrapped generically\n";
+
+struct WrapFlags {
+  std::string mode;  // "" = default
+  bool strict = false;
+  std::size_t agent_index = 0;
+};
+
+// Wrap flags come before the agent; everything after the agent is the agent's.
+std::optional<int> parse_wrap_flags(const Args& args, WrapFlags* f, Context& ctx) {
+  std::size_t i = 0;
+  for (; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      ++i;
+      break;
+    }
+    if (a.rfind("-", 0) != 0) break;
+    if (a == "--help" || a == "-h") {
+      *ctx.out << kWrapUsage;
+      return 0;
+    }
+    if (a == "--off") {
+      f->mode = "record";
+    } else if (a == "--strict") {
+      f->strict = true;
+    } else if (a == "--mode" && i + 1 < args.size()) {
+      f->mode = args[++i];
+      if (f->mode != "record" && f->mode != "compress") {
+        *ctx.err << "caveman wrap: --mode must be record or compress\n";
+        return 2;
+      }
+    } else {
+      *ctx.err << "caveman wrap: unknown flag " << a << "\n" << kWrapUsage;
+      return 2;
+    }
+  }
+  if (i >= args.size()) {
+    *ctx.err << kWrapUsage;
+    return 2;
+  }
+  f->agent_index = i;
+  return std::nullopt;
+}
+
+// The environment for a direct launch: the caller's, minus base URLs that point at a gateway
+// we are not using.
+Environment direct_environment(const Environment& env, const std::string& gateway) {
+  Environment out = env;
+  for (const char* name : {"ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "OPENAI_API_BASE",
+                           "GOOGLE_GEMINI_BASE_URL"}) {
+    auto v = out.get(name);
+    if (v && v->rfind(gateway, 0) == 0) out.unset(name);
+  }
+  return out;
+}
+
+bool start_background_proxy(Context& ctx, const ProxyAddress& address, const std::string& mode,
+                            bool recovery) {
+  BinaryLocation proxy = ctx.locate("caveman-proxy");
+  if (!proxy.found()) {
+    *ctx.err << "caveman wrap: caveman-proxy not found (set CAVEMAN_PROXY_BIN or run caveman "
+                "install)\n";
+    return false;
+  }
+  Environment env = ctx.env;
+  env.set("CAVEMAN_PROXY_OWNER", "wrap");
+  env.set("CAVEMAN_MODE", mode);
+  env.set("CAVEMAN_LISTEN", address.listen());
+  if (recovery) {
+    env.set("CAVEMAN_RECOVERY", "mcp");
+  } else {
+    env.unset("CAVEMAN_RECOVERY");
+  }
+  env.unset("CAVEMAN_WRAP_ENTITLED");
+  std::string run_dir = address.home + "/run";
+  ::mkdir(run_dir.c_str(), 0700);
+  std::string log = run_dir + "/proxy-" + std::to_string(address.port) + ".log";
+  auto pid = spawn_detached({proxy.path, "serve"}, env, log);
+  if (!pid.ok()) {
+    *ctx.err << "caveman wrap: " << pid.status().ToString() << "\n";
+    return false;
+  }
+  if (!wait_until_ready(address, kProxyReadyTimeoutMs)) {
+    *ctx.err << "caveman wrap: the proxy did not become ready on " << address.listen()
+             << " (log: " << log << ")\n";
+    return false;
+  }
+  *ctx.err << "caveman: started caveman-proxy on " << address.listen() << " (" << mode
+           << (recovery ? ", recovery via caveman-mcp" : "") << "), pid " << *pid
+           << "; it keeps running after this session\n";
+  return true;
+}
+
+void print_session_summary(Context& ctx, const ProxyAddress& address, const std::string& slug,
+                           std::int64_t since) {
+  std::string ccr_db = ctx.env.get("CAVEMAN_CCR_DB").value_or(address.home + "/ccr.db");
+  Bucket b;
+  // Usage rows are written by the proxy's background writer just after each response.
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    auto report = build_stats(address.db_path, ccr_db, since);
+    if (report.ok()) {
+      auto it = report->by_agent.find(slug);
+      if (it != report->by_agent.end()) b = it->second;
+    }
+    if (b.requests > 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  double pct = b.tokens_before > 0 ? 100.0 * static_cast<double>(b.tokens_before - b.tokens_after) /
+                                         static_cast<double>(b.tokens_before)
+                                   : 0.0;
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "caveman: session %s: %lld request(s), input tokens %lld → %lld (%.1f%% saved, "
+                "inferred); proxy left running on %s\n",
+                slug.c_str(), static_cast<long long>(b.requests),
+                static_cast<long long>(b.tokens_before), static_cast<long long>(b.tokens_after),
+                pct, address.listen().c_str());
+  *ctx.err << line;
+}
+
+}  // namespace
+
+int cmd_wrap(Context& ctx, const Args& args) {
+  WrapFlags flags;
+  if (auto rc = parse_wrap_flags(args, &flags, ctx)) return *rc;
+  const std::string agent = args[flags.agent_index];
+  Args user_args(args.begin() + static_cast<std::ptrdiff_t>(flags.agent_index) + 1, args.end());
+
+  const AgentProfile* profile = find_profile(agent);
+  if (profile == nullptr) {
+    *ctx.err << "caveman wrap: warning: no profile for \"" << agent
+             << "\"; wrapping it generically (base-URL variables only, no MCP recovery)\n";
+    profile = &generic_profile();
+  }
+  std::string binary = profile->id == "generic" ? agent : profile->binary;
+  std::optional<std::string> agent_path;
+  if (auto forced = ctx.env.get("CAVEMAN_AGENT_BIN"); forced && is_executable_file(*forced)) {
+    agent_path = *forced;
+  } else {
+    agent_path = find_on_path(binary, ctx.env.get("PATH").value_or(""));
+  }
+  if (!agent_path) {
+    *ctx.err << "caveman wrap: " << binary << " is not installed (not on PATH)";
+    if (!profile->install_hint.empty()) *ctx.err << "; install it with: " << profile->install_hint;
+    *ctx.err << "\n";
+    return 127;
+  }
+
+  auto resolved = resolve_proxy(ctx.env);
+  if (!resolved.ok()) {
+    *ctx.err << "caveman wrap: " << resolved.status().ToString() << "\n";
+    return 1;
+  }
+  const ProxyAddress address = *resolved;
+  std::string mode = flags.mode;
+  if (mode.empty()) mode = ctx.env.get("CAVEMAN_WRAP_MODE").value_or("compress");
+  if (mode != "record" && mode != "compress") {
+    *ctx.err << "caveman wrap: warning: CAVEMAN_WRAP_MODE=" << mode << " is not record or compress; "
+             << "using record\n";
+    mode = "record";
+  }
+
+  auto session = WrapSession::create(ctx.env);
+  if (!session.ok()) {
+    *ctx.err << "caveman wrap: " << session.status().ToString() << "\n";
+    return 1;
+  }
+  WrapLaunch launch;
+  launch.profile = profile;
+  launch.session_dir = session->dir();
+  std::string slug = profile->id == "generic" ? "unlabeled-agent" : profile->id;
+  launch.base_url = address.base_url() + (profile->id == "generic" ? "" : "/w/" + profile->id);
+
+  // Recovery is claimed only when caveman-mcp really reaches this agent for this session.
+  if (mode != "record" && profile->mcp != McpDelivery::kNone) {
+    BinaryLocation mcp = ctx.locate("caveman-mcp");
+    BinaryProbe probe = probe_binary(*find_binary_spec("caveman-mcp"), mcp, ctx.env);
+    if (profile->mcp == McpDelivery::kClaudeMcpConfig && probe.ok) {
+      auto file = session->write_mcp_config(mcp.path);
+      if (file.ok()) {
+        launch.pre_args = {"--mcp-config", *file};
+        launch.recovery_via_mcp = true;
+      }
+    }
+    if (!launch.recovery_via_mcp) {
+      auto marker = read_marker(address.home, profile->id);
+      launch.recovery_via_mcp = marker && is_executable_file(marker->command);
+    }
+    if (!launch.recovery_via_mcp) {
+      *ctx.err << "caveman wrap: note: caveman-mcp is not available to " << profile->name
+               << " (" << (probe.ok ? "no install marker" : probe.error)
+               << "); streaming requests pass through uncompressed\n";
+    }
+  }
+
+  bool direct = false;
+  Listener listener = inspect_listener(address);
+  if (listener.kind == ListenerKind::kForeign) {
+    *ctx.err << "caveman wrap: " << describe_busy_port(address, listener) << ".\n";
+    if (flags.strict) return 1;
+    *ctx.err << "caveman wrap: launching " << binary << " directly, without Caveman\n";
+    direct = true;
+  } else if (listener.kind == ListenerKind::kCaveman) {
+    const auto& s = *listener.state;
+    if (s.mode != mode || s.recovery_via_mcp != launch.recovery_via_mcp) {
+      *ctx.err << "caveman wrap: note: the proxy on " << address.listen() << " runs mode " << s.mode
+               << (s.recovery_via_mcp ? " with" : " without") << " MCP recovery (this session "
+               << "wanted " << mode << (launch.recovery_via_mcp ? " with" : " without")
+               << "); using it as it is\n";
+    }
+  } else if (!start_background_proxy(ctx, address, mode, launch.recovery_via_mcp)) {
+    *ctx.err << "caveman wrap: launching " << binary << " directly, without Caveman\n";
+    direct = true;
+  }
+
+  if (direct) {
+    launch.env = direct_environment(ctx.env, address.base_url());
+    launch.pre_args.clear();
+  } else {
+    launch.env = wrap_environment(ctx.env, *profile, launch.base_url);
+    for (auto& extension : wrap_extensions()) {
+      if (Status s = extension(&launch); !s.ok()) {
+        *ctx.err << "caveman wrap: warning: " << s.ToString() << "\n";
+      }
+    }
+  }
+  Args argv{*agent_path};
+  if (!direct) {
+    for (auto& a : wrap_args(*profile, launch.base_url)) argv.push_back(a);
+  }
+  argv.insert(argv.end(), launch.pre_args.begin(), launch.pre_args.end());
+  argv.insert(argv.end(), user_args.begin(), user_args.end());
+
+  std::int64_t started = static_cast<std::int64_t>(std::time(nullptr)) - 1;
+  if (!direct) {
+    *ctx.err << "caveman: " << profile->name << " → " << launch.base_url << " (mode " << mode
+             << ", recovery " << (launch.recovery_via_mcp ? "caveman-mcp" : "none") << ")\n";
+  }
+  ctx.out->flush();
+  auto rc = run_foreground(argv, launch.env);
+  if (!rc.ok()) {
+    *ctx.err << "caveman wrap: " << rc.status().ToString() << "\n";
+    return rc.status().code() == Code::kNotFound ? 127 : 1;
+  }
+  if (!direct) print_session_summary(ctx, address, slug, started);
+  return *rc;
+}
+
+}  // namespace caveman::cli

@@ -1,0 +1,42 @@
+// What every caveman verb receives: the caller's environment (a copy, so tests pass their
+// own), the output streams and where the running binary lives. Verbs return exit codes:
+// 0 ok, 1 runtime failure, 2 usage error, 127 agent binary missing, otherwise the exit code
+// of the child they ran.
+#ifndef CAVEMAN_CLI_CONTEXT_H_
+#define CAVEMAN_CLI_CONTEXT_H_
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "binaries.h"
+#include "process.h"
+
+namespace caveman::cli {
+
+struct Context {
+  Environment env;
+  std::ostream* out;
+  std::ostream* err;
+  std::string self_dir;  // directory of the caveman binary ("" when unknown)
+
+  BinaryLocation locate(std::string_view name) const {
+    return locate_binary(*find_binary_spec(name), env, self_dir);
+  }
+};
+
+using Args = std::vector<std::string>;
+
+// The verbs (one file each). `args` excludes the verb itself.
+int cmd_start(Context& ctx, const Args& args);
+int cmd_install(Context& ctx, const Args& args);
+int cmd_wrap(Context& ctx, const Args& args);  // args[0] = agent (after wrap flags)
+int cmd_mcp(Context& ctx, const Args& args);   // `tools mcp install|uninstall …`
+int cmd_status(Context& ctx, const Args& args);
+int cmd_stats(Context& ctx, const Args& args);
+// Runs `<binary> <prefix…> <args…>` in the foreground and returns its exit code.
+int cmd_delegate(Context& ctx, std::string_view binary, const Args& prefix, const Args& args);
+
+}  // namespace caveman::cli
+
+#endif  // CAVEMAN_CLI_CONTEXT_H_

@@ -1,0 +1,31 @@
+// The "MCP installed" marker `<home>/mcp/<agent>.json` = {tool, command, args, agent, scope}
+// (PROCESSES.md §0.2): proof that `caveman tools mcp install` registered caveman-mcp with an
+// agent. wrap reads it as recovery evidence; uninstall removes only what a marker vouches for.
+#ifndef CAVEMAN_CLI_MCP_MARKER_H_
+#define CAVEMAN_CLI_MCP_MARKER_H_
+
+#include <optional>
+#include <string>
+
+#include "caveman/status.h"
+
+namespace caveman::cli {
+
+struct McpMarker {
+  std::string tool = "caveman_retrieve";
+  std::string command;
+  std::string agent;
+  std::string scope;  // user | project | local
+  std::string project;  // absolute cwd for project/local scope ("" for user)
+};
+
+std::string marker_path(const std::string& home, const std::string& agent);
+// nullopt when there is no marker or it does not parse (a broken marker vouches for nothing).
+std::optional<McpMarker> read_marker(const std::string& home, const std::string& agent);
+// Atomic (temp + rename), 0600, <home>/mcp created 0700. Errors: cave_home_not_writable.
+Status write_marker(const std::string& home, const McpMarker& marker);
+Status remove_marker(const std::string& home, const std::string& agent);
+
+}  // namespace caveman::cli
+
+#endif  // CAVEMAN_CLI_MCP_MARKER_H_

@@ -1,0 +1,51 @@
+#include "wrap_session.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace caveman::cli {
+
+std::vector<WrapExtension>& wrap_extensions() {
+  static std::vector<WrapExtension> kExtensions;
+  return kExtensions;
+}
+
+Result<WrapSession> WrapSession::create(const Environment& env) {
+  std::string tmpl = env.get("TMPDIR").value_or("/tmp") + "/caveman-wrap-XXXXXX";
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  if (::mkdtemp(buf.data()) == nullptr) {
+    return Status::Io("cave_session_dir", "cannot create " + tmpl);
+  }
+  return WrapSession(std::string(buf.data()));
+}
+
+WrapSession::WrapSession(WrapSession&& other) noexcept : dir_(std::move(other.dir_)) {
+  other.dir_.clear();
+}
+
+WrapSession::~WrapSession() {
+  if (dir_.empty()) return;
+  std::error_code ec;
+  std::filesystem::remove_all(dir_, ec);
+}
+
+Result<std::string> WrapSession::write_mcp_config(const std::string& mcp_command) const {
+  nlohmann::ordered_json server;
+  server["type"] = "stdio";
+  server["command"] = mcp_command;
+  server["args"] = nlohmann::ordered_json::array();
+  nlohmann::ordered_json doc;
+  doc["mcpServers"]["caveman"] = server;
+  std::string path = dir_ + "/mcp.json";
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << doc.dump(2) << "\n";
+  if (!out) return Status::Io("cave_session_dir", "cannot write " + path);
+  return path;
+}
+
+}  // namespace caveman::cli

@@ -1,0 +1,56 @@
+// One `caveman wrap` session: the agent's command line and environment, plus a private temp
+// directory that lives exactly as long as the agent (ephemeral MCP config, and the seam for
+// Claude Code hooks: a later extension writes a plugin or settings dir there and adds
+// `--plugin-dir` / `--settings` to argv).
+//
+// WrapSession owns the temp dir and removes it in its destructor. Extensions are plain
+// functions run in order after the profile injection; each may add args/env/files and
+// reports failure as a Status (the session then launches without that extension).
+#ifndef CAVEMAN_CLI_WRAP_SESSION_H_
+#define CAVEMAN_CLI_WRAP_SESSION_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "caveman/status.h"
+#include "process.h"
+#include "profiles.h"
+
+namespace caveman::cli {
+
+struct WrapLaunch {
+  const AgentProfile* profile = nullptr;
+  std::string base_url;               // http://host:port/w/<agent>
+  std::string session_dir;            // private temp dir (0700)
+  std::vector<std::string> pre_args;  // inserted before the user's args
+  Environment env;                    // the agent's environment
+  bool recovery_via_mcp = false;      // caveman-mcp reachable by the agent this session
+};
+
+// A hook point for native integrations (issue 15). None are registered by default.
+using WrapExtension = std::function<Status(WrapLaunch* launch)>;
+std::vector<WrapExtension>& wrap_extensions();
+
+class WrapSession {
+ public:
+  // Creates the temp dir under $TMPDIR (default /tmp). Errors: cave_session_dir.
+  static Result<WrapSession> create(const Environment& env);
+  WrapSession(WrapSession&& other) noexcept;
+  WrapSession& operator=(WrapSession&&) = delete;
+  WrapSession(const WrapSession&) = delete;
+  ~WrapSession();
+
+  const std::string& dir() const { return dir_; }
+  // Writes {"mcpServers":{"caveman":{"type":"stdio","command":…,"args":[]}}} and returns
+  // its path, for Claude Code's `--mcp-config`.
+  Result<std::string> write_mcp_config(const std::string& mcp_command) const;
+
+ private:
+  explicit WrapSession(std::string dir) : dir_(std::move(dir)) {}
+  std::string dir_;
+};
+
+}  // namespace caveman::cli
+
+#endif  // CAVEMAN_CLI_WRAP_SESSION_H_
