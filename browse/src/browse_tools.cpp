@@ -1,5 +1,7 @@
 #include "browse_tools.h"
 
+#include "snapshot.h"
+
 namespace caveman::browse {
 namespace {
 
@@ -51,7 +53,12 @@ std::vector<Tool> make_browse_tools(std::shared_ptr<BrowseSession> session) {
   snap.handler = [session](const Json& args, const mcp::CallContext&) {
     Result<SnapshotRequest> req = parse_snapshot_args(args);
     if (!req.ok()) return error_result(req.status());
-    return from(session->snapshot(*req));
+    Result<Json> full = session->snapshot(*req);
+    if (!full.ok()) return error_result(full.status());
+    ToolResult r;
+    r.texts.push_back(dump_compact(agent_view(*full)));
+    r.structured = std::move(full).value();
+    return r;
   };
   tools.push_back(std::move(snap));
 

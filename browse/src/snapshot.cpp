@@ -1,8 +1,15 @@
 #include "snapshot.h"
 
 #include <cmath>
+#include <set>
 
 namespace caveman::browse {
+namespace {
+
+// The §5.1 counters: in the full payload (structuredContent), not in what the agent reads.
+const std::set<std::string> kStatKeys = {"tokens_before", "view_tokens", "tokens_after", "ratio", "basis"};
+
+}  // namespace
 
 std::string dump_compact(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
@@ -71,34 +78,37 @@ UidMap uids_from_view(std::string_view view, std::string_view metadata) {
   return out;
 }
 
+Json agent_view(const Json& payload) {
+  Json v = Json::object();
+  std::string outline = payload.value("uids", std::string());
+  v["uids"] = outline;
+  // The root alone (an empty document): its raw tree holds nothing to act on or recover.
+  if (outline.find('\n') != std::string::npos) v["recovery_handle"] = payload.value("recovery_handle", std::string());
+  for (auto it = payload.begin(); it != payload.end(); ++it) {
+    if (!kStatKeys.contains(it.key()) && it.key() != "uids" && it.key() != "recovery_handle") v[it.key()] = it.value();
+  }
+  return v;
+}
+
 Json snapshot_payload(std::string_view view, std::string_view handle, std::int64_t tokens_before,
                       const tokens::Counter& counter, const Json& extras) {
-  auto view_tokens = static_cast<std::int64_t>(counter.count(view));
-  auto build = [&](std::int64_t after) {
-    Json p = Json::object();
-    p["uids"] = std::string(view);
-    p["recovery_handle"] = std::string(handle);
-    p["tokens_before"] = tokens_before;
-    p["view_tokens"] = view_tokens;
-    p["tokens_after"] = after;
-    double ratio = tokens_before > 0 ? static_cast<double>(tokens_before - after) / static_cast<double>(tokens_before) : 0.0;
-    p["ratio"] = std::round(ratio * 10000.0) / 10000.0;
-    p["basis"] = "inferred";
-    for (auto it = extras.begin(); it != extras.end(); ++it) p[it.key()] = it.value();
-    return p;
-  };
-  // tokens_after counts the payload that contains it: iterate to a fixed point (a digit
-  // more or less moves the count by at most a token or two, so this settles fast). If it
-  // ever cycles, keep the largest count seen: never under-report.
-  std::int64_t after = view_tokens + 64;
-  std::int64_t largest = 0;
-  for (int round = 0; round < 8; ++round) {
-    auto n = static_cast<std::int64_t>(counter.count(dump_compact(build(after))));
-    largest = std::max(largest, n);
-    if (n == after) return build(after);
-    after = n;
-  }
-  return build(largest);
+  Json p = Json::object();
+  p["uids"] = std::string(view);
+  p["recovery_handle"] = std::string(handle);
+  for (auto it = extras.begin(); it != extras.end(); ++it) p[it.key()] = it.value();
+  // tokens_after: what the agent reads, i.e. the agent view (which never holds the counters).
+  auto after = static_cast<std::int64_t>(counter.count(dump_compact(agent_view(p))));
+  Json out = Json::object();
+  out["uids"] = std::string(view);
+  out["recovery_handle"] = std::string(handle);
+  out["tokens_before"] = tokens_before;
+  out["view_tokens"] = static_cast<std::int64_t>(counter.count(view));
+  out["tokens_after"] = after;
+  double ratio = tokens_before > 0 ? static_cast<double>(tokens_before - after) / static_cast<double>(tokens_before) : 0.0;
+  out["ratio"] = std::round(ratio * 10000.0) / 10000.0;
+  out["basis"] = "inferred";
+  for (auto it = extras.begin(); it != extras.end(); ++it) out[it.key()] = it.value();
+  return out;
 }
 
 }  // namespace caveman::browse

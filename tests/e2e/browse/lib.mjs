@@ -28,7 +28,8 @@ export async function connectBrowse(home, extra = {}) {
 
 export const text = (r) => (r.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 
-// Calls a tool; returns {payload} or {error, message} (tool errors are isError results).
+// Calls a tool; returns {payload (the parsed text the agent reads), structured
+// (structuredContent: the full payload with counters), raw (the text)} or {error, message}.
 export async function call(client, name, args, timeout = 60000) {
   const r = await client.callTool({ name, arguments: args }, undefined, { timeout });
   const t = text(r);
@@ -38,7 +39,7 @@ export async function call(client, name, args, timeout = 60000) {
   }
   let payload = null;
   try { payload = JSON.parse(t); } catch { /* browser_recover returns raw text */ }
-  return { payload, raw: t };
+  return { payload, structured: r.structuredContent, raw: t };
 }
 
 // The uid of the first outline line with `role "name"` (name matched exactly).

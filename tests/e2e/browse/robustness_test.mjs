@@ -106,10 +106,10 @@ try {
             `huge page error is clear: ${r.raw}`);
     } else {
       check(uidOf(r.payload.uids, 'button', 'Restock SKU-09999') !== null, `huge page: the row is found:\n${r.payload.uids}`);
-      check(r.payload.tokens_after < 300 && r.payload.tokens_before > 500000,
-            `huge page: ${r.payload.tokens_before} raw → ${r.payload.tokens_after} tokens`);
+      check(r.structured.tokens_after < 300 && r.structured.tokens_before > 500000,
+            `huge page: ${r.structured.tokens_before} raw → ${r.structured.tokens_after} tokens`);
     }
-    console.log(`10,000-row table, focused snapshot: ${ms} ms, ${r.error ?? `${r.payload.tokens_before} → ${r.payload.tokens_after} tokens`}`);
+    console.log(`10,000-row table, focused snapshot: ${ms} ms, ${r.error ?? `${r.structured.tokens_before} → ${r.structured.tokens_after} tokens`}`);
     const t1 = Date.now();
     const ev = await call(client, 'browser_eval', { expression: '6 * 7' });
     check(ev.payload?.result === 42 && Date.now() - t1 < 5000, `usable at once after the huge page: ${ev.raw}`);

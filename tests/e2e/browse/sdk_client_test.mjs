@@ -37,8 +37,12 @@ try {
   check(view1.includes('"Not saved"'), 'status line shown');
   check(!/\[u[0-9a-z_]+\] (heading|status|form)/.test(view1), 'no uids on structural nodes');
   check(first.payload.recovery_handle.startsWith('ccr_'), 'recovery handle');
-  check(first.payload.tokens_after === countTokens(first.raw), `tokens_after ${first.payload.tokens_after} is the payload's own count ${countTokens(first.raw)}`);
-  check(first.payload.tokens_after < first.payload.tokens_before, 'payload smaller than the raw tree');
+  check(first.structured.tokens_after === countTokens(first.raw), `tokens_after ${first.structured.tokens_after} counts the text the agent reads (${countTokens(first.raw)})`);
+  check(first.structured.tokens_after < first.structured.tokens_before, 'payload smaller than the raw tree');
+  check(JSON.stringify(Object.keys(first.payload)) === '["uids","recovery_handle"]', `agent text: ${Object.keys(first.payload)}`);
+  check(JSON.stringify(Object.keys(first.structured)) ===
+        '["uids","recovery_handle","tokens_before","view_tokens","tokens_after","ratio","basis"]', `structuredContent: ${Object.keys(first.structured)}`);
+  check(first.structured.uids === view1 && first.structured.recovery_handle === first.payload.recovery_handle, 'same outline and handle in both');
 
   const typed = await call(client, 'browser_act', { action: 'type', uid: email, text: 'ada@example.com' });
   check(!typed.error && typed.payload.ok === true && typed.payload.uid === email, `type: ${typed.raw}`);
@@ -63,7 +67,7 @@ try {
   try { tree = JSON.parse(rec.raw); } catch { /* checked below */ }
   check(Array.isArray(tree?.nodes) && tree.nodes.length > 10, 'raw getFullAXTree reply {nodes:[…]}');
   check(tree?.nodes?.every((n) => typeof n.nodeId === 'string' && 'ignored' in n), 'Chrome AX node shape');
-  check(countTokens(rec.raw) === second.payload.tokens_before, 'tokens_before counts the raw tree');
+  check(countTokens(rec.raw) === second.structured.tokens_before, 'tokens_before counts the raw tree');
   check(rec.raw.includes('Saved order for ada@example.com on the Team plan'), 'raw tree holds the new state');
   const backend = parseInt(email.slice(1).split('_')[0], 36);
   check(tree?.nodes?.some((n) => n.backendDOMNodeId === backend && n.role?.value === 'textbox'),
@@ -81,7 +85,7 @@ try {
   const review = uidOf(fview, 'button', 'Review ORD-0173');
   check(review && fview.includes('"EUR 193.00"'), `the whole row is kept:\n${fview}`);
   check(!fview.includes('ORD-0172') && !fview.includes('ORD-0174'), 'neighbouring rows dropped');
-  check(focused.payload.tokens_after < 200, `focused payload ${focused.payload.tokens_after} tokens`);
+  check(countTokens(focused.raw) < 200, `focused payload ${countTokens(focused.raw)} tokens`);
   // The old page's uid is stale now.
   const stale = await call(client, 'browser_act', { action: 'click', uid: save });
   check(stale.error === 'cave_unknown_uid', `stale uid: ${stale.raw}`);

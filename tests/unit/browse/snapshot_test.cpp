@@ -33,24 +33,37 @@ TEST(SnapshotTest, UidMapComesFromTheOutlineWithFramesFromMetadata) {
   EXPECT_EQ(uids_from_view(view, "not json").size(), 3u);
 }
 
-TEST(SnapshotTest, TokensAfterCountsThePayloadItself) {
+TEST(SnapshotTest, TokensAfterCountsWhatTheAgentReads) {
   const tokens::Counter& c = tokens::default_counter();
-  for (std::string view : {std::string("page"), std::string("page \"Checkout\"\n  [u3] textbox \"Email\""),
-                           std::string(5000, 'x')}) {
+  for (std::string view : {std::string("page \"Checkout\"\n  [u3] textbox \"Email\""), std::string(5000, 'x') + "\n  y"}) {
     Json p = snapshot_payload(view, "ccr_0123456789abcdef0123456789abcdef", 100000, c);
-    EXPECT_EQ(p["tokens_after"].get<std::int64_t>(), static_cast<std::int64_t>(c.count(dump_compact(p))));
+    Json agent = agent_view(p);
+    EXPECT_EQ(p["tokens_after"].get<std::int64_t>(), static_cast<std::int64_t>(c.count(dump_compact(agent))));
     EXPECT_EQ(p["view_tokens"].get<std::int64_t>(), static_cast<std::int64_t>(c.count(view)));
     EXPECT_EQ(p["basis"], "inferred");
-    auto keys = std::vector<std::string>{};
-    for (auto it = p.begin(); it != p.end(); ++it) keys.push_back(it.key());
-    EXPECT_EQ(keys, (std::vector<std::string>{"uids", "recovery_handle", "tokens_before", "view_tokens",
-                                              "tokens_after", "ratio", "basis"}));
+    auto keys = [](const Json& j) {
+      std::vector<std::string> k;
+      for (auto it = j.begin(); it != j.end(); ++it) k.push_back(it.key());
+      return k;
+    };
+    EXPECT_EQ(keys(p), (std::vector<std::string>{"uids", "recovery_handle", "tokens_before", "view_tokens",
+                                                 "tokens_after", "ratio", "basis"}));
+    // The counters stay out of what the agent reads.
+    EXPECT_EQ(keys(agent), (std::vector<std::string>{"uids", "recovery_handle"}));
+    EXPECT_EQ(agent["uids"], view);
   }
-  Json with = snapshot_payload("page", "ccr_x", 1000, c, Json{{"dialogs", Json::array({Json{{"type", "alert"}}})}});
+  Json with = snapshot_payload("page\n  x", "ccr_x", 1000, c, Json{{"dialogs", Json::array({Json{{"type", "alert"}}})}});
   EXPECT_TRUE(with.contains("dialogs"));
-  EXPECT_EQ(with["tokens_after"].get<std::int64_t>(), static_cast<std::int64_t>(c.count(dump_compact(with))));
+  EXPECT_TRUE(agent_view(with).contains("dialogs"));  // the agent must learn a dialog was answered
+  EXPECT_EQ(with["tokens_after"].get<std::int64_t>(), static_cast<std::int64_t>(c.count(dump_compact(agent_view(with)))));
   double ratio = with["ratio"].get<double>();
   EXPECT_DOUBLE_EQ(ratio, std::round((1000.0 - with["tokens_after"].get<double>()) / 1000.0 * 10000) / 10000);
+}
+
+TEST(SnapshotTest, AnEmptyDocumentHasNoHandleInTheAgentView) {
+  Json p = snapshot_payload("page \"\"", "ccr_0123456789abcdef0123456789abcdef", 300, tokens::default_counter());
+  EXPECT_EQ(p["recovery_handle"], "ccr_0123456789abcdef0123456789abcdef");  // still in the full payload
+  EXPECT_FALSE(agent_view(p).contains("recovery_handle"));
 }
 
 }  // namespace
