@@ -1,11 +1,13 @@
 // The tabular compressor (ENGINE.md §4.8): CSV, TSV and Markdown tables. Keeps the header,
 // the first 3 and last 2 data rows, rows with problem words, the rows holding each numeric
 // column's minimum and maximum, query-relevant rows and every row the redundancy gate calls
-// novel; each elided run becomes a marker row `… N rows elided (caveman): <facts> …` whose
+// novel, and rows whose shape breaks the table's dominant pattern (keep_minority_shapes);
+// each elided run becomes a marker row `… N rows elided (caveman): <facts> …` whose
 // facts hold for every elided row. Kept rows and comment lines are copied byte for byte;
 // synthesized rows follow Go's csv writer (or the Markdown `| a | b |` form).
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +31,12 @@ constexpr std::size_t kKeepLast = 2;
 constexpr int kQueryLimit = 24;
 constexpr double kNumericShare = 0.70;
 constexpr std::string_view kReentryNeedle = "rows elided (caveman)";
+// Minority shapes: applies when one shape covers ≥ kDominantShare of the data rows; rows of
+// shapes covering ≤ kMinorityShare are kept, unless that would keep more than kMinorityCap.
+constexpr double kDominantShare = 0.50;
+constexpr double kMinorityShare = 0.10;
+constexpr double kMinorityCap = 0.25;
+constexpr std::size_t kShapeCellBytes = 48;
 
 std::string join(const std::vector<std::string>& cells, std::string_view sep) {
   std::string out;
@@ -67,6 +75,52 @@ void keep_extremes(const Table& t, std::size_t first_data, std::vector<bool>& ke
   }
 }
 
+// The row's shape: per cell, digit runs → '#', letter runs (and non-ASCII) → 'a', other
+// bytes kept, cells separated by '|'. `5.6.3,2024-10-23T19:09:23.8+00:00` → `#.#.#|#-#-#a#:#:#.#+#:#`.
+std::string row_shape(const std::vector<std::string>& row) {
+  std::string shape;
+  for (const std::string& cell : row) {
+    std::size_t start = shape.size();
+    char last = 0;
+    for (char ch : cell) {
+      auto b = static_cast<unsigned char>(ch);
+      char cls = (b >= '0' && b <= '9')                                  ? '#'
+                 : (b >= 0x80 || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z')) ? 'a'
+                                                                         : ch;
+      if ((cls == '#' || cls == 'a') && cls == last) continue;
+      shape.push_back(cls);
+      last = cls;
+      if (shape.size() - start >= kShapeCellBytes) break;
+    }
+    shape.push_back('|');
+  }
+  return shape;
+}
+
+// When most rows share one shape (nightly builds, one log format), the rows that break it
+// (the stable releases among them, a differently formatted entry) are what a reader looks
+// for: keep rows of rare shapes. No dominant shape → no rule (every row looks different).
+void keep_minority_shapes(const Table& t, std::size_t first_data, std::vector<bool>& keep) {
+  const std::size_t data_rows = t.rows.size() - first_data;
+  std::vector<std::string> shapes;
+  shapes.reserve(data_rows);
+  std::map<std::string_view, std::size_t> counts;
+  for (std::size_t r = first_data; r < t.rows.size(); ++r) shapes.push_back(row_shape(t.rows[r]));
+  for (const std::string& s : shapes) ++counts[s];
+  std::size_t dominant = 0;
+  for (const auto& [shape, n] : counts) dominant = std::max(dominant, n);
+  const auto rows = static_cast<double>(data_rows);
+  if (static_cast<double>(dominant) < kDominantShare * rows) return;
+  std::size_t minority = 0;
+  for (const auto& [shape, n] : counts) {
+    if (static_cast<double>(n) <= kMinorityShare * rows) minority += n;
+  }
+  if (static_cast<double>(minority) > kMinorityCap * rows) return;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    if (static_cast<double>(counts[shapes[i]]) <= kMinorityShare * rows) keep[first_data + i] = true;
+  }
+}
+
 class TabularCompressor final : public Compressor {
  public:
   std::string_view type() const override { return "tabular"; }
@@ -91,6 +145,7 @@ class TabularCompressor final : public Compressor {
       keep[r] = r < header_rows + kKeepFirst || r + kKeepLast >= n || has_problem_word(docs[r]);
     }
     keep_extremes(t, header_rows, keep);
+    keep_minority_shapes(t, header_rows, keep);
     text::keep_query_relevant(docs, query, keep, kQueryLimit);
     keep_non_redundant(docs, keep);
 

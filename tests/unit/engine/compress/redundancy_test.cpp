@@ -36,6 +36,20 @@ TEST(RedundancyTest, RepetitionStaysDropped) {
   for (std::size_t i = 1; i < units.size(); ++i) EXPECT_FALSE(keep[i]) << i;
 }
 
+// Regression (7b83667 looped forever): a token that starts with an uppercase letter or, with
+// digit masking, a digit must still advance the scan. A hang fails this test at the ctest
+// timeout.
+TEST(RedundancyTest, TokensStartingUppercaseOrWithDigitsTerminate) {
+  std::vector<std::string> units;
+  for (int i = 0; i < 12; ++i) {
+    units.push_back("Error:" + std::to_string(i) + " At Line:1 Col 9ZZ " +
+                    "{\"Name\":\"Browser" + std::to_string(i) + "\"}");
+  }
+  auto keep = gate_first_kept(units);
+  EXPECT_TRUE(keep[0]);
+  EXPECT_EQ(keep.size(), units.size());
+}
+
 TEST(RedundancyTest, DistinctUnitsArePromoted) {
   // A bibliography-like list: each unit has its own words → every unit is kept.
   std::vector<std::string> units = {

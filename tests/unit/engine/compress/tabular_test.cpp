@@ -88,6 +88,36 @@ TEST(TabularTest, KeepsProblemRows) {
   EXPECT_NE(out->find("\n10,denied,emea\n"), std::string::npos);
 }
 
+// A release list: nightly builds dominate; the few stable releases break the shape
+// (no "-dev." part, fractional seconds) and are kept, the nightlies are elided.
+TEST(TabularTest, KeepsRowsThatBreakTheDominantShape) {
+  std::vector<std::string> rows = {"version,published_utc"};
+  for (int i = 1; i <= 60; ++i) {
+    rows.push_back("5.9.0-dev.202506" + std::to_string(10 + i % 20) + ",2025-06-" +
+                   std::to_string(10 + i % 20) + "T07:16:10+00:00");
+  }
+  rows[20] = "5.6.3,2024-10-23T19:09:23.863000+00:00";
+  rows[41] = "7.0.2,2026-07-08T17:37:37.109000+00:00";
+  auto out = run(csv(rows));
+  ASSERT_TRUE(out);
+  EXPECT_NE(out->find("\n5.6.3,2024-10-23T19:09:23.863000+00:00\n"), std::string::npos) << *out;
+  EXPECT_NE(out->find("\n7.0.2,2026-07-08T17:37:37.109000+00:00\n"), std::string::npos) << *out;
+  EXPECT_NE(out->find("rows elided (caveman)"), std::string::npos);
+}
+
+// Without a dominant shape (twelve formats, none above 10% of the rows) the rule keeps
+// nothing: otherwise every row would count as a minority and nothing would be elided.
+TEST(TabularTest, NoDominantShapeNoMinorityRule) {
+  const std::string seps = ".-/:+~=;@%^!";
+  std::vector<std::string> rows = {"id,state,region"};
+  for (int i = 0; i < 60; ++i) {
+    rows.push_back(std::to_string(i) + seps[static_cast<std::size_t>(i) % seps.size()] + "7,ok,emea");
+  }
+  auto out = run(csv(rows));
+  ASSERT_TRUE(out);
+  EXPECT_EQ(count(*out, "rows elided (caveman)"), 1u) << *out;
+}
+
 TEST(TabularTest, KeepsNumericExtremes) {
   std::vector<std::string> rows = {"id,latency,region"};
   for (int i = 1; i <= 20; ++i) rows.push_back("r" + std::to_string(i) + "," + std::to_string(100 + i) + ",emea");
