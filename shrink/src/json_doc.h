@@ -27,7 +27,7 @@ struct JsonValue {
   std::vector<JsonValue> items;      // kArray
   std::vector<JsonMember> members;   // kObject, in input order
 
-  static JsonValue null() { return {}; }
+  static JsonValue null();
   static JsonValue boolean_value(bool b);
   static JsonValue number(std::string literal);
   static JsonValue string(std::string s);
@@ -56,6 +56,10 @@ struct JsonMember {
   JsonValue value;
   bool operator==(const JsonMember& other) const = default;
 };
+
+// Defined once JsonMember is complete: returning a JsonValue needs its destructor, which
+// clang instantiates eagerly inside the class (libstdc++ rejects the incomplete member type).
+inline JsonValue JsonValue::null() { return {}; }
 
 // Exactly one JSON value (RFC 8259, strings must be valid UTF-8), surrounding whitespace
 // allowed. nullopt on a syntax error, trailing data or nesting deeper than kMaxDepth.
