@@ -12,6 +12,7 @@
 #include "json_spans.h"
 #include "live_zone.h"
 #include "native/session_marker.h"
+#include "pixel_mode.h"
 #include "retrieve_loop.h"
 #include "transform.h"
 
@@ -375,6 +376,19 @@ void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response
       row.recovery_handle.clear();
       optimization.clear();
       compression_headers.clear();
+    }
+  }
+  // Pixel mode (PROCESSES.md §1.13): the whole original is stored first; any gate → original bytes.
+  if (config.mode == "pixel" && !bypass && doc) {
+    PixelOutcome px = apply_pixel_mode(x->route.endpoint, row.model, auth, *raw, rt_->store.get(), rt_->env);
+    if (px.changed) {
+      x->transformed = true;
+      optimization = std::string(kPixelOptimizerId);
+      auto sent = std::make_shared<const std::string>(std::move(px.body));
+      x->upstream.body = sent;
+      row.sent_body = sent;
+      row.recovery_handle = px.handle;
+      compression_headers = {{"x-caveman-recovery-handle", px.handle}};
     }
   }
   row.optimization_ids = optimization;

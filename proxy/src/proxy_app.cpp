@@ -120,7 +120,7 @@ int serve(const Config& config, std::ostream& err) {
     return 1;
   }
   rt.usage = std::move(writer).value();
-  if (config.mode == "compress") {
+  if (config.mode == "compress" || config.mode == "pixel") {
     ccr::OpenOptions options;
     Result<std::string> path = ccr::resolve_store_path(&options);
     Result<std::unique_ptr<ccr::Store>> store =
@@ -132,12 +132,9 @@ int serve(const Config& config, std::ostream& err) {
       rt.prefix_cache = std::move(cache).value();
     } else {
       // No recovery store means nothing may be compressed: fail open to record.
-      spdlog::warn("compress mode disabled, forwarding as record: {}",
+      spdlog::warn("{} mode disabled, forwarding as record: {}", config.mode,
                    (!store.ok() ? store.status() : cache.status()).ToString());
     }
-  }
-  if (spdlog::default_logger()->should_log(spdlog::level::info) && config.mode == "pixel") {
-    spdlog::warn("mode pixel is not available in this build; requests are forwarded unchanged");
   }
   rt.upstream = std::make_unique<UpstreamClient>(rt.config);
   std::unique_ptr<native::NativeService> native_rt = start_native_runtime(config, &rt);

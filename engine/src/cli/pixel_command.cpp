@@ -17,11 +17,12 @@ namespace {
 
 constexpr const char* kPixelUsage =
     "usage: caveman-engine pixel render [--cols N] [--multicol N] [--density L] [--dense]\n"
-    "                                   [--no-reflow] <file>\n"
+    "                                   [--no-reflow] [--max-pages N] <file>\n"
     "       caveman-engine pixel simulate [--model M] [--density L] [--format F] <request.json>\n"
     "render: writes <file>.px1.png, <file>.px2.png, … and prints one JSON line per page and a\n"
     "        summary line. simulate: prints the request transform's TransformInfo (no network,\n"
     "        nothing stored). L = conservative | balanced | max (--dense = max);\n"
+    "        --max-pages: page cap (default 64; the rest is reported as omittedChars);\n"
     "        F = anthropic | openai-chat | openai-responses | gemini (default: sniffed).\n"
     "environment: CAVE_PIXEL_DENSITY, CAVE_PIXEL_MODELS\n";
 
@@ -93,6 +94,10 @@ int cmd_render(const std::vector<std::string>& args, std::ostream& out, std::ost
       std::optional<int> n = parse_int(v);
       if (!n || *n < 1) return usage_error(err, "render", "--cols needs a positive integer");
       options.cols = *n;
+    } else if (take_value(args, i, "--max-pages", v)) {
+      std::optional<int> n = parse_int(v);
+      if (!n || *n < 1) return usage_error(err, "render", "--max-pages needs a positive integer");
+      options.max_pages = *n;
     } else if (take_value(args, i, "--multicol", v)) {
       std::optional<int> n = parse_int(v);
       if (!n || *n < 1) return usage_error(err, "render", "--multicol needs a positive integer");
