@@ -2,8 +2,8 @@
 //
 //   gen_glyph_atlas <spleen-5x8.psfu.gz> <unifont.hex> <out.bin> <out_info.h>
 //
-// Every code point Spleen 5×8 maps (PSF2 Unicode table) keeps its crisp 1-bit glyph; every
-// other BMP code point Unifont covers is box-filtered from 8×16 (→ 5×8, one cell) or 16×16
+// Printable ASCII, and every other code point Spleen 5×8 maps (PSF2 Unicode table) to a glyph
+// with ink, keeps Spleen's crisp 1-bit glyph; every other BMP code point Unifont covers is box-filtered from 8×16 (→ 5×8, one cell) or 16×16
 // (→ 10×8, two cells) into 4-bit coverage, with a gain so 1-pixel strokes stay dark.
 // Deterministic: the same fonts give the same bytes. Exit 1 with a message on any problem.
 #include <zlib.h>
@@ -95,9 +95,13 @@ void load_spleen(const char* path, std::vector<Glyph>& glyphs, std::vector<bool>
     if (end == std::string::npos) end = psf.size();
     std::size_t seq = psf.find('\xFE', i);
     std::size_t singles_end = (seq != std::string::npos && seq < end) ? seq : end;
+    // Spleen 5×8 maps many Latin-1 letters to blank cells: outside ASCII a Spleen glyph is
+    // only taken when it has ink (box drawing, blocks, …); the rest comes from Unifont.
+    bool has_ink = std::any_of(glyph.px.begin(), glyph.px.end(), [](std::uint8_t v) { return v != 0; });
     while (i < singles_end) {
       char32_t cp = next_utf8(psf, i, singles_end);
-      if (cp != 0 && cp < atlas::kCodePoints && !from_spleen[cp]) {
+      bool ascii = cp >= 0x20 && cp < 0x7F;
+      if (cp != 0 && cp < atlas::kCodePoints && !from_spleen[cp] && (ascii || has_ink)) {
         glyphs[cp] = glyph;
         from_spleen[cp] = true;
       }
