@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-build/release/bin}
-"$bin/corpus_bench" --markdown | bench/update_section.py corpus
+"$bin/corpus_bench" | bench/update_section.py corpus
 for script in bench/*.sh; do
   [[ -e $script ]] || continue
   echo "bench: $script" >&2
