@@ -1,0 +1,29 @@
+// The CSV/TSV/Markdown table parser, the config classifier (YAML via yaml-cpp) and the JSON
+// DOM: never crash; a parsed table's spans lie inside the input; JSON validity agrees with
+// the DOM parser.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "compress/config_parse.h"
+#include "compress/table_parse.h"
+#include "fuzz_util.h"
+#include "json/json.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view input(reinterpret_cast<const char*>(data), size);
+  if (auto t = caveman::compress::parse_table(input)) {
+    FUZZ_CHECK(t->rows.size() == t->spans.size() || t->spans.empty(), "rows/spans mismatch");
+    for (const auto& [b, e] : t->spans) FUZZ_CHECK(b <= e && e <= input.size(), "span outside input");
+  }
+  (void)caveman::compress::classify_config(input);
+  bool valid = caveman::json::is_valid(input);
+  auto dom = caveman::json::parse(input, 10000);
+  FUZZ_CHECK(valid == dom.has_value(), "is_valid disagrees with parse");
+  if (dom) {
+    auto again = caveman::json::parse(caveman::json::to_compact(*dom), 10000);
+    FUZZ_CHECK(again && caveman::json::to_compact(*again) == caveman::json::to_compact(*dom),
+               "compact JSON does not round-trip");
+  }
+  return 0;
+}
