@@ -63,6 +63,16 @@ TEST(PixelAtlas, CoversAsciiCjkAndTheReplacementGlyph) {
   }
   EXPECT_GT(ink_a, 0);
   EXPECT_EQ(ink_space, 0);
+  // Spleen maps accented Latin-1 letters to blank cells; those must come from Unifont.
+  for (char32_t c : {U'\u00DC', U'\u00E9', U'\u00F1', U'\u00DF'}) {
+    GlyphRef g = find_glyph(c);
+    ASSERT_NE(g.data, nullptr);
+    int ink = 0;
+    for (int y = 0; y < 8; ++y) {
+      for (int x = 0; x < 5; ++x) ink += glyph_pixel(g, x, y);
+    }
+    EXPECT_GT(ink, 0) << static_cast<int>(c);
+  }
 }
 
 TEST(PixelRender, EmptyTextHasNoPages) {
