@@ -125,7 +125,9 @@ std::vector<Ranked> ranked_words(SQLite::Database& db, const SearchRequest& req,
     std::int64_t df = 0;
     double ub = 0;
   };
-  const double n = double(db.execAndGet("SELECT count(*) FROM memories_fts_docsize").getInt64());
+  // ub grows with N, so any N' ≥ N keeps the bound valid: max(rowid) is an index lookup where
+  // count(*) would scan every row.
+  const double n = double(db.execAndGet("SELECT coalesce(max(rowid), 0) FROM memories_fts_docsize").getInt64());
   std::vector<Term> ordered;
   for (const std::string& t : terms) {
     Term term{t, count_matches(db, fts_quote(t)), 0};
