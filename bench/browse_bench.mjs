@@ -13,7 +13,8 @@
 // the full payload with its token counters as structuredContent (for programs; its counters
 // are where raw_ax_tokens and full_outline_tokens come from). Token counts
 // are gpt-tokenizer's o200k_base (identical to caveman-engine count, see e2e_tokens_exactness).
-// Times are the median wall-clock of `runs` snapshot calls (page already open for Playwright,
+// Token columns are the first run's (fresh browsers on both sides); the per-run counts are kept
+// because later runs grow a little (uids/refs follow node ids). Times are the median wall-clock of `runs` snapshot calls (page already open for Playwright,
 // navigation included for caveman full).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -88,12 +89,15 @@ try {
       const s = await call(playwright, 'browser_snapshot', {});
       pw.text = s.text;
       pw.ms.push(s.ms);
+      (pw.counts ??= []).push(countTokens(s.text));
       const f = await call(caveman, 'browser_snapshot', { url });
       full.text = f.text;
       full.structured = f.structured;
+      (full.counts ??= []).push(countTokens(f.text));
       full.ms.push(f.ms);
       const q = await call(caveman, 'browser_snapshot', { query: p.query });
       focused.text = q.text;
+      (focused.counts ??= []).push(countTokens(q.text));
       focused.ms.push(q.ms);
     }
     const payload = full.structured;
@@ -103,14 +107,19 @@ try {
       table: !!p.table,
       query: p.query,
       raw_ax_tokens: payload.tokens_before,
-      playwright_tokens: countTokens(pw.text),
-      full_tokens: countTokens(full.text),
+      // The first run is the fresh-browser figure; later runs in the same browsers differ a
+      // little (uids and refs grow with node ids), so the range is kept too.
+      playwright_tokens: pw.counts[0],
+      full_tokens: full.counts[0],
       full_outline_tokens: payload.view_tokens,
-      focused_tokens: countTokens(focused.text),
+      focused_tokens: focused.counts[0],
+      focused_tokens_per_run: focused.counts,
       playwright_ms: median(pw.ms),
       full_ms: median(full.ms),
       focused_ms: median(focused.ms),
       playwright_chars: pw.text.length,
+      playwright_tokens_per_run: pw.counts,
+      full_tokens_per_run: full.counts,
       full_chars: full.text.length,
     });
   }
