@@ -102,8 +102,9 @@ void UsageWriter::loop() {
     }
     try {
       SQLite::Transaction tx(*db_);
+      SQLite::Statement st(*db_, kInsert);
       for (UsageRow& row : batch) {
-        Status s = insert(row);
+        Status s = insert(st, row);
         if (s.ok()) {
           written_.fetch_add(1);
         } else {
@@ -125,7 +126,7 @@ void UsageWriter::loop() {
   idle_cv_.notify_all();
 }
 
-Status UsageWriter::insert(UsageRow& row) {
+Status UsageWriter::insert(SQLite::Statement& st, UsageRow& row) {
   Usage usage;
   if (row.usage) {
     usage = *row.usage;
@@ -138,7 +139,8 @@ Status UsageWriter::insert(UsageRow& row) {
     sent_sha = row.sent_body == row.raw_body ? raw_sha : ccr::sha256_hex(*row.sent_body);
   }
   try {
-    SQLite::Statement st(*db_, kInsert);
+    st.reset();
+    st.clearBindings();
     int i = 0;
     st.bind(++i, row.ts);
     st.bind(++i, row.request_id);
