@@ -385,13 +385,22 @@ std::vector<std::string_view> split_sentences(std::string_view text) {
   std::size_t start = 0;
   for (std::size_t i = 0; i + 2 < text.size(); ++i) {
     char c = text[i];
-    if (c != '.' && c != '!' && c != '?') continue;
-    if (text[i + 1] != ' ' || !starts_sentence(text[i + 2])) continue;
+    std::size_t end = 0;  // one past the terminator
+    if (c == '.' || c == '!' || c == '?') {
+      end = i + 1;
+    } else if (text.substr(i, kEllipsis.size()) == kEllipsis) {
+      // A cut lead ends in '…': a second pass must see the same sentences as the first.
+      end = i + kEllipsis.size();
+    } else {
+      continue;
+    }
+    if (end + 1 >= text.size() || text[end] != ' ' || !starts_sentence(text[end + 1])) continue;
     if (c == '.' && is_abbreviation(text, i)) continue;
-    std::string_view sentence = text.substr(start, i + 1 - start);
+    std::string_view sentence = text.substr(start, end - start);
     while (!sentence.empty() && sentence.front() == ' ') sentence.remove_prefix(1);
     if (!sentence.empty()) out.push_back(sentence);
-    start = i + 2;
+    start = end + 1;
+    i = end;
   }
   std::string_view last = text.substr(start);
   while (!last.empty() && last.front() == ' ') last.remove_prefix(1);

@@ -25,9 +25,10 @@ struct DescriptionOptions {
   bool has_default = false;  // the schema states `default`, so "Defaults to X." is redundant
 };
 
-// Sentences of `text` (whitespace already collapsed): split after '.', '!' or '?' followed
-// by a space and an uppercase letter, digit, quote, backtick or '(' — unless the dot ends an
-// abbreviation ("e.g.", "i.e.", "etc.", "vs.", a single letter). Trimmed, never empty.
+// Sentences of `text` (whitespace already collapsed): split after '.', '!', '?' or '…' (the
+// mark of a cut lead) followed by a space and an uppercase letter, quote, backtick or '(' —
+// unless the dot ends an abbreviation ("e.g.", "i.e.", "etc.", "vs.", a single letter).
+// Trimmed, never empty.
 std::vector<std::string_view> split_sentences(std::string_view text);
 
 // True when `sentence` states a constraint a caller must respect (see the header comment).

@@ -31,6 +31,14 @@ TEST(SplitSentences, KeepsAbbreviationsAndLowercaseContinuations) {
             (std::vector<std::string_view>{"Path (.mp4).", "Uses mkdtemp"}));
 }
 
+TEST(SplitSentences, SplitsAfterTheEllipsisOfACutLead) {
+  EXPECT_EQ(split_sentences("Bypass cache when reloading\xE2\x80\xA6 Only valid if reload"),
+            (std::vector<std::string_view>{"Bypass cache when reloading\xE2\x80\xA6",
+                                           "Only valid if reload"}));
+  EXPECT_EQ(split_sentences("Wait\xE2\x80\xA6 then go"),
+            (std::vector<std::string_view>{"Wait\xE2\x80\xA6 then go"}));
+}
+
 TEST(StatesConstraint, StrongMarkers) {
   for (std::string_view s :
        {"The value must be positive.", "Cannot be used with element screenshots.",
@@ -130,6 +138,18 @@ TEST(Condense, IsIdempotentOnRealCatalogDescriptions) {
     }
   }
   EXPECT_GT(checked, 200);
+}
+
+// Found by fuzz_shrink: a cut lead followed by a sentence that is a constraint only because
+// it starts with "Only" — the second pass must still see two sentences, not cut them again.
+TEST(Condense, IsIdempotentWhenACutLeadPrecedesAnOnlySentence) {
+  std::string text =
+      "Whether to bypass the HTTP cache when reloading the page, to measure a cold page load. "
+      "Only appli_s if reload is true.";
+  std::string once = condense(text);
+  EXPECT_EQ(once,
+            "Bypass HTTP cache when reloading page\xE2\x80\xA6 Only appli_s if reload is true");
+  EXPECT_EQ(condense(once), once);
 }
 
 TEST(EchoesNames, DropsDescriptionsThatOnlyRestateTheNames) {
