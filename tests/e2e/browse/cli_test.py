@@ -6,6 +6,7 @@ Successive invocations share one detached browser through <CAVEMAN_HOME>/browse-
 (byte-exact: SHA-256 prefix = handle) → a stale uid after navigation (exit 1,
 cave_unknown_uid) → usage errors (exit 2) → the shared browser killed from outside is replaced
 on the next call → close (exit 0; no browser process left, state removed) → close again.
+Also the MCP server attached to that browser through CAVEMAN_BROWSE_CDP (WebSocket client).
 """
 import functools
 import hashlib
@@ -118,6 +119,28 @@ try:
     for bad in (["frobnicate"], ["act", "u1"], ["close", "now"]):
         rc, out, err = run(*bad)
         check(rc == 2 and "usage" in err, "usage error %s: %d %s" % (bad, rc, err))
+
+    # The MCP server attached to that same browser over its WebSocket (CAVEMAN_BROWSE_CDP):
+    # it works in a page of its own and leaves the browser running when it exits.
+    mcp_env = dict(env, CAVEMAN_BROWSE_CDP=state["endpoint"], CAVEMAN_BROWSE_EPHEMERAL="1")
+    msgs = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "browser_snapshot", "arguments": {"url": base + "/login.html"}}},
+    ]
+    r = subprocess.run([BIN], env=mcp_env, input="".join(json.dumps(m) + "\n" for m in msgs),
+                       capture_output=True, text=True, timeout=60)
+    replies = [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
+    snap = next((m for m in replies if m.get("id") == 2), {})
+    text = snap.get("result", {}).get("content", [{}])[0].get("text", "")
+    outline = json.loads(text).get("uids", "") if text.startswith("{") else ""
+    check(r.returncode == 0 and 'button "Sign in"' in outline and not snap["result"].get("isError"),
+          "MCP over CAVEMAN_BROWSE_CDP: %s %s" % (text[:300], r.stderr[-500:]))
+    rc, out, err = run("eval", "location.pathname")
+    check(rc == 0 and json.loads(out) == {"result": "/order_dashboard.html"} and
+          json.load(open(state_path))["pid"] == first_pid, "attached server left the browser and our page alone: " + out + err)
 
     # The shared browser dies behind our back: the next call launches a new one.
     os.killpg(first_pid, signal.SIGKILL)
