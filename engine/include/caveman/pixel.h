@@ -4,9 +4,11 @@
 // image-token estimate beats the text-token estimate and the whole original request is stored
 // in CCR first (any failure → the caller forwards the original bytes).
 //
-// All functions are pure and thread-safe (the glyph atlas is read-only data embedded at build
-// time); output is deterministic (same input and options → same PNG bytes). Expected failures
-// are Status values (cave_invalid_arguments, cave_pixel_parse_error, cave_ccr_*); nothing throws.
+// Functions are pure (transform_request writes only to the store it is given) and thread-safe
+// (the glyph atlas is read-only data embedded at build time); output is deterministic (same
+// input and options → same PNG bytes). Expected failures
+// are Status values (cave_invalid_arguments, cave_pixel_render_error); request problems are
+// reported as data (TransformInfo.Reason), never as errors; nothing throws.
 #ifndef CAVEMAN_PIXEL_H_
 #define CAVEMAN_PIXEL_H_
 

@@ -118,7 +118,6 @@ TransformOutput transform_request(std::string_view body, WireFormat format, cons
   std::int64_t largest = 0, largest_min = options.min_chars, candidate_chars = 0;
   std::int64_t candidate_text_tokens = 0, candidate_image_tokens = 0;
   int rendered_blocks = 0;
-  int layers_used = 1;
   for (Block& b : ex.blocks) {
     const std::int64_t chars = utf16_length(b.text);
     info.orig_chars += chars;
@@ -190,7 +189,6 @@ TransformOutput transform_request(std::string_view body, WireFormat format, cons
       info.dropped_chars += p.dropped_chars;
       layers = std::max(layers, p.layers);
     }
-    layers_used = std::max(layers_used, layers);
     std::string note = note_for(static_cast<int>(r->pages.size()), layers, handle);
     info.compressed_chars += utf16_length(note);
     b.replacement.push_back(text_part(format, std::move(note)));
@@ -202,7 +200,6 @@ TransformOutput transform_request(std::string_view body, WireFormat format, cons
     info.image_tokens_estimate += img_tokens;
     ++rendered_blocks;
   }
-  (void)layers_used;
   if (candidate_chars == 0) {
     info.reason = "below_min_chars (" + std::to_string(largest) + " < " + std::to_string(largest_min) + ")";
     return pass(body, std::move(info));
