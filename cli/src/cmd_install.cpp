@@ -80,7 +80,7 @@ int cmd_install(Context& ctx, const Args& args) {
   std::string bin_dir = home + "/bin";
   std::error_code ec;
   std::filesystem::create_directories(bin_dir, ec);
-  if (ec || ::chmod(home.c_str(), 0700) != 0) {
+  if (ec || ::chmod(home.c_str(), 0700) != 0 || ::chmod(bin_dir.c_str(), 0700) != 0) {
     *ctx.err << "caveman install: cave_home_not_writable: cannot create " << bin_dir << ": "
              << (ec ? ec.message() : std::strerror(errno)) << "\n";
     return 1;

@@ -159,3 +159,30 @@ TEST(CliLib, McpUninstallWithoutMarkerRemovesNothing) {
 
 }  // namespace
 }  // namespace caveman::cli
+
+namespace caveman::cli {
+namespace {
+
+TEST(CliLibInstall, CopiesBuiltBinariesIntoAPrivateBinDir) {
+  caveman::testing::TempDir from, home;
+  for (const char* name : {"caveman", "caveman-proxy", "caveman-mcp"}) {
+    caveman::testing::write_file(from.file(name), std::string("#!/bin/sh\necho ") + name + "\n");
+    ::chmod(from.file(name).c_str(), 0755);
+  }
+  std::ostringstream out, err;
+  int code = run({"install", "--from", from.path()}, Environment({{"CAVEMAN_HOME", home.path() + "/state"}}),
+                 out, err);
+  ASSERT_EQ(code, 0) << err.str();
+  struct stat st {};
+  ASSERT_EQ(::stat((home.path() + "/state/bin").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  ASSERT_EQ(::stat((home.path() + "/state/bin/caveman-mcp").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0755u);
+  EXPECT_NE(err.str().find("skipped cavemem"), std::string::npos);  // not built: reported, not fatal
+  std::ostringstream out2, err2;
+  EXPECT_EQ(run({"install", "--from", home.path() + "/empty"}, Environment({{"CAVEMAN_HOME", home.path()}}),
+                out2, err2), 1);
+}
+
+}  // namespace
+}  // namespace caveman::cli
