@@ -18,6 +18,7 @@ help:
 	@echo "make install  copy the binaries into ~/.caveman/bin"
 	@echo "make bench    run the benchmarks and rewrite docs/BENCHMARKS.md"
 	@echo "make fuzz     run every libFuzzer target FUZZ_SECONDS (default 30) each"
+	@echo "make soak     kill-9, MCP soak and proxy load runs (docs/RELIABILITY.md)"
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -45,8 +46,12 @@ test-asan:
 FUZZ_SECONDS ?= 30
 fuzz:
 	@test -f build/fuzz/build.ninja || cmake --preset fuzz
-	cmake --build --preset fuzz -j $(JOBS)
+	cmake --build --preset fuzz -j $(JOBS) --target fuzz_targets
 	scripts/run_fuzz.sh $(FUZZ_SECONDS) build/fuzz
+
+# Long reliability runs: kill-9 at full size, 100,000-request MCP soak, proxy load (docs/RELIABILITY.md).
+soak: build
+	scripts/run_soak.sh $(BIN)
 
 install: build
 	$(BIN)/caveman install --from $(BIN)
