@@ -444,7 +444,11 @@ std::string condense_description(std::string_view text, const DescriptionOptions
     out += p;
   }
   // A final single '.' is a token the model does not need ("…" and "..." stay).
-  if (out.size() >= 2 && out.back() == '.' && out[out.size() - 2] != '.') out.pop_back();
+  if (out.size() >= 2 && out.back() == '.' && out[out.size() - 2] != '.') {
+    out.pop_back();
+    // "between ." must not leave a space that the next pass would trim.
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+  }
   return out;
 }
 

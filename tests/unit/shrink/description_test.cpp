@@ -152,6 +152,13 @@ TEST(Condense, IsIdempotentWhenACutLeadPrecedesAnOnlySentence) {
   EXPECT_EQ(condense(once), once);
 }
 
+// Found by fuzz_shrink: dropping the final '.' of "Latitude between ." left a trailing space.
+TEST(Condense, DroppingTheFinalDotLeavesNoTrailingSpace) {
+  std::string once = condense("Geolocation to emulate. Latitude between .", kToolLeadCap);
+  EXPECT_EQ(once, "Geolocation to emulate. Latitude between");
+  EXPECT_EQ(condense(once, kToolLeadCap), once);
+}
+
 TEST(EchoesNames, DropsDescriptionsThatOnlyRestateTheNames) {
   EXPECT_TRUE(echoes_names("Page width", {"width", "resize_page"}));
   EXPECT_TRUE(echoes_names("The text to type", {"text", "type_text"}));
