@@ -68,7 +68,8 @@ const server = await startPageServer();
 const home = execFileSync('mktemp', ['-d', path.join(os.tmpdir(), 'caveman-browse-bench-XXXXXX')]).toString().trim();
 const playwright = await connect(
   process.execPath,
-  [path.join(root, 'tests/e2e/node_modules/@playwright/mcp/cli.js'), '--headless', '--isolated', '--executable-path', chrome, '--no-sandbox'],
+  [path.join(root, 'tests/e2e/node_modules/@playwright/mcp/cli.js'), '--headless', '--isolated', '--executable-path', chrome,
+   '--no-sandbox', '--output-dir', path.join(home, 'playwright-output')],
   {},
 );
 const caveman = await connect(path.join(binDir, 'caveman-browse'), [], {
