@@ -31,7 +31,7 @@ struct View {
 };
 
 const View& view() {
-  static const View v = [] {
+  static View v = [] {
     const auto* h = reinterpret_cast<const atlas::AtlasHeader*>(caveman_pixel_atlas);
     if (std::memcmp(h->magic, atlas::kMagic, sizeof atlas::kMagic) != 0 ||
         h->cell_width != atlas::kCellWidth || h->cell_height != atlas::kCellHeight ||

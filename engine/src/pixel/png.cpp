@@ -39,8 +39,8 @@ Result<std::string> encode_png(int width, int height, int channels,
                            static_cast<std::size_t>(channels)) {
     return Status::InvalidArgument("cave_invalid_arguments", "png: pixel buffer does not match its size");
   }
-  const std::size_t stride = static_cast<std::size_t>(width) * static_cast<std::size_t>(channels);
-  const std::size_t bpp = static_cast<std::size_t>(channels);
+  std::size_t stride = static_cast<std::size_t>(width) * static_cast<std::size_t>(channels);
+  std::size_t bpp = static_cast<std::size_t>(channels);
   std::vector<std::uint8_t> raw;
   raw.reserve((stride + 1) * static_cast<std::size_t>(height));
   std::array<std::vector<std::uint8_t>, 5> cand;

@@ -135,8 +135,8 @@ PagePaint paint(const std::vector<Line>& lines, const Profile& p, int rows, int 
   };
   // Lines are spread evenly over the page's blocks (layers or columns) so a short last page
   // is as low as it can be; reading order stays block by block.
-  const int blocks = std::max(p.layers, multicol);
-  const int rows_used = std::min(rows, std::max(1, static_cast<int>((lines.size() + static_cast<std::size_t>(blocks) - 1) /
+  int blocks = std::max(p.layers, multicol);
+  int rows_used = std::min(rows, std::max(1, static_cast<int>((lines.size() + static_cast<std::size_t>(blocks) - 1) /
                                                                  static_cast<std::size_t>(blocks))));
   auto slot_of = [&](std::size_t li) {
     int block = static_cast<int>(li) / rows_used;
@@ -242,9 +242,9 @@ Result<RenderResult> render(std::string_view input, const RenderOptions& options
   }
   RenderResult result;
   result.density = options.multicol > 1 ? Density::kConservative : options.density;
-  const Profile p = profile_for(result.density);
-  const int fit = columns_for(p, options.tier);
-  const int rows = rows_for(p, options.tier);
+  Profile p = profile_for(result.density);
+  int fit = columns_for(p, options.tier);
+  int rows = rows_for(p, options.tier);
   int total_cells = options.cols > 0 ? std::min(options.cols, fit) : fit;
   int line_cells = total_cells;
   if (options.multicol > 1) {

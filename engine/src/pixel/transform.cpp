@@ -114,12 +114,12 @@ TransformOutput transform_request(std::string_view body, WireFormat format, cons
     return pass(body, std::move(info));
   }
 
-  const std::string handle = ccr::handle_for(body);
+  std::string handle = ccr::handle_for(body);
   std::int64_t largest = 0, largest_min = options.min_chars, candidate_chars = 0;
   std::int64_t candidate_text_tokens = 0, candidate_image_tokens = 0;
   int rendered_blocks = 0;
   for (Block& b : ex.blocks) {
-    const std::int64_t chars = utf16_length(b.text);
+    std::int64_t chars = utf16_length(b.text);
     info.orig_chars += chars;
     if (b.kind == BlockKind::kReminder) {
       info.static_chars += chars;
@@ -127,7 +127,7 @@ TransformOutput transform_request(std::string_view body, WireFormat format, cons
       info.dynamic_chars += chars;
       ++info.dynamic_block_count;
     }
-    const std::int64_t minimum = b.kind == BlockKind::kText ? options.min_chars : options.min_tool_chars;
+    std::int64_t minimum = b.kind == BlockKind::kText ? options.min_chars : options.min_tool_chars;
     if (chars > largest) {
       largest = chars;
       largest_min = minimum;
@@ -150,7 +150,7 @@ TransformOutput transform_request(std::string_view body, WireFormat format, cons
       failed.format = info.format;
       return pass(body, std::move(failed));
     }
-    const std::int64_t text_tokens = text_tokens_estimate(b.text);
+    std::int64_t text_tokens = text_tokens_estimate(b.text);
     std::int64_t img_tokens = 0;
     for (const Page& p : r->pages) img_tokens += image_tokens(p.width, p.height, reader.tier);
     candidate_text_tokens += text_tokens;
@@ -192,7 +192,7 @@ TransformOutput transform_request(std::string_view body, WireFormat format, cons
     std::string note = note_for(static_cast<int>(r->pages.size()), layers, handle);
     info.compressed_chars += utf16_length(note);
     b.replacement.push_back(text_part(format, std::move(note)));
-    const int images = static_cast<int>(r->pages.size());
+    int images = static_cast<int>(r->pages.size());
     info.image_count += images;
     if (b.kind == BlockKind::kReminder) info.reminder_imgs += images;
     if (b.kind == BlockKind::kToolResult) info.tool_result_imgs += images;

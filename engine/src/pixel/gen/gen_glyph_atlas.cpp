@@ -84,11 +84,11 @@ void load_spleen(const char* path, std::vector<Glyph>& glyphs, std::vector<bool>
   std::size_t i = table;
   for (std::uint32_t g = 0; g < count && i < psf.size(); ++g) {
     Glyph glyph;
-    glyph.px.resize(atlas::kCellWidth * atlas::kCellHeight);
+    glyph.px.resize(static_cast<std::size_t>(atlas::kCellWidth) * atlas::kCellHeight);
     for (int y = 0; y < atlas::kCellHeight; ++y) {
       auto row = static_cast<unsigned char>(psf[header + g * charsize + static_cast<std::size_t>(y)]);
       for (int x = 0; x < atlas::kCellWidth; ++x) {
-        glyph.px[static_cast<std::size_t>(y * atlas::kCellWidth + x)] = (row & (0x80 >> x)) ? 15 : 0;
+        glyph.px[static_cast<std::size_t>(y) * atlas::kCellWidth + static_cast<std::size_t>(x)] = (row & (0x80 >> x)) ? 15 : 0;
       }
     }
     std::size_t end = psf.find('\xFF', i);
@@ -122,20 +122,23 @@ int hex_digit(char c) {
 Glyph downscale(const std::vector<std::uint8_t>& bits, int src_w) {
   Glyph g;
   g.cells = src_w == 16 ? 2 : 1;
-  const int out_w = g.cells * atlas::kCellWidth;
-  const double sx = static_cast<double>(src_w) / out_w;
-  g.px.resize(static_cast<std::size_t>(out_w * atlas::kCellHeight));
+  int out_w = g.cells * atlas::kCellWidth;
+  double sx = static_cast<double>(src_w) / out_w;
+  g.px.resize(static_cast<std::size_t>(out_w) * atlas::kCellHeight);
   for (int oy = 0; oy < atlas::kCellHeight; ++oy) {
     for (int ox = 0; ox < out_w; ++ox) {
       double x0 = ox * sx, x1 = (ox + 1) * sx, ink = 0;
       for (int y = oy * 2; y < oy * 2 + 2; ++y) {
         for (int x = static_cast<int>(x0); x < src_w && x < x1; ++x) {
           double overlap = std::min<double>(x + 1, x1) - std::max<double>(x, x0);
-          if (overlap > 0 && bits[static_cast<std::size_t>(y * src_w + x)]) ink += overlap;
+          if (overlap > 0 && bits[static_cast<std::size_t>(y) * static_cast<std::size_t>(src_w) + static_cast<std::size_t>(x)]) {
+            ink += overlap;
+          }
         }
       }
       double cover = std::min(1.0, 1.8 * ink / (sx * 2));
-      g.px[static_cast<std::size_t>(oy * out_w + ox)] = static_cast<std::uint8_t>(std::lround(cover * 15));
+      g.px[static_cast<std::size_t>(oy) * static_cast<std::size_t>(out_w) + static_cast<std::size_t>(ox)] =
+          static_cast<std::uint8_t>(std::lround(cover * 15));
     }
   }
   return g;
@@ -155,7 +158,7 @@ void load_unifont(const char* path, std::vector<Glyph>& glyphs, const std::vecto
     if (cp >= atlas::kCodePoints) continue;
     if (hex.size() != 32 && hex.size() != 64) die("unexpected Unifont glyph size at " + line.substr(0, colon));
     int w = hex.size() == 32 ? 8 : 16;
-    std::vector<std::uint8_t> bits(static_cast<std::size_t>(w * 16));
+    std::vector<std::uint8_t> bits(static_cast<std::size_t>(w) * 16);
     for (std::size_t k = 0; k < hex.size(); ++k) {
       int d = hex_digit(hex[k]);
       if (d < 0) die("bad hex digit in Unifont at " + line.substr(0, colon));
