@@ -6,6 +6,7 @@
 
 #include "engine_tools.h"
 #include "fuzz_util.h"
+#include "json/json.h"
 #include "mcp_server.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

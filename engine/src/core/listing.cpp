@@ -101,7 +101,15 @@ std::string restore_gutter(std::string_view compressed, const Listing& listing) 
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
     std::string_view line = out.lines[i];
     nums[i] = listing.numbers.empty() ? 0 : listing.numbers[std::min(cursor, last)];
-    if (text::is_blank(line)) continue;
+    if (text::is_blank(line)) {
+      // A blank source line at the cursor is this line: consume its number, so a run of
+      // blank lines keeps strictly increasing numbers instead of repeating one.
+      if (cursor < src.lines.size() && text::is_blank(src.lines[cursor])) {
+        nums[i] = listing.numbers[cursor];
+        ++cursor;
+      }
+      continue;
+    }
     ++tracked;
     auto it = positions.find(line);
     if (it == positions.end()) continue;

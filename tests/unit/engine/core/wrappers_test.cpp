@@ -45,6 +45,22 @@ TEST(GutterTest, RestoreTracesLinesAndKeepsOriginalNumbers) {
             "    10\tline 10\n");
 }
 
+// Regression (found by fuzz_wrappers): consecutive blank gutter lines ("    27\t", "    28\t")
+// were all restored with the cursor's number, so the rewrapped listing repeated a number and
+// no longer parsed as a listing.
+TEST(GutterTest, RestoreGivesConsecutiveBlankLinesTheirOwnNumbers) {
+  std::string listing;
+  for (int i = 1; i <= 12; ++i) {
+    std::string num = std::to_string(i);
+    listing += std::string(6 - num.size(), ' ') + num + "\t" + (i == 5 || i == 6 ? "" : "code " + num) + "\n";
+  }
+  Unwrapped u = unwrap_input(listing);
+  ASSERT_EQ(u.layers.size(), 1u);
+  std::string back = rewrap(u.body, u.layers);
+  EXPECT_EQ(back, listing);
+  EXPECT_EQ(unwrap_input(back).body, u.body);
+}
+
 TEST(GutterTest, RestoreDeclinesWhenMostLinesAreUntraceable) {
   auto l = strip_gutter(numbered(10));
   ASSERT_TRUE(l);
