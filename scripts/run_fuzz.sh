@@ -79,7 +79,8 @@ for t in $targets; do
 done
 
 {
-  echo "libFuzzer (clang 14, ASan + UBSan), seeds from ../shared/corpus; \`scripts/run_fuzz.sh $secs\`."
+  echo "libFuzzer (clang 14, ASan + UBSan), seeds from ../shared/corpus; \`scripts/run_fuzz.sh $secs\`;"
+  echo "1-minute load average $(awk '{print $1}' /proc/loadavg) at the end (executions scale with it)."
   echo
   echo "| target | seconds | executions | edge coverage | features | result |"
   echo "|---|---|---|---|---|---|"
