@@ -210,30 +210,6 @@ Result<std::optional<WsFrame>> WsFrameDecoder::next() {
   return std::optional<WsFrame>(std::move(f));
 }
 
-std::string base64_encode(std::string_view bytes) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  std::size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    std::uint32_t v = (static_cast<std::uint8_t>(bytes[i]) << 16) |
-                      (static_cast<std::uint8_t>(bytes[i + 1]) << 8) | static_cast<std::uint8_t>(bytes[i + 2]);
-    for (int k = 3; k >= 0; --k) out.push_back(kAlphabet[(v >> (6 * k)) & 0x3F]);
-  }
-  if (i + 1 == bytes.size()) {
-    std::uint32_t v = static_cast<std::uint8_t>(bytes[i]) << 16;
-    out.push_back(kAlphabet[(v >> 18) & 0x3F]);
-    out.push_back(kAlphabet[(v >> 12) & 0x3F]);
-    out += "==";
-  } else if (i + 2 == bytes.size()) {
-    std::uint32_t v = (static_cast<std::uint8_t>(bytes[i]) << 16) | (static_cast<std::uint8_t>(bytes[i + 1]) << 8);
-    out.push_back(kAlphabet[(v >> 18) & 0x3F]);
-    out.push_back(kAlphabet[(v >> 12) & 0x3F]);
-    out.push_back(kAlphabet[(v >> 6) & 0x3F]);
-    out.push_back('=');
-  }
-  return out;
-}
-
 std::string websocket_accept(std::string_view key) {
   std::string input = std::string(key) + std::string(kGuid);
   unsigned char digest[EVP_MAX_MD_SIZE];

@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "caveman/base64.h"
 #include "caveman/status.h"
 #include "transport.h"
 
@@ -68,7 +69,7 @@ class WsFrameDecoder {
 
 // Sec-WebSocket-Accept for a Sec-WebSocket-Key: base64(SHA-1(key + RFC GUID)).
 std::string websocket_accept(std::string_view key);
-std::string base64_encode(std::string_view bytes);
+using caveman::base64_encode;
 
 // The opening handshake request for `endpoint` with the given key.
 std::string handshake_request(const Endpoint& endpoint, std::string_view key);

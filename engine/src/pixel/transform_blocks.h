@@ -49,7 +49,6 @@ json::Value text_part(WireFormat format, std::string text);
 // Writes every block's replacement (blocks with an empty replacement stay as they are).
 void apply_blocks(std::vector<Block>& blocks);
 
-std::string base64(std::string_view bytes);
 
 }  // namespace caveman::pixel
 

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "caveman/base64.h"
 #include "caveman/status.h"
 
 namespace caveman::proxy::native {
@@ -111,8 +112,8 @@ Result<NativeResponse> parse_response(std::string_view json);
 // {"base64"}).
 std::string request_json(const NativeRequest& request);
 
-std::string base64_encode(std::string_view bytes);
-std::optional<std::string> base64_decode(std::string_view text);
+using caveman::base64_encode;
+using caveman::base64_decode;
 // Longest prefix of `s` no longer than `max` bytes that does not split a UTF-8 sequence.
 std::string_view utf8_prefix(std::string_view s, std::size_t max);
 bool is_valid_utf8(std::string_view s);
