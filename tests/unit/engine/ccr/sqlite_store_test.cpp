@@ -50,7 +50,9 @@ TEST(CcrHandle, IsCcrPlusFirst32HexOfSha256) {  // E7
 TEST(SqliteStore, PutReturnsTheHandleOfTheOriginalAndGetReturnsExactBytes) {
   auto store = open_or_die(std::string(kMemoryPath));
   ASSERT_NE(store, nullptr);
-  std::string original("binary\0bytes \xff\xfe and text", 26);
+  // sizeof - 1: the literal holds an embedded NUL, so strlen would stop early.
+  static constexpr char kBytes[] = "binary\0bytes \xff\xfe and text";
+  std::string original(kBytes, sizeof kBytes - 1);
   Result<std::string> h = store->put(make_record(original));
   ASSERT_OK(h.status());
   EXPECT_EQ(h.value(), handle_for(original));
