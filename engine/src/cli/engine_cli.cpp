@@ -3,6 +3,7 @@
 #include <functional>
 #include <istream>
 #include <optional>
+#include <string>
 #include <ostream>
 
 #include "caveman/ccr.h"
@@ -27,28 +28,46 @@ struct Io {
   std::ostream& err;
 };
 
-constexpr const char* kUsage =
-    "usage: caveman-engine <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  compress [--type T|auto] [--query Q] [--json]  stdin → compressed stdout, report on stderr\n"
-    "  detect                                        print the content type of stdin\n"
+// Per-command usage lines; the top-level usage is assembled from them so the two never drift.
+constexpr const char* kCompressUsage =
+    "  compress [--type T|auto] [--query Q] [--json]  stdin → compressed stdout, report on stderr\n";
+constexpr const char* kDetectUsage =
+    "  detect                                        print the content type of stdin\n";
+constexpr const char* kRetrieveUsage =
     "  retrieve <handle> [query]                     exact original bytes (or a query view);\n"
-    "                                                handle: ccr_…, ccr_obj_… or ccr://<id>\n"
-    "  objects list|get|set …                        typed objects of the native runtime\n"
-    "  stats                                         recovery-store savings as JSON\n"
-    "  registry                                      compressor capability manifest as JSON\n"
+    "                                                handle: ccr_…, ccr_obj_… or ccr://<id>\n";
+constexpr const char* kObjectsUsage =
+    "  objects list|get|set …                        typed objects of the native runtime\n";
+constexpr const char* kStatsUsage =
+    "  stats                                         recovery-store savings as JSON\n";
+constexpr const char* kRegistryUsage =
+    "  registry                                      compressor capability manifest as JSON\n";
+constexpr const char* kCountUsage =
     "  count [--ids] [--jsonl]                       o200k_base token count (or ids) of stdin;\n"
-    "                                                --jsonl: one JSON string per line in and out\n"
-    "  toon encode|decode [options]                  JSON ⇄ TOON\n"
-    "  evals run [--fixtures DIR]                    run the eval suite, JSON report\n"
-    "  pixel render|simulate [options] <file>        text → PNG pages; request transform dry run\n"
-    "  version [--json]                              print the version\n"
+    "                                                --jsonl: one JSON string per line in and out\n";
+constexpr const char* kToonUsage =
+    "  toon encode|decode [options]                  JSON ⇄ TOON\n";
+constexpr const char* kEvalsUsage =
+    "  evals run [--fixtures DIR]                    run the eval suite, JSON report\n";
+constexpr const char* kPixelUsage =
+    "  pixel render|simulate [options] <file>        text → PNG pages; request transform dry run\n";
+constexpr const char* kVersionUsage =
+    "  version [--json]                              print the version\n";
+
+constexpr const char* kUsageFooter =
     "\n"
     "exit codes: 0 ok (also when the input passes through unchanged), 1 error,\n"
     "            2 usage error, unknown command or not implemented\n"
     "environment: CAVEMAN_CCR_DB, CAVEMAN_HOME, CAVEMAN_CCR_MAX_BYTES, CAVE_ENGINE_TOON,\n"
     "             CAVE_PIXEL_MODELS, CAVE_PIXEL_DENSITY\n";
+
+const std::string& usage() {
+  static const std::string text = std::string("usage: caveman-engine <command> [options]\n\ncommands:\n") +
+                                  kCompressUsage + kDetectUsage + kRetrieveUsage + kObjectsUsage +
+                                  kStatsUsage + kRegistryUsage + kCountUsage + kToonUsage +
+                                  kEvalsUsage + kPixelUsage + kVersionUsage + kUsageFooter;
+  return text;
+}
 
 int fail(Io& io, const std::string& context, const Status& s) {
   io.err << context << ": " << s.ToString() << "\n";
@@ -74,7 +93,7 @@ int cmd_compress(const Args& args, Io& io) {
       as_json = true;
     } else if (a == "--type" || a == "--query") {
       if (i + 1 >= args.size()) {
-        io.err << "compress: " << a << " needs a value\n" << kUsage;
+        io.err << "compress: " << a << " needs a value\n" << usage();
         return kExitUsage;
       }
       (a == "--type" ? options.type : options.query) = args[++i];
@@ -113,7 +132,7 @@ int cmd_detect(const Args&, Io& io) {
 
 int cmd_retrieve(const Args& args, Io& io) {
   if (args.empty()) {
-    io.err << "retrieve: cave_invalid_arguments: missing handle\n" << kUsage;
+    io.err << "retrieve: cave_invalid_arguments: missing handle\n" << usage();
     return kExitUsage;
   }
   Result<std::shared_ptr<ccr::Store>> store = open_default_store();
@@ -210,35 +229,51 @@ int cmd_version(const Args& args, Io& io) {
 
 struct Command {
   const char* name;
+  const char* usage;  // nullptr: the command prints its own detailed --help
   std::function<int(const Args&, Io&)> run;
 };
+
+bool asks_for_help(const Args& args) {
+  for (const std::string& a : args) {
+    if (a == "--help" || a == "-h") return true;
+  }
+  return false;
+}
 
 }  // namespace
 
 int run_engine_cli(const Args& args, std::istream& in, std::ostream& out, std::ostream& err) {
   Io io{in, out, err};
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-    (args.empty() ? err : out) << kUsage;
+    (args.empty() ? err : out) << usage();
     return kExitOk;
   }
   if (args[0] == "--version") return cmd_version({}, io);
   const Command commands[] = {
-      {"compress", cmd_compress},
-      {"detect", cmd_detect},
-      {"retrieve", cmd_retrieve},
-      {"stats", cmd_stats},
-      {"registry", cmd_registry},
-      {"count", cmd_count},
-      {"version", cmd_version},
-      {"toon",
+      {"compress", kCompressUsage, cmd_compress},
+      {"detect", kDetectUsage, cmd_detect},
+      {"retrieve", kRetrieveUsage, cmd_retrieve},
+      {"stats", kStatsUsage, cmd_stats},
+      {"registry", kRegistryUsage, cmd_registry},
+      {"count", kCountUsage, cmd_count},
+      {"version", kVersionUsage, cmd_version},
+      {"toon", nullptr,
        [](const Args& a, Io& io2) { return run_toon_command(a, io2.in, io2.out, io2.err); }},
-      {"evals", [](const Args& a, Io& io2) { return run_evals_command(a, io2.out, io2.err); }},
-      {"objects", [](const Args& a, Io& io2) { return run_objects_command(a, io2.out, io2.err); }},
-      {"pixel", [](const Args& a, Io& io2) { return run_pixel_command(a, io2.out, io2.err); }},
+      {"evals", kEvalsUsage,
+       [](const Args& a, Io& io2) { return run_evals_command(a, io2.out, io2.err); }},
+      {"objects", kObjectsUsage,
+       [](const Args& a, Io& io2) { return run_objects_command(a, io2.out, io2.err); }},
+      {"pixel", nullptr,
+       [](const Args& a, Io& io2) { return run_pixel_command(a, io2.out, io2.err); }},
   };
   Args rest(args.begin() + 1, args.end());
   for (const Command& c : commands) {
-    if (args[0] == c.name) return c.run(rest, io);
+    if (args[0] != c.name) continue;
+    if (c.usage != nullptr && asks_for_help(rest)) {
+      out << "usage: caveman-engine\n" << c.usage << kUsageFooter;
+      return kExitOk;
+    }
+    return c.run(rest, io);
   }
   err << "caveman-engine: cave_unknown_command: unknown caveman-engine subcommand: " << args[0]
       << "\n";

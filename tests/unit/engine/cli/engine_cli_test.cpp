@@ -1,0 +1,59 @@
+// `caveman-engine` dispatch: top-level usage, per-command --help, unknown commands.
+#include "cli/engine_cli.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace caveman::engine_cli {
+namespace {
+
+struct CliRun {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+CliRun run_cli(std::vector<std::string> args, const std::string& stdin_text = "") {
+  std::istringstream in(stdin_text);
+  std::ostringstream out, err;
+  int code = run_engine_cli(args, in, out, err);
+  return {code, out.str(), err.str()};
+}
+
+TEST(EngineCli, TopLevelHelpListsEveryCommandOnStdout) {
+  CliRun r = run_cli({"--help"});
+  EXPECT_EQ(r.code, 0);
+  for (const char* verb : {"compress", "detect", "retrieve", "objects", "stats", "registry",
+                           "count", "toon", "evals", "pixel", "version"}) {
+    EXPECT_NE(r.out.find(std::string("\n  ") + verb + " "), std::string::npos) << verb;
+  }
+  EXPECT_NE(r.out.find("exit codes:"), std::string::npos);
+}
+
+TEST(EngineCli, SubcommandHelpPrintsThatCommandsUsageAndReadsNoInput) {
+  // Without the help check, compress would reject --help as an unknown flag (exit 2), and
+  // count / detect would consume stdin.
+  for (const char* verb : {"compress", "detect", "retrieve", "stats", "count", "evals", "objects"}) {
+    CliRun r = run_cli({verb, "--help"}, "{\"not\":\"read\"}");
+    EXPECT_EQ(r.code, 0) << verb << ": " << r.err;
+    EXPECT_EQ(r.out.rfind("usage: caveman-engine\n  " + std::string(verb), 0), 0u) << r.out;
+    EXPECT_EQ(r.out.find("registry "), std::string::npos) << "only the asked command: " << verb;
+    EXPECT_EQ(r.err, "") << verb;
+  }
+  CliRun flag_after = run_cli({"compress", "--json", "-h"});
+  EXPECT_EQ(flag_after.code, 0);
+  EXPECT_NE(flag_after.out.find("--query Q"), std::string::npos);
+}
+
+TEST(EngineCli, UnknownCommandIsAUsageErrorWithCaveCode) {
+  CliRun r = run_cli({"compres"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("cave_unknown_command"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace caveman::engine_cli
