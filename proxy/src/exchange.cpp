@@ -170,6 +170,7 @@ void Exchange::party_done() {
   // flight" means every finished request's row is queued (tests and shutdown rely on it).
   if (rt->usage) rt->usage->submit(std::move(out));
   rt->metrics.request_finished(std::string(provider_name(route.provider)), status);
+  rt->activity.touch();  // a long stream ending starts the idle clock afresh
   if (server != nullptr) server->untrack(id);
 }
 

@@ -6,7 +6,9 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <ctime>
+#include <memory>
 #include <ostream>
 #include <thread>
 
@@ -14,6 +16,7 @@
 #include "caveman/version.h"
 #include "config.h"
 #include "errors.h"
+#include "idle_exit.h"
 #include "native/native_cli.h"
 #include "native/service.h"
 #include "run_state.h"
@@ -90,6 +93,7 @@ std::unique_ptr<native::NativeService> start_native_runtime(const Config& config
   native::ServiceOptions options;
   options.record_mode = config.mode != "compress";
   options.mask_threshold_bytes = native::mask_threshold_from_env();
+  options.on_request = [clock = &rt->activity] { clock->touch(); };
   Result<std::unique_ptr<native::NativeService>> service =
       native::NativeService::start(config.home, std::move(store), options);
   if (!service.ok()) {
@@ -97,6 +101,7 @@ std::unique_ptr<native::NativeService> start_native_runtime(const Config& config
     return nullptr;
   }
   rt->session_key = (*service)->session_key();
+  rt->keepalive_route = true;
   spdlog::info("native runtime on {}", (*service)->socket_path());
   return std::move(service).value();
 }
@@ -165,15 +170,28 @@ int serve(const Config& config, std::ostream& err) {
                                      : "",
                config.home);
 
+  std::atomic<bool> signalled{false};
   std::thread waiter([&] {
     int sig = 0;
     sigwait(&stop_signals, &sig);
+    if (signalled.exchange(true)) return;  // woken by serve() below
     spdlog::info("signal {}: finishing requests in flight", sig);
     server.begin_shutdown();
   });
+  std::unique_ptr<IdleWatch> idle_watch;
+  if (config.owner == "wrap") {
+    std::int64_t timeout = idle_timeout_ms(rt.env);
+    idle_watch = std::make_unique<IdleWatch>(
+        &rt.activity, timeout, [&rt] { return rt.metrics.inflight() > 0; },
+        [&server, timeout] {
+          spdlog::info("no activity for {} s: exiting (started by caveman wrap)", timeout / 1000);
+          server.begin_shutdown();
+        });
+  }
   Status served = server.serve();
-  if (!server.shutting_down()) {
-    pthread_kill(waiter.native_handle(), SIGTERM);  // the listener ended on its own
+  if (idle_watch) idle_watch->stop();
+  if (!signalled.exchange(true)) {
+    pthread_kill(waiter.native_handle(), SIGTERM);  // the listener ended without a signal
   }
   waiter.join();
   if (native_rt) native_rt->stop();

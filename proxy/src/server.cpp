@@ -199,6 +199,14 @@ void ProxyServer::handle(const httplib::Request& req, httplib::Response& res) {
     res.set_content(rt_->metrics.render(), "text/plain; version=0.0.4");
     return;
   }
+  if (req.method == "POST" && path == "/caveman/keepalive" && rt_->keepalive_route) {
+    neutralize(req);
+    rt_->activity.touch();
+    res.status = 204;
+    res.set_header("x-cave-request-id", new_request_id());
+    return;
+  }
+  rt_->activity.touch();
   handle_provider(req, res);
 }
 

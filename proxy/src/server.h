@@ -23,6 +23,7 @@
 #include "caveman/status.h"
 #include "config.h"
 #include "executors.h"
+#include "idle_exit.h"
 #include "metrics.h"
 #include "prefix_cache.h"
 #include "upstream.h"
@@ -47,6 +48,8 @@ struct ProxyRuntime {
   Metrics metrics;
   RelayExecutor relays;
   std::string session_key;  // native session-marker key; empty → markers are not stripped
+  ActivityClock activity;   // provider requests, native events, keepalive (idle exit)
+  bool keepalive_route = false;  // POST /caveman/keepalive → 204 (only with a native runtime)
 
   bool compress_enabled() const {
     return config.mode == "compress" && store && engine && prefix_cache;

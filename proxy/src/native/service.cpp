@@ -16,11 +16,13 @@ Result<std::unique_ptr<NativeService>> NativeService::start(const std::string& h
   ro.marker_key = service->key_;
   service->runtime_ = std::make_unique<NativeRuntime>(std::move(store), ro);
   const NativeRuntime* rt = service->runtime_.get();
+  auto handler = [rt, on_request = std::move(options.on_request)](std::string_view req) {
+    if (on_request) on_request();
+    return rt->handle_json(req);
+  };
   CAVEMAN_ASSIGN_OR_RETURN(
       service->server_,
-      NativeSocketServer::start(
-          native_socket_path(home), [rt](std::string_view req) { return rt->handle_json(req); },
-          options.socket));
+      NativeSocketServer::start(native_socket_path(home), std::move(handler), options.socket));
   return service;
 }
 

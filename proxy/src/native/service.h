@@ -8,6 +8,7 @@
 #ifndef CAVEMAN_PROXY_NATIVE_SERVICE_H_
 #define CAVEMAN_PROXY_NATIVE_SERVICE_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -24,6 +25,7 @@ struct ServiceOptions {
   bool record_mode = false;  // the proxy's mode is record: observe only
   std::size_t mask_threshold_bytes = kDefaultMaskThresholdBytes;
   SocketServerOptions socket;
+  std::function<void()> on_request;  // called before each socket request (idle clock)
 };
 
 class NativeService {
