@@ -1,19 +1,28 @@
-// diff — unified diffs (git diff, git show, git log -p), ENGINE.md §4.4.
+// diff — unified diffs (git diff, git show, git log -p), ENGINE.md §4.4, extended.
 //
-// The diff is parsed, not pattern-matched: hunk headers give the exact number of old and
-// new lines, so only lines inside a hunk are candidates, and everything outside (commit
-// headers and messages, `diff --git`, `index`, `---`/`+++`, mode lines) is always kept.
-// Inside hunks:
-//  * context lines more than kContext lines away from every change are elided;
+// The diff is parsed, not pattern-matched (diff_parse.h): hunk headers give the exact
+// number of old and new lines, so only lines inside a hunk are candidates, and everything
+// outside (commit headers and messages, `diff --git`, `index`, `---`/`+++`, mode lines) is
+// always kept, as is every hunk header. What an agent reading a diff needs is what changed,
+// where; text it can find elsewhere in the view, or that nobody reads line by line, goes:
+//  * context: only the nearest line on each side of a change is kept (the original kept
+//    2); it locates the change, the hunk header gives the line numbers;
+//  * a block removed here and added verbatim elsewhere in the same commit (moved code, a
+//    file moved by delete + add) and a block re-added right below with only whitespace
+//    changed: the removed copy becomes a marker naming where the identical text is;
+//  * a deleted file's body: one marker with its line count (the hunk header and
+//    `deleted file mode` line stay);
+//  * a lock file, minified or vendored file (package-lock.json, *.min.js, vendor/…): each
+//    hunk body becomes one marker with its added/removed counts;
 //  * a long run of only-added (or only-removed) lines keeps its head, tail and its
-//    "outline" (the least-indented code lines: declarations, signatures, directives) and
-//    elides the rest — a new file shrinks to its skeleton, the full text stays in CCR;
+//    "outline" (the least-indented code lines: declarations, signatures, directives) —
+//    a new file shrinks to its skeleton;
 //  * a hunk whose changed lines repeat an earlier hunk's (one edit applied in many places,
 //    a change re-landed in `git log -p`) keeps its header and points at the first one.
-// ⚠ The original elided any run, even one line, behind a longer marker, and treated only
-// context as elidable; with git's default 3-line context that made outputs *larger*. Here
-// a run is elided only when its marker is at most half as long as the run.
-// Markers carry the line count, and a second pass counts them back into the hunk, so the
+// The output is for reading, not for `git apply`: an elided hunk no longer applies; the
+// exact original is in CCR. ⚠ The original elided any run, even one line, behind a longer
+// marker; here a run is elided only when its marker is at most half as long as the run.
+// Markers carry their line counts, and a second pass counts them back into the hunk, so the
 // output re-compresses to itself (idempotent).
 #include <cstdint>
 #include <map>
@@ -23,208 +32,22 @@
 #include <vector>
 
 #include "compress/compressors.h"
+#include "compress/diff_moves.h"
+#include "compress/diff_parse.h"
 #include "text/lines.h"
 #include "text/utf8.h"
 
 namespace caveman::compress {
 namespace {
 
+using diff::Kind;
+
 constexpr std::size_t kMinLines = 12;
-constexpr std::size_t kContext = 2;
+constexpr std::size_t kContext = 1;
 constexpr std::int64_t kLongRun = 12;  // change runs longer than this are outlined
 constexpr std::size_t kRunHead = 4;
 constexpr std::size_t kRunTail = 2;
 constexpr std::int64_t kMinOutlineCap = 6;  // outline kept only if ≤ max(this, run/4) lines
-
-enum class Kind {
-  kMeta,           // outside any hunk: always kept
-  kHunkHeader,     // "@@ -a,b +c,d @@"
-  kContext,        // " …" inside a hunk
-  kAdded,          // "+…" inside a hunk
-  kRemoved,        // "-…" inside a hunk
-  kContextMarker,  // "… N context lines elided (caveman) …"
-  kAddedMarker,
-  kRemovedMarker,
-  kSameMarker,     // "… N lines elided (caveman): same change as <file> @@ … @@ …" (a whole body)
-};
-
-constexpr std::string_view kSameChange = " lines elided (caveman): same change as ";
-
-constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // …
-
-std::string_view strip_cr(std::string_view line) {
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  return line;
-}
-
-std::string_view marker_noun(Kind k) {
-  switch (k) {
-    case Kind::kAdded: return "added";
-    case Kind::kRemoved: return "removed";
-    default: return "context";
-  }
-}
-
-std::string marker_text(Kind k, std::int64_t n) {
-  std::string out(kEllipsis);
-  out += " " + std::to_string(n) + " ";
-  out += marker_noun(k);
-  out += " lines elided (caveman) ";
-  out += kEllipsis;
-  return out;
-}
-
-// Parses one of our markers; sets the kind and the count it stands for.
-bool parse_marker(std::string_view line, Kind* kind, std::int64_t* count) {
-  std::string_view s = line;
-  if (s.substr(0, kEllipsis.size() + 1) != std::string(kEllipsis) + " ") return false;
-  s.remove_prefix(kEllipsis.size() + 1);
-  std::size_t digits = 0;
-  std::int64_t n = 0;
-  while (digits < s.size() && digits < 12 && s[digits] >= '0' && s[digits] <= '9') {
-    n = n * 10 + (s[digits] - '0');
-    ++digits;
-  }
-  if (digits == 0) return false;
-  s.remove_prefix(digits);
-  for (Kind k : {Kind::kContext, Kind::kAdded, Kind::kRemoved}) {
-    std::string tail = " " + std::string(marker_noun(k)) + " lines elided (caveman) " +
-                       std::string(kEllipsis);
-    if (s == tail) {
-      *kind = k == Kind::kContext ? Kind::kContextMarker
-              : k == Kind::kAdded ? Kind::kAddedMarker
-                                  : Kind::kRemovedMarker;
-      *count = n;
-      return true;
-    }
-  }
-  return false;
-}
-
-bool parse_count(std::string_view s, std::size_t* i, std::int64_t* out) {
-  std::size_t start = *i;
-  std::int64_t v = 0;
-  while (*i < s.size() && s[*i] >= '0' && s[*i] <= '9' && *i - start < 12) {
-    v = v * 10 + (s[*i] - '0');
-    ++*i;
-  }
-  if (*i == start) return false;
-  *out = v;
-  return true;
-}
-
-// "@@ -a[,b] +c[,d] @@…" → old and new line counts (default 1). Combined diffs ("@@@")
-// and anything else → false.
-bool parse_hunk_header(std::string_view s, std::int64_t* old_count, std::int64_t* new_count) {
-  if (s.substr(0, 4) != "@@ -") return false;
-  std::size_t i = 4;
-  std::int64_t start = 0;
-  if (!parse_count(s, &i, &start)) return false;
-  *old_count = 1;
-  if (i < s.size() && s[i] == ',') {
-    ++i;
-    if (!parse_count(s, &i, old_count)) return false;
-  }
-  if (s.substr(i, 2) != " +") return false;
-  i += 2;
-  if (!parse_count(s, &i, &start)) return false;
-  *new_count = 1;
-  if (i < s.size() && s[i] == ',') {
-    ++i;
-    if (!parse_count(s, &i, new_count)) return false;
-  }
-  return s.substr(i, 3) == " @@";
-}
-
-struct Hunk {
-  std::size_t header = 0;  // line index of "@@ … @@"
-  std::size_t end = 0;     // one past its last body line
-  std::string file;        // path from the preceding "+++ " (or "--- ") line
-};
-
-bool is_same_marker(std::string_view s) {
-  return s.starts_with(kEllipsis) && s.find(kSameChange) != std::string_view::npos &&
-         s.ends_with(kEllipsis);
-}
-
-// "+++ b/src/x.c	2024-…" → "src/x.c"; "/dev/null" → "".
-std::string header_path(std::string_view rest) {
-  rest = rest.substr(0, rest.find('\t'));
-  if (rest == "/dev/null") return "";
-  if (rest.starts_with("a/") || rest.starts_with("b/")) rest.remove_prefix(2);
-  return std::string(rest);
-}
-
-std::vector<Kind> classify(const std::vector<std::string_view>& lines,
-                           std::vector<std::int64_t>* marker_counts, std::vector<Hunk>* hunks) {
-  std::vector<Kind> kinds(lines.size(), Kind::kMeta);
-  marker_counts->assign(lines.size(), 0);
-  std::int64_t old_left = 0, new_left = 0;
-  std::string old_file, new_file;
-  auto close_hunk = [&](std::size_t end) {
-    if (!hunks->empty() && hunks->back().end == 0) hunks->back().end = end;
-  };
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    std::string_view s = strip_cr(lines[i]);
-    if (old_left > 0 || new_left > 0) {
-      Kind mk;
-      std::int64_t n = 0;
-      char c = s.empty() ? ' ' : s[0];  // an empty line is context whose space was stripped
-      bool handled = true;
-      if (parse_marker(s, &mk, &n)) {
-        kinds[i] = mk;
-        (*marker_counts)[i] = n;
-        if (mk != Kind::kAddedMarker) old_left -= n;
-        if (mk != Kind::kRemovedMarker) new_left -= n;
-      } else if (is_same_marker(s)) {
-        kinds[i] = Kind::kSameMarker;
-        old_left = new_left = 0;
-      } else if (c == ' ' && old_left > 0 && new_left > 0) {
-        kinds[i] = Kind::kContext;
-        --old_left;
-        --new_left;
-      } else if (c == '-' && old_left > 0) {
-        kinds[i] = Kind::kRemoved;
-        --old_left;
-      } else if (c == '+' && new_left > 0) {
-        kinds[i] = Kind::kAdded;
-        --new_left;
-      } else if (c == '\\') {
-        kinds[i] = Kind::kMeta;  // "\ No newline at end of file"
-      } else {
-        handled = false;  // malformed hunk: it ends here
-        old_left = new_left = 0;
-      }
-      if (handled) {
-        if (old_left <= 0 && new_left <= 0) close_hunk(i + 1);
-        continue;
-      }
-      close_hunk(i);
-    }
-    std::int64_t o = 0, n = 0;
-    if (parse_hunk_header(s, &o, &n)) {
-      kinds[i] = Kind::kHunkHeader;
-      old_left = o;
-      new_left = n;
-      hunks->push_back(Hunk{i, 0, new_file.empty() ? old_file : new_file});
-      if (o <= 0 && n <= 0) close_hunk(i + 1);
-    } else if (s.starts_with("--- ")) {
-      old_file = header_path(s.substr(4));
-    } else if (s.starts_with("+++ ")) {
-      new_file = header_path(s.substr(4));
-    } else if (s.starts_with("diff ")) {
-      old_file.clear();
-      new_file.clear();
-    }
-  }
-  close_hunk(lines.size());
-  return kinds;
-}
-
-bool is_change(Kind k) {
-  return k == Kind::kAdded || k == Kind::kRemoved || k == Kind::kAddedMarker ||
-         k == Kind::kRemovedMarker;
-}
 
 std::size_t indent_of(std::string_view body) {
   std::size_t n = 0;
@@ -255,83 +78,194 @@ bool is_comment(std::string_view body) {
   return false;
 }
 
-// Marks the lines of one same-sign change run [begin, end) to drop.
-void outline_run(const std::vector<std::string_view>& lines, const std::vector<Kind>& kinds,
-                 const std::vector<std::int64_t>& marker_counts, std::size_t begin,
-                 std::size_t end, std::vector<bool>& keep) {
+// Lock files, minified bundles, source maps and vendored trees: regenerated, not written,
+// so their lines are not what a reader of the diff reviews.
+bool is_generated_path(std::string_view path) {
+  std::string_view base = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
+  static constexpr std::string_view kLockFiles[] = {
+      "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock",
+      "Cargo.lock", "go.sum", "poetry.lock", "Pipfile.lock", "uv.lock", "composer.lock",
+      "Gemfile.lock", "flake.lock", "packages.lock.json", "pubspec.lock", "mix.lock"};
+  for (std::string_view f : kLockFiles) {
+    if (base == f) return true;
+  }
+  for (std::string_view suffix : {".min.js", ".min.css", ".min.mjs", ".js.map", ".css.map"}) {
+    if (base.ends_with(suffix)) return true;
+  }
+  for (std::string_view dir : {"vendor/", "node_modules/"}) {
+    if (path.starts_with(dir) || path.find("/" + std::string(dir)) != std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// What happens to each line. Dropped lines of one kind and one note become one marker.
+struct Plan {
+  explicit Plan(std::size_t n) : keep(n, true), note(n, 0), body(n) {}
+  std::vector<bool> keep;
+  std::vector<std::size_t> note;   // index into notes (0 = plain marker)
+  std::vector<std::string> notes{std::string()};
+  std::vector<std::string> body;   // a body marker, at the first line of the body it replaces
+  std::vector<bool> in_body = {};  // line replaced by a body marker
+};
+
+// Marks the lines of one same-sign change run [begin, end) to drop. Lines already handled
+// (`taken`) count as elided, like the markers a second pass sees in their place.
+void outline_run(const std::vector<std::string_view>& lines, const diff::Parsed& p,
+                 const std::vector<bool>& taken, std::size_t begin, std::size_t end, Plan& plan) {
   std::vector<std::size_t> present;  // real change lines, in order
   std::int64_t total = 0;
   for (std::size_t i = begin; i < end; ++i) {
-    if (kinds[i] == Kind::kAdded || kinds[i] == Kind::kRemoved) {
+    if ((p.kinds[i] == Kind::kAdded || p.kinds[i] == Kind::kRemoved) && !taken[i]) {
       present.push_back(i);
       ++total;
     } else {
-      total += marker_counts[i];
+      total += p.kinds[i] == Kind::kAdded || p.kinds[i] == Kind::kRemoved ? 1 : p.counts[i];
     }
   }
   if (total <= kLongRun || present.size() <= kRunHead + kRunTail) return;
   std::size_t min_indent = std::string_view::npos;
   for (std::size_t i : present) {
-    std::string_view body = strip_cr(lines[i]).substr(1);
+    std::string_view body = diff::strip_cr(lines[i]).substr(1);
     if (has_word_char(body)) min_indent = std::min(min_indent, indent_of(body));
   }
   std::vector<std::size_t> outline;
-  for (std::size_t p = kRunHead; p + kRunTail < present.size(); ++p) {
-    std::string_view body = strip_cr(lines[present[p]]).substr(1);
+  for (std::size_t k = kRunHead; k + kRunTail < present.size(); ++k) {
+    std::string_view body = diff::strip_cr(lines[present[k]]).substr(1);
     if (has_word_char(body) && indent_of(body) == min_indent && !is_comment(body)) {
-      outline.push_back(present[p]);
+      outline.push_back(present[k]);
     }
   }
   std::int64_t cap = std::max<std::int64_t>(kMinOutlineCap, total / 4);
   bool keep_outline = static_cast<std::int64_t>(outline.size()) <= cap;
-  for (std::size_t p = kRunHead; p + kRunTail < present.size(); ++p) keep[present[p]] = false;
+  for (std::size_t k = kRunHead; k + kRunTail < present.size(); ++k) plan.keep[present[k]] = false;
   if (keep_outline) {
-    for (std::size_t i : outline) keep[i] = true;
+    for (std::size_t i : outline) plan.keep[i] = true;
   }
 }
 
-// A hunk whose changed lines repeat an earlier hunk's exactly (the same edit in many files,
-// a change re-landed or cherry-picked in `git log -p`) keeps its header; its body becomes
-// one marker naming the first occurrence. Returns the lines replaced; the marker text sits
-// at the first of them.
-std::vector<bool> repeated_hunks(const std::vector<std::string_view>& lines,
-                                 const std::vector<Kind>& kinds,
-                                 const std::vector<std::int64_t>& marker_counts,
-                                 const std::vector<Hunk>& hunks, std::vector<std::string>* markers) {
-  std::vector<bool> replaced(lines.size(), false);
+// Replaces whole hunk bodies: a generated file's (one marker with its counts), and a hunk
+// whose changed lines repeat an earlier hunk's exactly (the same edit in many files, a
+// change re-landed or cherry-picked in `git log -p`), which points at the first one.
+void replace_bodies(const std::vector<std::string_view>& lines, const diff::Parsed& p, Plan& plan) {
+  plan.in_body.assign(lines.size(), false);
   std::map<std::string, std::size_t, std::less<>> first_seen;  // changed lines → hunk
-  for (std::size_t h = 0; h < hunks.size(); ++h) {
-    const Hunk& hunk = hunks[h];
+  for (std::size_t h = 0; h < p.hunks.size(); ++h) {
+    const diff::Hunk& hunk = p.hunks[h];
     std::size_t begin = hunk.header + 1;
     std::string key;
-    bool outlined = false;
-    std::int64_t count = 0;
+    bool has_marker = false;
+    std::int64_t count = 0, added = 0, removed = 0;
     std::size_t bytes = 0;
     for (std::size_t i = begin; i < hunk.end; ++i) {
-      Kind k = kinds[i];
-      if (k == Kind::kAddedMarker || k == Kind::kRemovedMarker || k == Kind::kSameMarker) outlined = true;
+      Kind k = p.kinds[i];
+      if (k == Kind::kAddedMarker || k == Kind::kRemovedMarker || k == Kind::kBodyMarker) has_marker = true;
       if (k == Kind::kAdded || k == Kind::kRemoved) {
-        key += strip_cr(lines[i]);
+        key += diff::strip_cr(lines[i]);
         key.push_back('\n');
       }
-      count += k == Kind::kContextMarker ? marker_counts[i] : 1;
+      std::int64_t c = k == Kind::kContextMarker ? p.counts[i] : k == Kind::kMeta ? 0 : 1;
+      count += c;
+      if (k == Kind::kAdded) ++added;
+      if (k == Kind::kRemoved) ++removed;
       bytes += lines[i].size() + 1;
     }
-    if (outlined || key.empty()) continue;
-    auto [it, inserted] = first_seen.emplace(std::move(key), h);
-    if (inserted) continue;
-    const Hunk& first = hunks[it->second];
-    std::string_view header = strip_cr(lines[first.header]);
-    header = header.substr(0, header.find(" @@", 3) + 3);
-    std::string marker(kEllipsis);
-    marker += " " + std::to_string(count) + std::string(kSameChange);
-    if (!first.file.empty()) marker += first.file + " ";
-    marker += std::string(header) + " " + std::string(kEllipsis);
+    if (has_marker || key.empty()) continue;
+    std::string marker;
+    if (is_generated_path(hunk.file)) {
+      marker = diff::body_marker(count, "generated file, " + std::to_string(added) + " added, " +
+                                            std::to_string(removed) + " removed");
+    } else {
+      auto [it, inserted] = first_seen.emplace(std::move(key), h);
+      if (inserted) continue;
+      const diff::Hunk& first = p.hunks[it->second];
+      std::string_view header = diff::strip_cr(lines[first.header]);
+      header = header.substr(0, header.find(" @@", 3) + 3);
+      marker = diff::body_marker(count, "same change as " +
+                                            (first.file.empty() ? std::string() : first.file + " ") +
+                                            std::string(header));
+    }
     if (marker.size() + 1 >= bytes) continue;
-    for (std::size_t i = begin; i < hunk.end; ++i) replaced[i] = true;
-    (*markers)[begin] = std::move(marker);
+    for (std::size_t i = begin; i < hunk.end; ++i) plan.in_body[i] = true;
+    plan.body[begin] = std::move(marker);
   }
-  return replaced;
+}
+
+Plan plan_diff(const std::vector<std::string_view>& lines, const diff::Parsed& p) {
+  const std::size_t n = lines.size();
+  Plan plan(n);
+  replace_bodies(lines, p, plan);
+
+  // Removed text that is still in view elsewhere, then deleted files' bodies.
+  std::vector<bool> taken = plan.in_body;
+  auto take = [&](const std::vector<diff::Elision>& segments) {
+    for (const diff::Elision& e : segments) {
+      plan.notes.push_back(e.note);
+      for (std::size_t i = e.begin; i < e.end; ++i) {
+        taken[i] = true;
+        plan.keep[i] = false;
+        plan.note[i] = plan.notes.size() - 1;
+      }
+    }
+  };
+  take(diff::find_reindented(lines, p, taken));
+  // A deleted file's body becomes one marker; moved parts of it only add a count to it.
+  std::map<std::size_t, std::map<std::string, std::size_t>> moved_out;  // hunk → file → lines
+  std::vector<diff::Elision> moved;
+  for (diff::Elision& e : diff::find_moved(lines, p, taken)) {
+    auto h = static_cast<std::size_t>(p.hunk_of[e.begin]);
+    if (!p.hunks[h].deleted_file) {
+      moved.push_back(std::move(e));
+    } else if (!e.target.empty()) {
+      moved_out[h][e.target] += e.end - e.begin;
+    }
+  }
+  take(moved);
+  for (std::size_t h = 0; h < p.hunks.size(); ++h) {
+    if (!p.hunks[h].deleted_file) continue;
+    std::size_t note = 0;
+    if (auto it = moved_out.find(h); it != moved_out.end()) {
+      auto best = it->second.begin();
+      for (auto f = it->second.begin(); f != it->second.end(); ++f) {
+        if (f->second > best->second) best = f;
+      }
+      plan.notes.push_back(std::to_string(best->second) + " identical to added lines in " + best->first);
+      note = plan.notes.size() - 1;
+    }
+    for (std::size_t i = p.hunks[h].header + 1; i < p.hunks[h].end; ++i) {
+      if (p.kinds[i] != Kind::kRemoved || taken[i]) continue;
+      taken[i] = true;
+      plan.keep[i] = false;
+      plan.note[i] = note;
+    }
+  }
+
+  // Long same-sign change runs (markers of the same sign continue a run).
+  for (std::size_t i = 0; i < n;) {
+    bool added = diff::is_added(p.kinds[i]);
+    if (!added && !diff::is_removed(p.kinds[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < n && (added ? diff::is_added(p.kinds[j]) : diff::is_removed(p.kinds[j]))) ++j;
+    outline_run(lines, p, taken, i, j, plan);
+    i = j;
+  }
+
+  // Context far from every change.
+  std::vector<bool> near(n, false);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!diff::is_change(p.kinds[i])) continue;
+    std::size_t lo = i >= kContext ? i - kContext : 0;
+    std::size_t hi = std::min(n - 1, i + kContext);
+    for (std::size_t j = lo; j <= hi; ++j) near[j] = true;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (p.kinds[i] == Kind::kContext && !near[i]) plan.keep[i] = false;
+  }
+  return plan;
 }
 
 class DiffCompressor final : public Compressor {
@@ -344,68 +278,37 @@ class DiffCompressor final : public Compressor {
     text::Lines split = text::split_lines(input);
     const std::vector<std::string_view>& lines = split.lines;
     if (lines.size() < kMinLines) return std::nullopt;
-
-    std::vector<std::int64_t> marker_counts;
-    std::vector<Hunk> hunks;
-    std::vector<Kind> kinds = classify(lines, &marker_counts, &hunks);
+    diff::Parsed parsed = diff::parse(lines);
+    Plan plan = plan_diff(lines, parsed);
     const std::size_t n = lines.size();
-
-    std::vector<bool> keep(n, true);
-    // Context far from every change.
-    std::vector<bool> near(n, false);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!is_change(kinds[i])) continue;
-      std::size_t lo = i >= kContext ? i - kContext : 0;
-      std::size_t hi = std::min(n - 1, i + kContext);
-      for (std::size_t j = lo; j <= hi; ++j) near[j] = true;
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      if (kinds[i] == Kind::kContext && !near[i]) keep[i] = false;
-    }
-    // Long same-sign change runs (markers of the same sign continue a run).
-    for (std::size_t i = 0; i < n;) {
-      bool added = kinds[i] == Kind::kAdded || kinds[i] == Kind::kAddedMarker;
-      bool removed = kinds[i] == Kind::kRemoved || kinds[i] == Kind::kRemovedMarker;
-      if (!added && !removed) {
-        ++i;
-        continue;
-      }
-      std::size_t j = i;
-      while (j < n && (added ? (kinds[j] == Kind::kAdded || kinds[j] == Kind::kAddedMarker)
-                             : (kinds[j] == Kind::kRemoved || kinds[j] == Kind::kRemovedMarker))) {
-        ++j;
-      }
-      outline_run(lines, kinds, marker_counts, i, j, keep);
-      i = j;
-    }
-
-    std::vector<std::string> same_marker(n);
-    std::vector<bool> in_same = repeated_hunks(lines, kinds, marker_counts, hunks, &same_marker);
 
     std::vector<std::string> out;
     out.reserve(n);
     bool dropped_any = false;
     for (std::size_t i = 0; i < n;) {
-      if (in_same[i]) {
-        if (!same_marker[i].empty()) {
-          out.push_back(text::marker_line(same_marker[i], split.crlf_majority));
+      if (plan.in_body[i]) {
+        if (!plan.body[i].empty()) {
+          out.push_back(text::marker_line(plan.body[i], split.crlf_majority));
           dropped_any = true;
         }
         ++i;
         continue;
       }
-      if (keep[i]) {
+      if (plan.keep[i]) {
         out.emplace_back(lines[i]);
         ++i;
         continue;
       }
-      // A run of one kind (context, added or removed).
-      Kind k = kinds[i];
+      // A run of one kind (context, added or removed) and one note.
+      Kind k = parsed.kinds[i];
+      std::size_t note = plan.note[i];
       std::size_t j = i;
       std::size_t run_bytes = 0;
-      while (j < n && !keep[j] && kinds[j] == k) run_bytes += lines[j++].size() + 1;
-      std::string marker = text::marker_line(marker_text(k, static_cast<std::int64_t>(j - i)),
-                                             split.crlf_majority);
+      while (j < n && !plan.keep[j] && !plan.in_body[j] && parsed.kinds[j] == k && plan.note[j] == note) {
+        run_bytes += lines[j++].size() + 1;
+      }
+      std::string marker = text::marker_line(
+          diff::run_marker(k, static_cast<std::int64_t>(j - i), plan.notes[note]), split.crlf_majority);
       // Worth eliding (as §5.3 has it for short runs): the marker is at most half the run.
       if (2 * (marker.size() + 1) <= run_bytes) {
         out.push_back(std::move(marker));
