@@ -2,7 +2,9 @@
 
 #include <functional>
 #include <optional>
+#include <tuple>
 
+#include "compress/diff_facts.h"
 #include "compress/summary.h"
 #include "compress/table_parse.h"
 #include "compress/terminal_clean.h"
@@ -168,26 +170,35 @@ void check_repetition(std::string_view original, std::string_view output, Marker
 
 void check_diff(std::string_view original, std::string_view output, MarkerFacts& r) {
   std::vector<std::string> lines = plain_lines(original);
+  compress::diff::NoteChecker notes(text::split_lines(original).lines);
   std::string expected_prefix;
+  compress::diff::Kind kind = compress::diff::Kind::kContextMarker;
+  using compress::diff::Kind;
   align_lines(
       lines, output,
       [&](std::string_view l) -> std::optional<Marker> {
-        for (auto [noun, prefix] : {std::pair{"context lines", " "}, std::pair{"added lines", "+"},
-                                    std::pair{"removed lines", "-"}}) {
-          if (std::optional<Marker> m = parse_count_marker(l, noun, false)) {
+        for (auto [noun, prefix, k] :
+             {std::tuple{"context lines", " ", Kind::kContextMarker},
+              std::tuple{"added lines", "+", Kind::kAddedMarker},
+              std::tuple{"removed lines", "-", Kind::kRemovedMarker}}) {
+          if (std::optional<Marker> m = parse_count_marker(l, noun, true)) {
             expected_prefix = prefix;
+            kind = k;
             return m;
           }
         }
-        // "… N lines elided (caveman): same change as <file> @@ … @@ …" stands for a hunk body.
+        // "… N lines elided (caveman): <note> …" stands for a hunk body (a repeated change,
+        // a generated file).
         std::optional<Marker> m = parse_count_marker(l, "lines", true);
-        if (m && m->summary.starts_with("same change as ")) {
+        if (m && (m->summary.starts_with("same change as ") ||
+                  m->summary.starts_with("generated file, "))) {
           expected_prefix = "+- ";
-          return Marker{m->count, ""};
+          kind = Kind::kBodyMarker;
+          return m;
         }
         return std::nullopt;
       },
-      [&](std::size_t b, std::size_t e, const Marker&) -> std::string {
+      [&](std::size_t b, std::size_t e, const Marker& m) -> std::string {
         for (std::size_t i = b; i < e; ++i) {
           char c = lines[i].empty() ? ' ' : lines[i][0];
           if (expected_prefix.find(c) == std::string::npos) {
@@ -199,7 +210,8 @@ void check_diff(std::string_view original, std::string_view output, MarkerFacts&
                    " line";
           }
         }
-        return "";
+        if (!m.summary.empty()) ++r.facts;
+        return notes.check(b, e, kind, m.summary);
       },
       r);
 }
