@@ -62,10 +62,12 @@ TEST(DiffFactsTest, GeneratedFileNoteCountsItsLines) {
 }
 
 // Compressed output passes the grader, re-compresses to itself and keeps `must_keep`.
+// A file that may decline (nothing worth eliding) passes `may_decline`.
 void expect_sound(const std::string& name, const std::string& in,
-                  const std::vector<std::string>& must_keep) {
+                  const std::vector<std::string>& must_keep, bool may_decline = false) {
   static const auto diff = make_diff_compressor();
   auto out = diff->compress(in, "");
+  if (may_decline && !out.has_value()) return;
   ASSERT_TRUE(out.has_value()) << name;
   evals::MarkerFacts r = evals::check_marker_facts("diff", in, out->bytes);
   EXPECT_TRUE(r.failures.empty()) << name << ": " << (r.failures.empty() ? "" : r.failures[0]);
@@ -92,7 +94,9 @@ TEST(DiffFactsTest, GraderAcceptsOutputOnExtraDiffs) {
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(dir)) files.push_back(e.path());
   std::sort(files.begin(), files.end());
-  for (const auto& f : files) expect_sound(f.filename().string(), corpus::read_file(f.string()), {});
+  for (const auto& f : files) {
+    expect_sound(f.filename().string(), corpus::read_file(f.string()), {}, true);
+  }
 }
 
 }  // namespace
