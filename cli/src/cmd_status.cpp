@@ -1,10 +1,11 @@
-// `caveman status [--json]` (alias `doctor`): binaries, proxy, stores and the Claude Code MCP
-// registration, said plainly. Exit 1 when something required is broken: a required binary
+// `caveman status [--json]` (alias `doctor`): binaries, proxy, stores, the Claude Code MCP
+// registration and whether `caveman wrap claude` installs the native hooks, said plainly. Exit 1 when something required is broken: a required binary
 // missing or stale, caveman.yaml unusable, a store with unsafe permissions, or the proxy port
 // held by a foreign process. A proxy that is simply not running is reported, not an error
 // (`caveman wrap` starts one on demand).
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -12,6 +13,7 @@
 #include "context.h"
 #include "flags.h"
 #include "mcp_marker.h"
+#include "native_hooks.h"
 #include "proxy_address.h"
 #include "start_support.h"
 
@@ -58,9 +60,14 @@ int cmd_status(Context& ctx, const Args& args) {
   doc["schema"] = "caveman.cli.status.v1";
 
   Json bins = Json::array();
+  bool proxy_bridges_hooks = false;  // caveman-proxy answers and can print the hooks document
   for (const auto& spec : binary_specs()) {
     BinaryLocation loc = locate_binary(spec, ctx.env, ctx.self_dir);
     BinaryProbe probe = probe_binary(spec, loc, ctx.env);
+    if (spec.name == "caveman-proxy" && probe.ok) {
+      proxy_bridges_hooks = std::find(probe.capabilities.begin(), probe.capabilities.end(),
+                                      "native_hook_bridge_v1") != probe.capabilities.end();
+    }
     Json b;
     b["name"] = spec.name;
     b["required"] = spec.required;
@@ -162,6 +169,24 @@ int cmd_status(Context& ctx, const Args& args) {
     notes.push_back("caveman-mcp not registered with Claude Code (caveman tools mcp install claude)");
   }
   doc["claude_mcp"] = mcp;
+
+  // Whether `caveman wrap claude` will give the session Caveman's native hooks.
+  Json hooks;
+  hooks["enabled"] = native_hooks_enabled(ctx.env);
+  hooks["available"] = proxy_bridges_hooks;
+  hooks["install"] = "temporary --plugin-dir per caveman wrap claude session";
+  std::string hooks_line;
+  if (!hooks["enabled"].get<bool>()) {
+    hooks_line = "off (CAVEMAN_WRAP_HOOKS=" + ctx.env.get("CAVEMAN_WRAP_HOOKS").value_or("") + ")";
+  } else if (!proxy_bridges_hooks) {
+    hooks_line = "not installed: caveman-proxy is missing or has no native-hook bridge";
+    notes.push_back("caveman wrap claude runs without native hooks (caveman-proxy is missing or "
+                    "too old)");
+  } else {
+    hooks_line = "installed by caveman wrap claude for each session (a temporary plugin; "
+                 "--no-hooks or CAVEMAN_WRAP_HOOKS=0 to skip)";
+  }
+  doc["claude_hooks"] = hooks;
   doc["ok"] = ok;
   doc["problems"] = problems;
   doc["notes"] = notes;
@@ -199,6 +224,7 @@ int cmd_status(Context& ctx, const Args& args) {
       << (marker ? "registered (" + marker->scope + " scope) → " + marker->command
                  : std::string("not registered"))
       << "\n";
+  out << "claude hooks: " << hooks_line << "\n";
   for (const auto& p : problems) out << "problem: " << p << "\n";
   for (const auto& n : notes) out << "note: " << n << "\n";
   out << (ok ? "status: ok\n" : "status: BROKEN\n");

@@ -6,6 +6,9 @@
 // is reported, never "fixed" by killing a proxy another session may use); a free port gets a
 // detached proxy (owner wrap, left running afterwards); a foreign process is never trusted:
 // the agent is launched directly (no Caveman) or, with --strict, wrap exits 1.
+//
+// Claude Code also gets Caveman's native hooks as a temporary plugin (native_hooks.h), unless
+// --no-hooks or CAVEMAN_WRAP_HOOKS=0; a failure there is a warning, never a failed launch.
 #include <sys/stat.h>
 
 #include <chrono>
@@ -15,6 +18,7 @@
 
 #include "context.h"
 #include "mcp_marker.h"
+#include "native_hooks.h"
 #include "proxy_address.h"
 #include "start_support.h"
 #include "stats_report.h"
@@ -25,14 +29,17 @@ namespace {
 
 constexpr int kProxyReadyTimeoutMs = 10000;
 constexpr const char* kWrapUsage =
-    "usage: caveman wrap [--off | --mode record|compress] [--strict] [--] <agent> [args…]\n"
-    "  --off      record mode (byte-exact pass-through, nothing compressed)\n"
-    "  --strict   exit 1 instead of launching directly when the port is held by a foreign process\n"
+    "usage: caveman wrap [--off | --mode record|compress] [--strict] [--no-hooks] [--] <agent> "
+    "[args…]\n"
+    "  --off       record mode (byte-exact pass-through, nothing compressed)\n"
+    "  --strict    exit 1 instead of launching directly when the port is held by a foreign process\n"
+    "  --no-hooks  do not give Claude Code Caveman's native hooks (also CAVEMAN_WRAP_HOOKS=0)\n"
     "agents: claude, codex, gemini, aider, opencode; any other command is wrapped generically\n";
 
 struct WrapFlags {
   std::string mode;  // "" = default
   bool strict = false;
+  bool no_hooks = false;
   std::size_t agent_index = 0;
 };
 
@@ -54,6 +61,8 @@ std::optional<int> parse_wrap_flags(const Args& args, WrapFlags* f, Context& ctx
       f->mode = "record";
     } else if (a == "--strict") {
       f->strict = true;
+    } else if (a == "--no-hooks") {
+      f->no_hooks = true;
     } else if (a == "--mode" && i + 1 < args.size()) {
       f->mode = args[++i];
       if (f->mode != "record" && f->mode != "compress") {
@@ -201,6 +210,8 @@ int cmd_wrap(Context& ctx, const Args& args) {
   launch.session_dir = session->dir();
   std::string slug = profile->id == "generic" ? "unlabeled-agent" : profile->id;
   launch.base_url = address.base_url() + (profile->id == "generic" ? "" : "/w/" + profile->id);
+  launch.proxy_path = ctx.locate("caveman-proxy").path;
+  launch.native_hooks = !flags.no_hooks && native_hooks_enabled(ctx.env);
 
   // Recovery is claimed only when caveman-mcp really reaches this agent for this session.
   if (mode != "record" && profile->mcp != McpDelivery::kNone) {
@@ -209,7 +220,9 @@ int cmd_wrap(Context& ctx, const Args& args) {
     if (profile->mcp == McpDelivery::kClaudeMcpConfig && probe.ok) {
       auto file = session->write_mcp_config(mcp.path);
       if (file.ok()) {
-        launch.pre_args = {"--mcp-config", *file};
+        // `--mcp-config` is variadic in Claude Code: with a separate value it would also
+        // swallow a positional prompt after it (`caveman wrap claude "fix the bug"`).
+        launch.pre_args = {"--mcp-config=" + *file};
         launch.recovery_via_mcp = true;
       }
     }
@@ -265,7 +278,8 @@ int cmd_wrap(Context& ctx, const Args& args) {
   std::int64_t started = static_cast<std::int64_t>(std::time(nullptr)) - 1;
   if (!direct) {
     *ctx.err << "caveman: " << profile->name << " → " << launch.base_url << " (mode " << mode
-             << ", recovery " << (launch.recovery_via_mcp ? "caveman-mcp" : "none") << ")\n";
+             << ", recovery " << (launch.recovery_via_mcp ? "caveman-mcp" : "none")
+             << (launch.hooks_installed ? ", native hooks" : "") << ")\n";
   }
   ctx.out->flush();
   auto rc = run_foreground(argv, launch.env);

@@ -7,10 +7,12 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "native_hooks.h"
+
 namespace caveman::cli {
 
 std::vector<WrapExtension>& wrap_extensions() {
-  static std::vector<WrapExtension> kExtensions;
+  static std::vector<WrapExtension> kExtensions = {install_claude_hooks};
   return kExtensions;
 }
 

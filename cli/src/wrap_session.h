@@ -1,7 +1,6 @@
 // One `caveman wrap` session: the agent's command line and environment, plus a private temp
-// directory that lives exactly as long as the agent (ephemeral MCP config, and the seam for
-// Claude Code hooks: a later extension writes a plugin or settings dir there and adds
-// `--plugin-dir` / `--settings` to argv).
+// directory that lives exactly as long as the agent (ephemeral MCP config, and the temporary
+// Claude Code plugin that carries the native hooks: native_hooks.h).
 //
 // WrapSession owns the temp dir and removes it in its destructor. Extensions are plain
 // functions run in order after the profile injection; each may add args/env/files and
@@ -26,9 +25,13 @@ struct WrapLaunch {
   std::vector<std::string> pre_args;  // inserted before the user's args
   Environment env;                    // the agent's environment
   bool recovery_via_mcp = false;      // caveman-mcp reachable by the agent this session
+  std::string proxy_path;             // caveman-proxy as the CLI locates it ("" = missing)
+  bool native_hooks = true;           // false: --no-hooks or CAVEMAN_WRAP_HOOKS=0
+  bool hooks_installed = false;       // set by install_claude_hooks
 };
 
-// A hook point for native integrations (issue 15). None are registered by default.
+// A hook point for native integrations (issue 15). Registered by default: the Claude Code
+// hooks (install_claude_hooks, a no-op for other profiles).
 using WrapExtension = std::function<Status(WrapLaunch* launch)>;
 std::vector<WrapExtension>& wrap_extensions();
 

@@ -1,29 +1,34 @@
-// Issue 15, acceptance 2: the real Claude Code (`claude -p`) with Caveman's native hooks,
-// through caveman-proxy (compress mode) to a scripted mock upstream. The mock asks for one
-// Bash call that prints ~500 KB; the PostToolUse hook (caveman-proxy native-hook claude)
-// replaces the output before Claude Code sends it, so the mock must receive a short
-// compressed view or ccr:// stub — never the 500 KB — and caveman_retrieve (official MCP
-// SDK client → caveman-mcp) must return the exact 500 KB. Also checked: the signed session
-// marker reaches the proxy, is stripped before the mock and correlates the usage row; the
-// Decision Ledger explains the replacement (native-why); the session's typed objects list.
+// Issue 15, acceptance 2: the real Claude Code (`caveman wrap claude -p …`) with Caveman's
+// native hooks, installed by the wrap session itself, through the caveman-proxy that wrap
+// starts (compress mode) to a scripted mock upstream. The mock asks for one Bash call that
+// prints ~500 KB; the PostToolUse hook (caveman-proxy native-hook claude) replaces the output
+// before Claude Code sends it, so the mock must receive a short compressed view or ccr://
+// stub — never the 500 KB — and caveman_retrieve (official MCP SDK client → caveman-mcp)
+// must return the exact 500 KB. Also checked: the signed session marker reaches the proxy, is
+// stripped before the mock and correlates the usage row; the Decision Ledger explains the
+// replacement (native-why); the session's typed objects list.
 //
-// Hooks come from `caveman-proxy native-hook print-settings`, installed as a temporary
-// Claude Code plugin (--plugin-dir), the way `caveman wrap claude` is to install them.
-import { spawn, spawnSync } from 'node:child_process';
+// Then, with a stand-in agent binary (CAVEMAN_AGENT_BIN, about 1 s in all): what wrap hands
+// Claude Code (--plugin-dir <session dir>/plugin holding print-settings' exact document, the
+// state root in the environment, the dir removed afterwards), the opt-outs (--no-hooks,
+// CAVEMAN_WRAP_HOOKS=0), fail-open on a caveman-proxy that prints garbage, and `caveman status`.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { bin, check, finish, tempHome } from '../lib/harness.mjs';
+import { bin, check, finish } from '../lib/harness.mjs';
 import { startMockUpstream } from '../lib/mock_upstream.mjs';
-import { providersYaml, startProxy } from '../proxy/harness.mjs';
+import { caveman, makeUser } from '../cli/cli_harness.mjs';
 
-const claudeBin = path.resolve('node_modules/.bin/claude');
-const home = tempHome('caveman-native-e2e-');
-const cavemanHome = path.join(home, '.caveman');
-fs.mkdirSync(cavemanHome, { mode: 0o700 });
-const project = path.join(home, 'proj');
-fs.mkdirSync(project);
+const mock = await startMockUpstream();
+// SessionStart writes ccr.db before it answers with the marker; on a loaded CI box that can
+// exceed the default 250 ms (silence = no correlation). Big outputs already get 20 s by
+// default. Set for wrap, it must reach the hook processes through Claude Code's environment.
+const user = await makeUser('caveman-native-e2e-', {
+  mockUrl: mock.url, extraEnv: { CAVEMAN_NATIVE_TIMEOUT_MS: '20000' },
+});
+const { home, cavemanHome, proj: project } = user;
 
 // The 500 KB the tool prints: log lines, deterministic.
 const lines = [];
@@ -38,37 +43,13 @@ const expected = lines.join('\n') + '\n';
 fs.writeFileSync(path.join(project, 'big.log'), expected);
 const command = 'cat big.log';
 
-// Hooks: exactly what print-settings produces.
-const settingsArgs = ['native-hook', 'print-settings'];
-// Debugging aid: NATIVE_E2E_DUMP=<file> appends every hook payload to <file>.
-if (process.env.NATIVE_E2E_DUMP) {
-  settingsArgs.push('--command', `tee -a ${process.env.NATIVE_E2E_DUMP} | '${bin('caveman-proxy')}' native-hook claude`);
-}
-const settings = spawnSync(bin('caveman-proxy'), settingsArgs, { encoding: 'utf8' });
-check(settings.status === 0, `print-settings exit ${settings.status}: ${settings.stderr}`);
-fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
-// Installed as `caveman wrap claude` is to install them (PROCESSES.md §2.5 step 11): a
-// temporary plugin dir passed with --plugin-dir. NATIVE_E2E_SETTINGS=1: the user's
-// ~/.claude/settings.json instead (the persistent `enable` path); both pass.
-const pluginDir = path.join(home, 'caveman-plugin');
-const claudeExtra = [];
-if (!process.env.NATIVE_E2E_SETTINGS) {
-  fs.mkdirSync(path.join(pluginDir, '.claude-plugin'), { recursive: true });
-  fs.mkdirSync(path.join(pluginDir, 'hooks'));
-  fs.writeFileSync(path.join(pluginDir, '.claude-plugin', 'plugin.json'),
-    JSON.stringify({ name: 'caveman', version: '0.0.0', description: 'Caveman native hooks' }));
-  fs.writeFileSync(path.join(pluginDir, 'hooks', 'hooks.json'), settings.stdout);
-  claudeExtra.push('--plugin-dir', pluginDir);
-} else {
-  fs.writeFileSync(path.join(home, '.claude', 'settings.json'), settings.stdout);
-}
 // Claude Code runs hooks only in a trusted workspace.
+fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
 fs.writeFileSync(path.join(home, '.claude.json'), JSON.stringify({
   hasCompletedOnboarding: true,
   projects: { [project]: { hasTrustDialogAccepted: true, allowedTools: [] } },
 }));
 
-const mock = await startMockUpstream();
 const toolId = 'toolu_native_e2e_1';
 mock.script(async (record, res, h) => {
   if (!record.path.endsWith('/v1/messages')) return false;
@@ -79,7 +60,7 @@ mock.script(async (record, res, h) => {
   const sawResult = text.includes(toolId);
   const start = { type: 'message_start', message: { id: 'msg_n', type: 'message', role: 'assistant', model,
     content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } };
-  if (!sawResult && body.tools && body.tools.some((t) => t.name === 'Bash')) {
+  if (!sawResult && !text.includes('Say hello') && body.tools && body.tools.some((t) => t.name === 'Bash')) {
     await h.sse(res, [
       ['message_start', start],
       ['content_block_start', { type: 'content_block_start', index: 0,
@@ -105,46 +86,27 @@ mock.script(async (record, res, h) => {
   return true;
 });
 
-const proxy = await startProxy({
-  home: cavemanHome,
-  yaml: providersYaml(mock.url),
-  env: { CAVEMAN_MODE: 'compress', CAVEMAN_RECOVERY: 'mcp', HOME: home },
-});
+// [session_id, session_correlation_basis, rowid] of every usage row, oldest first.
+function usageRows() {
+  const db = spawnSync('python3', ['-c',
+    'import sqlite3,sys,json; c=sqlite3.connect(sys.argv[1]); ' +
+    'print(json.dumps(c.execute("select session_id, session_correlation_basis, rowid from requests order by rowid").fetchall()))',
+    path.join(cavemanHome, 'caveman.db')], { encoding: 'utf8' });
+  check(db.status === 0, `reading caveman.db: ${db.stderr}`);
+  return db.status === 0 ? JSON.parse(db.stdout) : [];
+}
+
 let exitCode = 0;
 try {
   const started = Date.now();
-  // Asynchronous: the mock upstream answers from this process's event loop.
-  const claude = await new Promise((resolve) => {
-    const child = spawn(claudeBin, ['-p', 'Print big.log with Bash.', '--allowedTools', 'Bash',
-      '--output-format', 'json', ...claudeExtra], {
-      cwd: project,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        PATH: `${path.dirname(bin('caveman-proxy'))}:/usr/local/bin:/usr/bin:/bin`,
-        HOME: home,
-        TERM: 'dumb',
-        CAVEMAN_HOME: cavemanHome,
-        ANTHROPIC_BASE_URL: proxy.url,
-        ANTHROPIC_API_KEY: 'sk-ant-dummy',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        // SessionStart writes ccr.db before it answers with the marker; on a loaded CI box
-        // that can exceed the default 250 ms (silence = no correlation). Big outputs already
-        // get 20 s by default.
-        CAVEMAN_NATIVE_TIMEOUT_MS: '20000',
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90000);
-    child.on('exit', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
-  console.log(`claude -p: exit ${claude.status} in ${Date.now() - started} ms`);
-  check(claude.status === 0, `claude exit ${claude.status}: ${claude.stderr}\n${claude.stdout}`);
+  // `caveman wrap` starts the proxy (compress, recovery via caveman-mcp), writes the plugin
+  // and launches Claude Code; the mock upstream answers from this process's event loop.
+  const claude = await caveman(user, ['wrap', 'claude', '-p', 'Print big.log with Bash.',
+    '--allowedTools', 'Bash', '--output-format', 'json'], { timeoutMs: 90000 });
+  console.log(`caveman wrap claude -p: exit ${claude.code} in ${Date.now() - started} ms`);
+  check(claude.code === 0, `claude exit ${claude.code}: ${claude.stderr}\n${claude.stdout}`);
+  check(/caveman: Claude Code → http:\/\/127\.0\.0\.1:\d+\/w\/claude \(mode compress, recovery caveman-mcp, native hooks\)/
+    .test(claude.stderr), `wrap announces the native hooks: ${claude.stderr.slice(0, 600)}`);
 
   const messages = mock.requests.filter((r) => r.path.endsWith('/v1/messages'));
   const withResult = messages.filter((r) => r.body.toString('utf8').includes(toolId) &&
@@ -178,14 +140,10 @@ try {
   }
 
   // Usage rows: the marker correlated the requests with the native session.
-  const db = spawnSync('python3', ['-c',
-    'import sqlite3,sys,json; c=sqlite3.connect(sys.argv[1]); ' +
-    'print(json.dumps(c.execute("select session_id, session_correlation_basis from requests").fetchall()))',
-    path.join(cavemanHome, 'caveman.db')], { encoding: 'utf8' });
-  const rows = db.status === 0 ? JSON.parse(db.stdout) : [];
+  const rows = usageRows();
   const correlated = rows.filter(([sid, basis]) => basis === 'native_marker' && sid && sid.startsWith('claude:'));
   console.log(`usage rows: ${rows.length}, correlated by marker: ${correlated.length}`);
-  check(correlated.length >= 1, `no usage row correlated by a session marker: ${db.stdout} ${db.stderr}`);
+  check(correlated.length >= 1, `no usage row correlated by a session marker: ${JSON.stringify(rows)}`);
 
   if (ref) {
     // caveman_retrieve through the official MCP SDK returns the exact 500 KB.
@@ -223,13 +181,88 @@ try {
         `native-why ${id}: ${why.status} ${why.stdout} ${why.stderr}`);
     }
   }
+
+  // --no-hooks, with the prompt as a positional argument right after wrap's own args (it
+  // must not be taken for a second --mcp-config file): Claude Code answers, and no request of
+  // this run carries a session marker, so no new usage row is correlated.
+  const before = mock.requests.length;
+  const lastRow = rows.length > 0 ? rows[rows.length - 1][2] : 0;
+  const plain = await caveman(user, ['wrap', '--no-hooks', 'claude', 'Say hello.', '-p',
+    '--output-format', 'json'], { timeoutMs: 60000 });
+  check(plain.code === 0 && JSON.parse(plain.stdout || '{}').result === 'done',
+    `wrap --no-hooks claude: exit ${plain.code} ${plain.stdout.slice(0, 300)} ${plain.stderr.slice(0, 600)}`);
+  check(!plain.stderr.includes('native hooks'), `--no-hooks: no hooks announced: ${plain.stderr.slice(0, 400)}`);
+  check(mock.requests.length > before, '--no-hooks run reached the mock');
+  // The proxy's usage writer runs just after each response: give it a moment.
+  let plainRows = [];
+  for (let t = 0; t < 20 && plainRows.length === 0; t++) {
+    plainRows = usageRows().filter(([, , rowid]) => rowid > lastRow);
+    if (plainRows.length === 0) await new Promise((r) => setTimeout(r, 100));
+  }
+  check(plainRows.length >= 1 && plainRows.every(([, basis]) => basis !== 'native_marker'),
+    `--no-hooks run: usage rows without a session marker: ${JSON.stringify(plainRows)}`);
+
+  // What wrap hands Claude Code, seen by a stand-in agent binary (the proxy is already up).
+  const fakeDir = path.join(user.work, 'fake');
+  fs.mkdirSync(fakeDir);
+  const fakeClaude = path.join(fakeDir, 'claude');
+  fs.writeFileSync(fakeClaude, [
+    '#!/bin/sh',
+    'out="$FAKE_OUT"; : > "$out/args"',
+    'for a in "$@"; do printf "%s\\n" "$a" >> "$out/args"; done',
+    'printf "%s|%s" "$CAVEMAN_HOME" "$CAVEMAN_NATIVE_TIMEOUT_MS" > "$out/env"',
+    'prev=""; for a in "$@"; do if [ "$prev" = "--plugin-dir" ]; then cp -r "$a" "$out/plugin"; echo "$a" > "$out/dir"; fi; prev="$a"; done',
+    'exit 0', ''].join('\n'), { mode: 0o755 });
+  const agent = async (args, env = {}) => {
+    for (const f of ['args', 'env', 'dir']) fs.rmSync(path.join(fakeDir, f), { force: true });
+    fs.rmSync(path.join(fakeDir, 'plugin'), { recursive: true, force: true });
+    const r = await caveman(user, ['wrap', ...args, 'claude', 'a prompt'],
+      { env: { CAVEMAN_AGENT_BIN: fakeClaude, FAKE_OUT: fakeDir, ...env } });
+    const read = (f) => (fs.existsSync(path.join(fakeDir, f)) ? fs.readFileSync(path.join(fakeDir, f), 'utf8') : '');
+    return { ...r, args: read('args').split('\n').filter(Boolean), env: read('env'), dir: read('dir').trim() };
+  };
+  const printed = spawnSync(bin('caveman-proxy'), ['native-hook', 'print-settings'], { encoding: 'utf8' });
+  check(printed.status === 0, `print-settings: ${printed.stderr}`);
+  const a = await agent([]);
+  check(a.code === 0, `stand-in claude: exit ${a.code} ${a.stderr}`);
+  const i = a.args.indexOf('--plugin-dir');
+  check(i >= 0 && a.args[i + 1] === a.dir && /caveman-wrap-[^/]+\/plugin$/.test(a.dir),
+    `--plugin-dir <session dir>/plugin in argv: ${JSON.stringify(a.args)}`);
+  check(a.args.some((x) => x.startsWith('--mcp-config=')) && a.args[a.args.length - 1] === 'a prompt',
+    `argv keeps --mcp-config=… and the user's prompt last: ${JSON.stringify(a.args)}`);
+  const copied = path.join(fakeDir, 'plugin');
+  check(fs.existsSync(path.join(copied, 'hooks', 'hooks.json')) &&
+    fs.readFileSync(path.join(copied, 'hooks', 'hooks.json'), 'utf8') === printed.stdout,
+  'hooks/hooks.json is exactly print-settings\' output');
+  const manifest = JSON.parse(fs.readFileSync(path.join(copied, '.claude-plugin', 'plugin.json'), 'utf8'));
+  check(manifest.name === 'caveman', `plugin.json: ${JSON.stringify(manifest)}`);
+  check(a.env === `${cavemanHome}|20000`, `CAVEMAN_HOME and CAVEMAN_NATIVE_* reach the agent: ${a.env}`);
+  check(a.dir && !fs.existsSync(a.dir), 'the plugin dir is removed when the agent exits');
+
+  const off = await agent([], { CAVEMAN_WRAP_HOOKS: '0' });
+  check(off.code === 0 && !off.args.includes('--plugin-dir'), `CAVEMAN_WRAP_HOOKS=0: ${JSON.stringify(off.args)}`);
+  const noHooks = await agent(['--no-hooks']);
+  check(noHooks.code === 0 && !noHooks.args.includes('--plugin-dir'), `--no-hooks: ${JSON.stringify(noHooks.args)}`);
+  // A caveman-proxy that prints garbage: warned about, the agent still starts, without hooks.
+  const garbage = path.join(fakeDir, 'caveman-proxy');
+  fs.writeFileSync(garbage, '#!/bin/sh\necho "not a hooks document"\n', { mode: 0o755 });
+  const bad = await agent([], { CAVEMAN_PROXY_BIN: garbage });
+  check(bad.code === 0 && !bad.args.includes('--plugin-dir') && bad.args.includes('a prompt'),
+    `garbage print-settings: agent launched without hooks: ${bad.code} ${JSON.stringify(bad.args)}`);
+  check(bad.stderr.includes('warning: cave_native_hooks_invalid'), `garbage is warned about: ${bad.stderr.slice(0, 500)}`);
+
+  const st = await caveman(user, ['status', '--json']);
+  const status = JSON.parse(st.stdout || '{}');
+  check(status.claude_hooks && status.claude_hooks.enabled === true && status.claude_hooks.available === true,
+    `status --json claude_hooks: ${JSON.stringify(status.claude_hooks)}`);
+  const stOff = await caveman(user, ['status'], { env: { CAVEMAN_WRAP_HOOKS: '0' } });
+  check(stOff.stdout.includes('claude hooks: off (CAVEMAN_WRAP_HOOKS=0)'), `status text: ${stOff.stdout}`);
 } catch (e) {
   check(false, `unexpected: ${e.stack}`);
   exitCode = 1;
 } finally {
-  await proxy.stop();
+  await user.cleanup();
   await mock.close();
-  fs.rmSync(home, { recursive: true, force: true });
 }
-finish('native hooks with the real Claude Code');
+finish('caveman wrap claude installs the native hooks; the real Claude Code masks a 500 KB Bash output');
 process.exit(exitCode);

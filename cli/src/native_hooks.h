@@ -1,0 +1,43 @@
+// Claude Code native hooks for one `caveman wrap claude` session (issue 15, PROCESSES.md §2.5
+// step 11): a temporary plugin under the session dir,
+//
+//   <session dir>/plugin/.claude-plugin/plugin.json   {"name":"caveman","version":…,"description":…}
+//   <session dir>/plugin/hooks/hooks.json             `caveman-proxy native-hook print-settings`
+//
+// loaded with `--plugin-dir <session dir>/plugin` (Claude Code 2.1.197 runs plugin hooks for
+// that session only; nothing in ~/.claude is touched). The hooks document always comes from
+// caveman-proxy itself, so the CLI never carries a second copy of it; it is checked (a JSON
+// object whose "hooks" names PostToolUse) and written byte for byte.
+//
+// Fail open: every failure (no caveman-proxy, a print-settings run that fails, times out or
+// prints something else, a write error) is a Status with a cave_native_hooks_* code and
+// leaves the launch untouched, so wrap warns and starts the agent without hooks.
+// Opt-outs: `caveman wrap --no-hooks …` and CAVEMAN_WRAP_HOOKS=0 (also false/off/no).
+#ifndef CAVEMAN_CLI_NATIVE_HOOKS_H_
+#define CAVEMAN_CLI_NATIVE_HOOKS_H_
+
+#include <string_view>
+
+#include "caveman/status.h"
+#include "process.h"
+#include "wrap_session.h"
+
+namespace caveman::cli {
+
+// False when CAVEMAN_WRAP_HOOKS is 0, false, off or no (any case); true otherwise.
+bool native_hooks_enabled(const Environment& env);
+
+// True for the profiles that get the hooks (Claude Code only, today).
+bool profile_takes_native_hooks(std::string_view profile_id);
+
+// The wrap extension. A no-op (Ok) unless launch->profile is claude and launch->native_hooks
+// is set. On success: the plugin dir is written, `--plugin-dir <dir>` is appended to
+// launch->pre_args, CAVEMAN_HOME is pinned in launch->env (so the hook processes Claude Code
+// starts find the socket of the proxy this session uses) and launch->hooks_installed is set.
+// Errors: cave_native_hooks_no_proxy, cave_native_hooks_failed, cave_native_hooks_invalid,
+// cave_native_hooks_write.
+Status install_claude_hooks(WrapLaunch* launch);
+
+}  // namespace caveman::cli
+
+#endif  // CAVEMAN_CLI_NATIVE_HOOKS_H_
