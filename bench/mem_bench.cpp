@@ -2,9 +2,15 @@
 // object on stdout for bench/mem_bench.sh to turn into docs/BENCHMARKS.md section `mem`.
 //
 // usage: mem_bench <work dir> <testdata dir> [memories=100000] [queries=1000] [scan_queries=30]
+//                  [single_sample=2000] [--reuse] [--recall-only]
 //
-// 1. Inserts N synthetic coding-agent memories (fixed seed, own PRNG so every platform makes the
-//    same corpus) through MemStore::remember — one transaction per memory, as the CLI does.
+// 1. Makes N synthetic coding-agent memories (fixed seed, own PRNG so every platform makes the
+//    same corpus). The first `single_sample` go through MemStore::remember — one fsynced
+//    transaction per memory, as the CLI does — which gives the single-remember rate; the rest
+//    go through the bulk path (MemStore::import, what `cavemem import` runs: one transaction
+//    per batch), so building 100,000 memories takes seconds rather than most of half an hour.
+//    --reuse keeps an existing <work dir>/mem.db that already holds N memories (iterating on
+//    recall); --recall-only skips the exhaustive ranking and the full-scan timings.
 // 2. Runs Q recall queries (2–4 words taken from a random memory plus a distractor word)
 //    through MemService::recall (parse → FTS5 → rows → engine compression → packing) and
 //    times each; also the store search alone, with and without rarest-first pruning.
@@ -153,6 +159,16 @@ std::string query_from(Rng& rng, const Vocabulary& vocab, const std::string& tex
   return q;
 }
 
+std::string plan_name(caveman::mem::SearchPlan p) {
+  switch (p) {
+    case caveman::mem::SearchPlan::kWhole: return "whole";
+    case caveman::mem::SearchPlan::kRarePrefix: return "rare_prefix";
+    case caveman::mem::SearchPlan::kCoveringSets: return "covering_sets";
+    case caveman::mem::SearchPlan::kNone: break;
+  }
+  return "none";
+}
+
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
@@ -243,15 +259,29 @@ Json ranking_quality(const std::string& testdata) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3) {
-    std::cerr << "usage: mem_bench <work dir> <testdata dir> [memories] [queries] [scan_queries]\n";
+  std::vector<std::string> args;
+  bool reuse = false, recall_only = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--reuse") {
+      reuse = true;
+    } else if (a == "--recall-only") {
+      recall_only = true;
+    } else {
+      args.push_back(a);
+    }
+  }
+  if (args.size() < 2) {
+    std::cerr << "usage: mem_bench <work dir> <testdata dir> [memories] [queries] [scan_queries] "
+                 "[single_sample] [--reuse] [--recall-only]\n";
     return 2;
   }
-  const std::string dir = argv[1];
-  const std::string testdata = argv[2];
-  const std::size_t n_memories = argc > 3 ? std::stoul(argv[3]) : 100000;
-  const std::size_t n_queries = argc > 4 ? std::stoul(argv[4]) : 1000;
-  const std::size_t n_scan = argc > 5 ? std::stoul(argv[5]) : 30;
+  const std::string dir = args[0];
+  const std::string testdata = args[1];
+  const std::size_t n_memories = args.size() > 2 ? std::stoul(args[2]) : 100000;
+  const std::size_t n_queries = args.size() > 3 ? std::stoul(args[3]) : 1000;
+  const std::size_t n_scan = recall_only ? 0 : args.size() > 4 ? std::stoul(args[4]) : 30;
+  const std::size_t n_single = std::min(n_memories, args.size() > 5 ? std::stoul(args[5]) : 2000);
 
   Json out = Json::object();
   out["ranking"] = ranking_quality(testdata);
@@ -271,20 +301,62 @@ int main(int argc, char** argv) {
     texts.push_back(memory_text(rng, vocab, i));
     text_bytes += static_cast<std::int64_t>(texts.back().size());
   }
-  auto t0 = Clock::now();
-  for (const std::string& t : texts) {
-    auto r = svc.store().remember(caveman::mem::NewMemory{t, std::nullopt, std::nullopt});
-    if (!r.ok()) {
-      std::cerr << r.status().ToString() << "\n";
-      return 1;
-    }
+  auto before = svc.store().stats();
+  if (!before.ok()) {
+    std::cerr << before.status().ToString() << "\n";
+    return 1;
   }
-  const double insert_ms = ms_since(t0);
-  out["insert"] = Json{{"memories", n_memories},
-                       {"text_bytes", text_bytes},
-                       {"seconds", insert_ms / 1000},
-                       {"per_second", double(n_memories) / (insert_ms / 1000)},
-                       {"transaction", "one transaction per memory (BEGIN IMMEDIATE, WAL, synchronous=FULL)"}};
+  if (reuse && before->current == static_cast<std::int64_t>(n_memories)) {
+    out["insert"] = Json{{"memories", n_memories}, {"text_bytes", text_bytes}, {"reused", true}};
+  } else if (before->versions != 0) {
+    std::cerr << "mem_bench: " << dir << "/mem.db is not empty (use --reuse with the same N)\n";
+    return 1;
+  } else {
+    // Single remembers: what every CLI/MCP remember costs (a BEGIN IMMEDIATE transaction and
+    // an fsync of the WAL each, synchronous=FULL).
+    auto t0 = Clock::now();
+    for (std::size_t i = 0; i < n_single; ++i) {
+      auto r = svc.store().remember(caveman::mem::NewMemory{texts[i], std::nullopt, std::nullopt});
+      if (!r.ok()) {
+        std::cerr << r.status().ToString() << "\n";
+        return 1;
+      }
+    }
+    const double single_ms = ms_since(t0);
+    // The rest through the bulk path, in batches of kBatch rows per transaction.
+    constexpr std::size_t kBatch = 10000;
+    t0 = Clock::now();
+    for (std::size_t from = n_single; from < n_memories; from += kBatch) {
+      std::vector<caveman::mem::ImportRow> rows;
+      for (std::size_t i = from; i < std::min(n_memories, from + kBatch); ++i) {
+        caveman::mem::ImportRow row;
+        row.line = static_cast<int>(i - from + 1);
+        row.memory.text = texts[i];
+        rows.push_back(std::move(row));
+      }
+      auto r = svc.store().import(rows);
+      if (!r.ok() || r->imported != static_cast<std::int64_t>(rows.size())) {
+        std::cerr << (r.ok() ? "mem_bench: import skipped rows" : r.status().ToString()) << "\n";
+        return 1;
+      }
+    }
+    const double bulk_ms = ms_since(t0);
+    const std::size_t n_bulk = n_memories - n_single;
+    out["insert"] = Json{
+        {"memories", n_memories},
+        {"text_bytes", text_bytes},
+        {"single", Json{{"memories", n_single},
+                        {"seconds", single_ms / 1000},
+                        {"per_second", n_single ? double(n_single) / (single_ms / 1000) : 0.0},
+                        {"transaction", "MemStore::remember: one BEGIN IMMEDIATE transaction and "
+                                        "WAL fsync per memory (synchronous=FULL)"}}},
+        {"bulk", Json{{"memories", n_bulk},
+                      {"seconds", bulk_ms / 1000},
+                      {"per_second", n_bulk ? double(n_bulk) / (bulk_ms / 1000) : 0.0},
+                      {"batch", kBatch},
+                      {"transaction", "MemStore::import (`cavemem import`): one transaction per "
+                                      "batch"}}}};
+  }
 
   std::vector<std::string> queries;
   for (std::size_t i = 0; i < n_queries; ++i) queries.push_back(query_from(rng, vocab, texts[rng.below(texts.size())]));
@@ -297,6 +369,8 @@ int main(int argc, char** argv) {
   }
   std::vector<double> recall_ms, search_ms, exhaustive_ms;
   std::size_t with_hits = 0, hits_total = 0;
+  std::map<std::string, std::size_t> plans;  // how each search was ranked (SearchTrace)
+  std::size_t fts_queries = 0;
   for (const std::string& q : queries) {
     caveman::mem::RecallRequest req;
     req.query = q;
@@ -311,9 +385,15 @@ int main(int argc, char** argv) {
     hits_total += r->hits.size();
     caveman::mem::SearchRequest s;
     s.query = caveman::mem::parse_query(q).value();
+    caveman::mem::SearchTrace trace;
+    s.trace = &trace;
     auto t2 = Clock::now();
     (void)svc.store().search(s);
     search_ms.push_back(ms_since(t2));
+    s.trace = nullptr;
+    ++plans[plan_name(trace.plan)];
+    fts_queries += static_cast<std::size_t>(trace.fts_queries);
+    if (recall_only) continue;
     s.exhaustive = true;  // the same ranking without rarest-first pruning
     auto t3 = Clock::now();
     (void)svc.store().search(s);
@@ -323,6 +403,8 @@ int main(int argc, char** argv) {
   out["recall"]["queries_with_hits"] = with_hits;
   out["recall"]["mean_hits"] = double(hits_total) / double(queries.size());
   out["search_only"] = stats_of(search_ms);
+  out["search_only"]["plans"] = plans;
+  out["search_only"]["mean_fts_queries"] = double(fts_queries) / double(queries.size());
   out["search_exhaustive"] = stats_of(exhaustive_ms);
 
   std::vector<double> scan_ms;
@@ -343,6 +425,10 @@ int main(int argc, char** argv) {
   }
   out["scan"] = stats_of(scan_ms);
   out["scan"]["same_top1_as_fts"] = same_top1;
+  if (recall_only) {
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
   out["speedup_p50"] = percentile(scan_ms, 50) / percentile(recall_ms, 50);
   out["speedup_p95"] = percentile(scan_ms, 95) / percentile(recall_ms, 95);
   std::vector<double> ratios;  // the same queries through both paths

@@ -3,7 +3,9 @@
 # 1 and 2).
 #
 # usage: bench/mem_bench.sh [bin dir, default build/release/bin]
-# Environment: MEM_BENCH_MEMORIES (100000), MEM_BENCH_QUERIES (1000), MEM_BENCH_SCAN (30).
+# Environment: MEM_BENCH_MEMORIES (100000), MEM_BENCH_QUERIES (1000), MEM_BENCH_SCAN (30),
+# MEM_BENCH_SINGLE (2000: memories written one fsynced `remember` each; the rest go through the
+# bulk import path).
 # One run of bench program mem_bench measures, side by side: FTS5 recall (cavemem) and the
 # original's full scan (load every current row, tokenize, BM25 in process) on the same store and
 # the same queries; and both rankers on the hand-made test set in tests/testdata/mem.
@@ -13,11 +15,12 @@ bin=${1:-build/release/bin}
 memories=${MEM_BENCH_MEMORIES:-100000}
 queries=${MEM_BENCH_QUERIES:-1000}
 scan=${MEM_BENCH_SCAN:-30}
+single=${MEM_BENCH_SINGLE:-2000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 mkdir -m 700 "$work/mem"
-"$bin/mem_bench" "$work/mem" tests/testdata/mem "$memories" "$queries" "$scan" >"$work/out.json"
+"$bin/mem_bench" "$work/mem" tests/testdata/mem "$memories" "$queries" "$scan" "$single" >"$work/out.json"
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 
 python3 - "$work/out.json" "$load" "$bin" >"$work/section.md" <<'PY'
@@ -26,6 +29,7 @@ r = json.load(open(sys.argv[1]))
 load, bindir = sys.argv[2], sys.argv[3]
 rk, ins, rec, so, ex, sc, db = (r["ranking"], r["insert"], r["recall"], r["search_only"],
                                 r["search_exhaustive"], r["scan"], r["db"])
+one, bulk, plans = ins["single"], ins["bulk"], so["plans"]
 if "error" in rk:
     sys.exit(f"mem_bench: ranking failed: {rk['error']}")
 n = rk["queries"]
@@ -52,17 +56,21 @@ Target: expected memory in the top 3 for ≥ 90% of queries — {verdict(pct(rk[
 ### Scale
 
 {ins['memories']:,} synthetic memories ({mib(ins['text_bytes']):.1f} MiB of text; 8–48 words from a
-20,000-word Zipf vocabulary, project prefixes, commands, paths; fixed seed), written through
-`MemStore::remember` as the CLI does: {ins['transaction']}.
+20,000-word Zipf vocabulary, project prefixes, commands, paths; fixed seed). The first
+{one['memories']:,} are written one by one through `MemStore::remember`, as the CLI and the MCP
+tool do ({one['transaction']}); the other {bulk['memories']:,} through the bulk path,
+`MemStore::import` as `cavemem import` runs it ({bulk['transaction']}, {bulk['batch']:,} rows each).
 Queries: 2–4 words taken from a random memory plus one random vocabulary word. Binaries:
 `{bindir}`, one thread; the machine is shared (load average {load} when the run ended), so absolute times
 move between runs.
 
 | measure | value |
 | --- | ---: |
-| inserts | {ins['per_second']:,.0f} memories/s ({ins['seconds']:.1f} s) |
+| single `remember` (fsynced transaction each) | {one['per_second']:,.0f} memories/s ({one['memories']:,} in {one['seconds']:.1f} s) |
+| bulk import (`cavemem import`) | {bulk['per_second']:,.0f} memories/s ({bulk['memories']:,} in {bulk['seconds']:.1f} s) |
 | recall p50 / p95 / p99 ({rec['n']} queries, `MemService::recall`: parse, FTS5, rows, engine compression, packing) | {rec['p50_ms']:.2f} / {rec['p95_ms']:.2f} / {rec['p99_ms']:.2f} ms |
 | … of which ranking (`MemStore::search`) p50 / p95 | {so['p50_ms']:.2f} / {so['p95_ms']:.2f} ms |
+| ranking plans (whole / rarest prefix / covering sets); ranked FTS5 queries per search | {plans.get('whole', 0)} / {plans.get('rare_prefix', 0)} / {plans.get('covering_sets', 0)}; {so['mean_fts_queries']:.2f} |
 | ranking without rarest-first pruning, p50 / p95 | {ex['p50_ms']:.2f} / {ex['p95_ms']:.2f} ms |
 | original full scan p50 / p95 ({sc['n']} of the same queries) | {sc['p50_ms']:.1f} / {sc['p95_ms']:.1f} ms |
 | speed-up over the full scan (p50 / p95; median per-query ratio) | {r['speedup_p50']:.0f}× / {r['speedup_p95']:.0f}×; {r['speedup_same_queries_median']:.0f}× |

@@ -24,7 +24,10 @@ int count_row(const Fts5ExtensionApi*, Fts5Context*, void* user) {
   return SQLITE_OK;
 }
 
-QueryStats* query_stats(const Fts5ExtensionApi* api, Fts5Context* fts, int skip, int* rc) {
+// `given` (may be null) holds the document frequency of each scored phrase, skip onwards,
+// when the caller already counted them; otherwise each is counted with xQueryPhrase.
+QueryStats* query_stats(const Fts5ExtensionApi* api, Fts5Context* fts, int skip,
+                        sqlite3_value** given, int* rc) {
   if (auto* cached = static_cast<QueryStats*>(api->xGetAuxdata(fts, 0))) return cached;
   sqlite3_int64 rows = 0, tokens = 0;
   if ((*rc = api->xRowCount(fts, &rows)) != SQLITE_OK) return nullptr;
@@ -46,7 +49,9 @@ QueryStats* query_stats(const Fts5ExtensionApi* api, Fts5Context* fts, int skip,
   }
   for (int p = skip; p < phrases; ++p) {  // skipped phrases are never scored
     sqlite3_int64 df = 0;
-    if ((*rc = api->xQueryPhrase(fts, p, &df, count_row)) != SQLITE_OK) {
+    if (given != nullptr) {
+      df = sqlite3_value_int64(given[p - skip]);
+    } else if ((*rc = api->xQueryPhrase(fts, p, &df, count_row)) != SQLITE_OK) {
       delete stats;
       return nullptr;
     }
@@ -61,7 +66,11 @@ void cavemem_bm25(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
                   sqlite3_value** args) {
   int rc = SQLITE_OK;
   const int skip = n_args > 0 ? sqlite3_value_int(args[0]) : 0;
-  QueryStats* stats = query_stats(api, fts, skip, &rc);
+  // Arguments: skip, one weight per column, then optionally one df per scored phrase.
+  const int columns = api->xColumnCount(fts);
+  const int scored = api->xPhraseCount(fts) - skip;
+  sqlite3_value** given = scored > 0 && n_args == 1 + columns + scored ? args + 1 + columns : nullptr;
+  QueryStats* stats = query_stats(api, fts, skip, given, &rc);
   if (stats == nullptr) {
     sqlite3_result_error_code(ctx, rc == SQLITE_OK ? SQLITE_ERROR : rc);
     return;
@@ -78,7 +87,7 @@ void cavemem_bm25(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
       sqlite3_result_error_code(ctx, rc);
       return;
     }
-    const double weight = column + 1 < n_args ? sqlite3_value_double(args[column + 1]) : 1.0;
+    const double weight = column < columns && column + 1 < n_args ? sqlite3_value_double(args[column + 1]) : 1.0;
     if (phrase >= skip && static_cast<std::size_t>(phrase) < stats->freq.size()) {
       stats->freq[static_cast<std::size_t>(phrase)] += weight;
     }

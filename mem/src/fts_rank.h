@@ -6,8 +6,10 @@
 // in half the rows or more, so a store of one or two memories could never recall anything
 // above a threshold. Usage: `cavemem_bm25(fts_table, skip, w_col0, w_col1, …)` → a score ≥ 0,
 // higher is better (unlike bm25(), which is negated). The first `skip` phrases of the MATCH
-// expression are not scored: recall's pruned queries repeat the rare terms in a leading
-// filter group, `("rare" …) AND ("rare" … OR "common" …)`, and only the second group counts.
+// expression are not scored: recall's pruned queries put a filter group first,
+// `(filter…) AND ("a" OR "b" …)`, and only the second group counts. After the column weights
+// the caller may pass the document frequency of each scored phrase, when it has already
+// counted them; otherwise each is counted here with xQueryPhrase (a walk of its doclist).
 // Registered per connection; never throws.
 #ifndef CAVEMAN_MEM_FTS_RANK_H_
 #define CAVEMAN_MEM_FTS_RANK_H_

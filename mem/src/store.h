@@ -52,6 +52,17 @@ struct RememberOutcome {
   bool created = false;  // false: the text was already a current memory (idempotent)
 };
 
+// How MemStore::search ranked a words-only query (tests and benchmarks read it; recall does
+// not). kWhole: every row containing a query word was scored; kRarePrefix: only rows
+// containing one of the rarest words; kCoveringSets: only rows containing a set of query words
+// whose score bounds reach the provisional k-th score (see store_search.cpp).
+enum class SearchPlan { kNone, kWhole, kRarePrefix, kCoveringSets };
+
+struct SearchTrace {
+  SearchPlan plan = SearchPlan::kNone;
+  int fts_queries = 0;  // ranked FTS5 queries run (document-frequency counts not included)
+};
+
 struct SearchRequest {
   ParsedQuery query;
   std::optional<std::string> project;  // exact match
@@ -59,6 +70,7 @@ struct SearchRequest {
   int limit = kDefaultLimit;           // 1..kMaxLimit
   double threshold = kDefaultThreshold;
   bool exhaustive = false;  // true: rank every matching row (no pruning; tests and benchmarks)
+  SearchTrace* trace = nullptr;  // optional: filled with the plan used
 };
 
 struct Hit {

@@ -67,6 +67,7 @@ bool better(const Ranked& a, const Ranked& b) {
 std::vector<Ranked> fts_top(SQLite::Database& db, const SearchRequest& req, const char* table,
                             const std::string& ranker, const std::string& match, int k) {
   std::vector<Ranked> rows;
+  if (req.trace != nullptr) ++req.trace->fts_queries;
   const std::string score = std::string("cavemem_bm25(") + table + ", " + ranker + ")";
   if (has_filters(req)) {
     // Filters need the memories row anyway: one joined query, ordered in SQL.
@@ -114,17 +115,61 @@ std::int64_t count_matches(SQLite::Database& db, const std::string& match) {
   return q.getColumn(0).getInt64();
 }
 
+struct Term {
+  std::string text;
+  std::int64_t df = 0;
+  double ub = 0;  // idf · (k1 + 1): more than the term can add to any score
+};
+
+// "skip, 1.0, 1.0, df…": cavemem_bm25's arguments for a scored group of `terms` after `skip`
+// filter phrases. The document frequencies are the ones already counted, so the ranker does
+// not walk every scored term's whole doclist again for each query (xQueryPhrase).
+std::string ranker_args(std::size_t skip, const std::vector<Term>& terms) {
+  std::string out = std::to_string(skip) + ", 1.0, 1.0";
+  for (const Term& t : terms) out += ", " + std::to_string(t.df);
+  return out;
+}
+
+// The minimal sets of terms whose bounds add up to at least θ (terms sorted by ub descending).
+// A row whose terms form no such set scores below θ. False when there are more than `cap`.
+bool covering_sets(const std::vector<Term>& terms, double theta, std::size_t cap,
+                   std::vector<std::vector<std::size_t>>& out) {
+  std::vector<double> suffix(terms.size() + 1, 0.0);
+  for (std::size_t i = terms.size(); i-- > 0;) suffix[i] = suffix[i + 1] + terms[i].ub;
+  std::vector<std::size_t> chosen;
+  bool fits = true;
+  // Adding terms in descending ub order and stopping at θ yields only minimal sets: removing
+  // any member takes away at least the last (smallest) bound, which brought the sum to θ.
+  auto walk = [&](auto&& self, std::size_t from, double sum) -> void {
+    for (std::size_t i = from; i < terms.size() && fits; ++i) {
+      if (sum + suffix[i] < theta) return;
+      chosen.push_back(i);
+      if (sum + terms[i].ub >= theta) {
+        if (out.size() >= cap) {
+          fits = false;
+        } else {
+          out.push_back(chosen);
+        }
+      } else {
+        self(self, i + 1, sum + terms[i].ub);
+      }
+      chosen.pop_back();
+    }
+  };
+  walk(walk, 0, 0.0);
+  return fits;
+}
+
 // The words source for a single-source query: exact top-`limit` with rarest-first pruning.
 std::vector<Ranked> ranked_words(SQLite::Database& db, const SearchRequest& req, bool exhaustive) {
+  auto plan = [&req](SearchPlan p) {
+    if (req.trace != nullptr) req.trace->plan = p;
+  };
+  plan(SearchPlan::kWhole);
   const std::vector<std::string>& terms = req.query.terms;
   const std::string all = fts_any(terms);
   if (terms.size() < 2 || exhaustive) return fts_top(db, req, "memories_fts", "0, 1.0, 1.0", all, req.limit);
 
-  struct Term {
-    std::string text;
-    std::int64_t df = 0;
-    double ub = 0;
-  };
   // ub grows with N, so any N' ≥ N keeps the bound valid: max(rowid) is an index lookup where
   // count(*) would scan every row.
   const double n = double(db.execAndGet("SELECT coalesce(max(rowid), 0) FROM memories_fts_docsize").getInt64());
@@ -141,23 +186,55 @@ std::vector<Ranked> ranked_words(SQLite::Database& db, const SearchRequest& req,
   std::vector<std::string> every;
   for (const Term& t : ordered) every.push_back(t.text);
   const std::string scored = fts_any(every);
-  for (std::size_t e = 1; e <= ordered.size(); ++e) {
-    double rest = 0;
-    for (std::size_t i = e; i < ordered.size(); ++i) rest += ordered[i].ub;
-    if (e == ordered.size()) return fts_top(db, req, "memories_fts", "0, 1.0, 1.0", scored, req.limit);
-    // θ is the score of a row containing an E term, typically below Σ ub(E): a prefix whose
-    // remainder outweighs it would almost surely not prune, so do not spend a query on it.
-    double head = 0;
-    for (std::size_t i = 0; i < e; ++i) head += ordered[i].ub;
-    if (rest >= head) continue;
-    const std::vector<std::string> rare(every.begin(), every.begin() + static_cast<std::ptrdiff_t>(e));
-    std::vector<Ranked> rows = fts_top(db, req, "memories_fts", std::to_string(e) + ", 1.0, 1.0",
-                                       "(" + fts_any(rare) + ") AND (" + scored + ")", req.limit);
-    double theta = req.threshold;
-    if (rows.size() >= static_cast<std::size_t>(req.limit)) theta = std::max(theta, rows.back().score);
-    if (rest < theta) return rows;
+  auto whole = [&] { return fts_top(db, req, "memories_fts", ranker_args(0, ordered), scored, req.limit); };
+  if (ordered.size() == 1) return whole();
+
+  // 1. A first bound θ: the best rows containing one of the rarest terms E (the fewest terms
+  //    whose rows can fill `limit`), scored over every term.
+  std::size_t e = 0;
+  std::int64_t e_rows = 0;
+  while (e < ordered.size() && e_rows < req.limit) e_rows += ordered[e++].df;
+  if (e == ordered.size()) return whole();
+  const std::vector<std::string> rare(every.begin(), every.begin() + static_cast<std::ptrdiff_t>(e));
+  std::vector<Ranked> rows = fts_top(db, req, "memories_fts", ranker_args(e, ordered),
+                                     "(" + fts_any(rare) + ") AND (" + scored + ")", req.limit);
+  double theta = req.threshold;
+  if (rows.size() >= static_cast<std::size_t>(req.limit)) theta = std::max(theta, rows.back().score);
+  double rest = 0;
+  for (std::size_t i = e; i < ordered.size(); ++i) rest += ordered[i].ub;
+  if (rest < theta) {  // a row lacking every E term cannot reach θ
+    plan(SearchPlan::kRarePrefix);
+    return rows;
   }
-  return {};  // unreachable: the last size returns above
+
+  // 2. Every row of the exact top-`limit` scores at least θ, so it contains one of the
+  //    minimal term sets whose bounds reach θ. Rank only the rows containing such a set
+  //    (`("a" AND "b") OR ("c" AND "d") …`): with common terms these are the rows sharing
+  //    several query words, not every row sharing one.
+  std::vector<std::vector<std::size_t>> sets;
+  constexpr std::size_t kMaxSets = 64;
+  if (!covering_sets(ordered, theta, kMaxSets, sets)) {
+    // Too many combinations (a long query): rank every row with a rarest-first prefix whose
+    // remaining bounds stay below θ — still exact, only less selective.
+    while (e < ordered.size() && rest >= theta) rest -= ordered[e++].ub;
+    if (e == ordered.size()) return whole();
+    plan(SearchPlan::kRarePrefix);
+    const std::vector<std::string> head(every.begin(), every.begin() + static_cast<std::ptrdiff_t>(e));
+    return fts_top(db, req, "memories_fts", ranker_args(e, ordered),
+                   "(" + fts_any(head) + ") AND (" + scored + ")", req.limit);
+  }
+  plan(SearchPlan::kCoveringSets);
+  if (sets.empty()) return {};  // no row can reach θ (the threshold)
+  std::string filter;
+  std::size_t filter_phrases = 0;
+  for (const std::vector<std::size_t>& set : sets) {
+    filter += filter.empty() ? "(" : " OR (";
+    for (std::size_t k = 0; k < set.size(); ++k) filter += (k ? " AND " : "") + fts_quote(every[set[k]]);
+    filter += ")";
+    filter_phrases += set.size();
+  }
+  return fts_top(db, req, "memories_fts", ranker_args(filter_phrases, ordered),
+                 "(" + filter + ") AND (" + scored + ")", req.limit);
 }
 
 std::size_t count_occurrences(std::string_view text, std::string_view needle) {

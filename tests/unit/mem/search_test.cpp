@@ -219,3 +219,105 @@ TEST(SearchPruningTest, PrunedResultsEqualExhaustiveRanking) {
 
 }  // namespace
 }  // namespace caveman::mem
+
+namespace caveman::mem {
+namespace {
+
+// Queries made only of common words: the rarest word alone cannot bound the rest, so recall
+// ranks only the rows holding a set of query words whose bounds reach the provisional k-th
+// score (covering sets). The result must still be exactly the exhaustive ranking.
+TEST(SearchPruningTest, CoveringSetsOfCommonWordsEqualExhaustiveRanking) {
+  StepClock clock;
+  auto store = testing::open_store(":memory:", &clock);
+  std::uint64_t s = 987654321;
+  auto next = [&s] {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return s >> 33;
+  };
+  const std::vector<std::string> common = {"alpha", "bravo", "charlie", "delta", "echo",
+                                           "foxtrot", "golf", "hotel", "india", "juliet"};
+  for (int d = 0; d < 800; ++d) {
+    std::string t;
+    for (const std::string& w : common) {
+      const std::uint64_t roll = next() % 100;
+      if (roll < 35) t += w + " ";
+      if (roll < 5) t += w + " ";  // some repeats, so term frequencies differ
+    }
+    t += "filler" + std::to_string(next() % 50) + " doc" + std::to_string(d);
+    auto added = store->remember(text_only(t));
+    ASSERT_OK(added);
+    // Superseded and forgotten rows leave the index (delete markers): the vocabulary counts
+    // behind the bounds and the document frequencies must not see them.
+    if (d % 7 == 0) ASSERT_OK(store->supersede(added->memory.id, text_only(t + " echo echo revised")));
+    if (d % 11 == 0) ASSERT_OK(store->forget(added->memory.id));
+  }
+  int covering = 0;
+  for (int qi = 0; qi < 60; ++qi) {
+    std::string q;
+    const int n = 3 + static_cast<int>(next() % 4);
+    for (int i = 0; i < n; ++i) q += common[next() % common.size()] + " ";
+    for (int limit : {1, 5, 20}) {
+      SearchTrace trace;
+      SearchRequest fast{parse_query(q).value(), std::nullopt, {}, limit, 0.1};
+      fast.trace = &trace;
+      SearchRequest full = fast;
+      full.exhaustive = true;
+      full.trace = nullptr;
+      auto a = store->search(fast);
+      auto b = store->search(full);
+      ASSERT_OK(a);
+      ASSERT_OK(b);
+      ASSERT_EQ(a->size(), b->size()) << q << " limit " << limit;
+      for (std::size_t i = 0; i < a->size(); ++i) {
+        EXPECT_EQ((*a)[i].memory.id, (*b)[i].memory.id) << q << " limit " << limit << " #" << i;
+        EXPECT_DOUBLE_EQ((*a)[i].score, (*b)[i].score) << q;
+      }
+      covering += trace.plan == SearchPlan::kCoveringSets;
+    }
+  }
+  EXPECT_GT(covering, 60);  // most of the 180 searches take the covering-set plan
+}
+
+// With project and tag filters the covering-set plan runs through the joined query and must
+// agree with the exhaustive ranking too.
+TEST(SearchPruningTest, CoveringSetsWithFiltersEqualExhaustiveRanking) {
+  StepClock clock;
+  auto store = testing::open_store(":memory:", &clock);
+  std::uint64_t s = 4242;
+  auto next = [&s] {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return s >> 33;
+  };
+  const std::vector<std::string> common = {"cache", "queue", "retry", "deploy", "schema", "lint"};
+  for (int d = 0; d < 500; ++d) {
+    std::string t;
+    for (const std::string& w : common) {
+      if (next() % 100 < 40) t += w + " ";
+    }
+    t += "note" + std::to_string(d);
+    const std::optional<std::string> project = next() % 2 ? std::optional<std::string>("web") : std::nullopt;
+    std::vector<std::string> tags;
+    if (next() % 3 == 0) tags.push_back("ops");
+    ASSERT_OK(store->remember(NewMemory{t, project, tags}));
+  }
+  for (int qi = 0; qi < 30; ++qi) {
+    std::string q;
+    for (int i = 0; i < 4; ++i) q += common[next() % common.size()] + " ";
+    SearchRequest fast{parse_query(q).value(), std::string("web"), {}, 5, 0.1};
+    if (qi % 2) fast.tags = {"ops"};
+    SearchRequest full = fast;
+    full.exhaustive = true;
+    auto a = store->search(fast);
+    auto b = store->search(full);
+    ASSERT_OK(a);
+    ASSERT_OK(b);
+    ASSERT_EQ(a->size(), b->size()) << q;
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      EXPECT_EQ((*a)[i].memory.id, (*b)[i].memory.id) << q << " #" << i;
+      EXPECT_DOUBLE_EQ((*a)[i].score, (*b)[i].score) << q;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace caveman::mem
