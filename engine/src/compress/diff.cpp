@@ -14,9 +14,12 @@
 //    `deleted file mode` line stay);
 //  * a lock file, minified or vendored file (package-lock.json, *.min.js, vendor/…): each
 //    hunk body becomes one marker with its added/removed counts;
-//  * a long run of only-added (or only-removed) lines keeps its head, tail and its
-//    "outline" (the least-indented code lines: declarations, signatures, directives) —
-//    a new file shrinks to its skeleton;
+//  * a new file in a brace language (Go, JS/TS, C, C++; from its path) that parses
+//    cleanly loses the lines inside its function bodies (diff_code.h): signatures,
+//    declarations, members, imports and comments stay; a new file's leading licence
+//    comment keeps only its first (copyright) line;
+//  * any other long run of only-added (or only-removed) lines keeps its head, tail and its
+//    "outline" (the least-indented code lines: declarations, signatures, directives);
 //  * a hunk whose changed lines repeat an earlier hunk's (one edit applied in many places,
 //    a change re-landed in `git log -p`) keeps its header and points at the first one.
 // The output is for reading, not for `git apply`: an elided hunk no longer applies; the
@@ -32,6 +35,7 @@
 #include <vector>
 
 #include "compress/compressors.h"
+#include "compress/diff_code.h"
 #include "compress/diff_moves.h"
 #include "compress/diff_parse.h"
 #include "text/lines.h"
@@ -241,10 +245,56 @@ Plan plan_diff(const std::vector<std::string_view>& lines, const diff::Parsed& p
     }
   }
 
+  // A new file in a brace language: its function bodies. Once a body marker is in the
+  // hunk (a second pass), the hunk stays on this path even if its skeleton no longer parses.
+  std::vector<bool> code_hunk(p.hunks.size(), false);
+  std::size_t body_note = 0;
+  for (std::size_t h = 0; h < p.hunks.size(); ++h) {
+    const diff::Hunk& hunk = p.hunks[h];
+    bool body_marker = false, other_marker = false, any_taken = false;
+    for (std::size_t i = hunk.header + 1; i < hunk.end; ++i) {
+      if (p.kinds[i] == Kind::kAddedMarker && p.notes[i] == diff::kBodyNote) body_marker = true;
+      if (p.kinds[i] == Kind::kAddedMarker && p.notes[i] != diff::kBodyNote &&
+          p.notes[i] != diff::kLicenceNote) {
+        other_marker = true;
+      }
+      any_taken = any_taken || taken[i];
+    }
+    if (any_taken) continue;
+    // A new file's licence text, whatever its language.
+    if (std::vector<std::size_t> licence = diff::licence_header_lines(lines, p, hunk); !licence.empty()) {
+      plan.notes.emplace_back(diff::kLicenceNote);
+      for (std::size_t i : licence) {
+        taken[i] = true;
+        plan.keep[i] = false;
+        plan.note[i] = plan.notes.size() - 1;
+      }
+    }
+    if (other_marker) continue;
+    std::optional<std::vector<std::size_t>> body = diff::function_body_lines(lines, p, hunk);
+    // No function bodies (declarations only, or no clean parse): the outline rule below.
+    if ((!body || body->empty()) && !body_marker) continue;
+    code_hunk[h] = true;
+    if (!body) continue;
+    if (body_note == 0) {
+      plan.notes.emplace_back(diff::kBodyNote);
+      body_note = plan.notes.size() - 1;
+    }
+    for (std::size_t i : *body) {
+      taken[i] = true;
+      plan.keep[i] = false;
+      plan.note[i] = body_note;
+    }
+  }
+
   // Long same-sign change runs (markers of the same sign continue a run).
   for (std::size_t i = 0; i < n;) {
     bool added = diff::is_added(p.kinds[i]);
     if (!added && !diff::is_removed(p.kinds[i])) {
+      ++i;
+      continue;
+    }
+    if (p.hunk_of[i] >= 0 && code_hunk[static_cast<std::size_t>(p.hunk_of[i])]) {
       ++i;
       continue;
     }

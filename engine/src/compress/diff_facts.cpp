@@ -57,6 +57,18 @@ std::string NoteChecker::check(std::size_t begin, std::size_t end, Kind kind,
     return "";
   }
   if (note.empty()) return "";
+  // Which lines form a function body is the parser's reading; the lines are added ones.
+  if (kind == Kind::kAddedMarker && note == "function body") return "";
+  if (kind == Kind::kAddedMarker && note == "licence header") {
+    for (std::size_t i = begin; i < end; ++i) {
+      std::string_view t = body_of(lines_[i]);
+      std::size_t first = t.find_first_not_of(" \t");
+      if (first != std::string_view::npos && std::string_view("/*#;-<\"r").find(t[first]) == std::string_view::npos) {
+        return "licence-header line " + std::to_string(i + 1) + " is not a comment";
+      }
+    }
+    return "";
+  }
   if (kind != Kind::kRemovedMarker) return "only removed-lines markers carry a note";
   constexpr std::string_view kIdentical = "identical to added ";
   constexpr std::string_view kNext = "the next ";

@@ -51,7 +51,7 @@ bool parse_hunk_header(std::string_view s, std::int64_t* old_count, std::int64_t
 }
 
 // One of our markers: its kind (a *Marker kind) and the count it stands for.
-bool parse_marker(std::string_view s, Kind* kind, std::int64_t* count) {
+bool parse_marker(std::string_view s, Kind* kind, std::int64_t* count, std::string_view* note) {
   if (!s.starts_with(kEllipsis) || !s.ends_with(kEllipsis) || s.size() < 2 * kEllipsis.size() + 2) {
     return false;
   }
@@ -79,6 +79,7 @@ bool parse_marker(std::string_view s, Kind* kind, std::int64_t* count) {
   bool noted = tail.starts_with(": ") && tail.size() > 2 + 1 + kEllipsis.size() &&
                tail.substr(tail.size() - kEllipsis.size() - 1, 1) == " ";
   if (k == Kind::kBodyMarker ? !noted : !(plain || noted)) return false;
+  *note = noted ? tail.substr(2, tail.size() - 3 - kEllipsis.size()) : std::string_view();
   *kind = k;
   *count = n;
   return true;
@@ -133,6 +134,7 @@ Parsed parse(const std::vector<std::string_view>& lines) {
   const std::size_t n = lines.size();
   p.kinds.assign(n, Kind::kMeta);
   p.counts.assign(n, 0);
+  p.notes.assign(n, std::string_view());
   p.new_line.assign(n, 0);
   p.hunk_of.assign(n, -1);
   std::int64_t old_left = 0, new_left = 0, new_pos = 0;
@@ -149,7 +151,7 @@ Parsed parse(const std::vector<std::string_view>& lines) {
       std::int64_t count = 0;
       char c = s.empty() ? ' ' : s[0];  // an empty line is context whose space was stripped
       bool handled = true;
-      if (parse_marker(s, &mk, &count)) {
+      if (parse_marker(s, &mk, &count, &p.notes[i])) {
         p.kinds[i] = mk;
         p.counts[i] = count;
         if (mk == Kind::kBodyMarker) {

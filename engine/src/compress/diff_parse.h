@@ -41,6 +41,7 @@ struct Hunk {
 struct Parsed {
   std::vector<Kind> kinds;
   std::vector<std::int64_t> counts;  // lines a marker stands for (0 for other lines)
+  std::vector<std::string_view> notes;  // a marker's note (empty for other lines)
   std::vector<std::int64_t> new_line;  // new-file line number of each added line (else 0)
   std::vector<int> hunk_of;            // hunk index of each hunk line (header included), else -1
   std::vector<Hunk> hunks;

@@ -76,8 +76,9 @@ TEST(DiffCompressorTest, OutlinesLongAddedRun) {
   body += "+struct Second {\n";
   for (int i = 0; i < 10; ++i) body += "+  int field" + std::to_string(i) + ";\n";
   body += "+};\n+int last = 0;\n+int really_last = 1;\n";  // tail (2)
-  std::string in = "diff --git a/n.cc b/n.cc\nnew file mode 100644\nindex 0000000..3333333\n"
-                   "--- /dev/null\n+++ b/n.cc\n@@ -0,0 +1,34 @@\n" + body;
+  // A language the code parser does not read (from the path): the outline rule.
+  std::string in = "diff --git a/n.inc b/n.inc\nnew file mode 100644\nindex 0000000..3333333\n"
+                   "--- /dev/null\n+++ b/n.inc\n@@ -0,0 +1,34 @@\n" + body;
   auto out = run(in);
   ASSERT_TRUE(out.has_value());
   const std::string& o = out->bytes;
@@ -233,6 +234,60 @@ TEST(DiffCompressorTest, LockFileHunksBecomeCounts) {
   // hunk it would point there, but that hunk is summarised, not shown).
   EXPECT_NE(out->bytes.find("+      \"version\": \"4.21.2\",\n"), std::string::npos);
   expect_idempotent(out->bytes);
+}
+
+std::string new_file(const std::string& path, const std::string& body, int count) {
+  return "diff --git a/" + path + " b/" + path + "\nnew file mode 100644\nindex 0000000..3333333\n"
+         "--- /dev/null\n+++ b/" + path + "\n@@ -0,0 +1," + std::to_string(count) + " @@\n" + body;
+}
+
+TEST(DiffCompressorTest, NewSourceFileLosesItsFunctionBodies) {
+  std::string body =
+      "+#include <string>\n+\n+// Adds things.\n+class Adder {\n+ public:\n"
+      "+  // The sum, clamped.\n+  int Add(int a, int b) const {\n"
+      "+    int sum = a + b;\n+    if (sum > limit_) sum = limit_;\n+    if (sum < 0) sum = 0;\n"
+      "+    record_for_statistics(sum, \"adder\", __FILE__, __LINE__);\n"
+      "+    return sum;\n+  }\n+\n+ private:\n+  int limit_ = 100;\n+};\n";
+  std::string in = new_file("src/adder.h", body, 17);
+  auto out = run(in);
+  ASSERT_TRUE(out.has_value());
+  const std::string& o = out->bytes;
+  EXPECT_NE(o.find("+  // The sum, clamped.\n+  int Add(int a, int b) const {\n"
+                   "\xE2\x80\xA6 5 added lines elided (caveman): function body \xE2\x80\xA6\n+  }\n"),
+            std::string::npos)
+      << o;
+  EXPECT_NE(o.find("+  int limit_ = 100;\n"), std::string::npos);  // members stay
+  EXPECT_EQ(o.find("sum = limit_"), std::string::npos);
+  expect_idempotent(o);
+  // Not a whole new file (a hunk with context): no body rule.
+  std::string modified = "--- a/src/adder.h\n+++ b/src/adder.h\n@@ -1,1 +1,18 @@\n #pragma once\n" + body;
+  auto m = run(modified);
+  if (m.has_value()) EXPECT_EQ(m->bytes.find("function body"), std::string::npos);
+}
+
+TEST(DiffCompressorTest, NewFileLicenceHeaderKeepsItsFirstLine) {
+  std::string body =
+      "+#!/usr/bin/env python3\n+# Copyright 2024 Example Authors.\n+#\n"
+      "+# Licensed under the Apache License, Version 2.0 (the \"License\");\n"
+      "+# you may not use this file except in compliance with the License.\n"
+      "+# You may obtain a copy of the License at https://www.apache.org/licenses/LICENSE-2.0\n"
+      "+\n+import sys\n+print(sys.argv)\n+print(len(sys.argv))\n+print('done')\n+sys.exit(0)\n";
+  std::string in = new_file("tool/run.py", body, 12);
+  auto out = run(in);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_NE(out->bytes.find("+#!/usr/bin/env python3\n+# Copyright 2024 Example Authors.\n"
+                            "\xE2\x80\xA6 4 added lines elided (caveman): licence header \xE2\x80\xA6\n+\n"
+                            "+import sys\n"),
+            std::string::npos)
+      << out->bytes;
+  expect_idempotent(out->bytes);
+  // A leading comment that is not a licence stays.
+  std::string doc = body;
+  for (std::string_view w : {"Copyright", "License", "LICENSE", "Licensed"}) {
+    for (std::size_t at = doc.find(w); at != std::string::npos; at = doc.find(w)) doc.replace(at, w.size(), "Note");
+  }
+  auto kept = run(new_file("tool/run.py", doc, 12));
+  if (kept.has_value()) EXPECT_EQ(kept->bytes.find("licence header"), std::string::npos);
 }
 
 TEST(DiffCompressorTest, IdempotentOnItsOwnOutput) {
