@@ -20,14 +20,14 @@ inline constexpr std::string_view kBodyNote = "function body";
 // The note on a marker that replaces the rest of a new file's leading licence comment.
 inline constexpr std::string_view kLicenceNote = "licence header";
 
-// For a hunk that adds a whole new file of a supported language: the indices of its added
-// lines that lie inside function bodies (possibly none). nullopt when the hunk is not a
-// whole new file, the language is not supported, or the added text (the lines still
-// present) does not parse without errors.
+// For a hunk made only of added lines (a new file, or an insertion diffed without
+// context) in a supported language: the indices of its added lines that lie inside
+// function bodies (possibly none). nullopt when the hunk has other lines, the language is
+// not supported, or the added text (the lines still present) does not parse without errors.
 std::optional<std::vector<std::size_t>> function_body_lines(
     const std::vector<std::string_view>& lines, const Parsed& p, const Hunk& hunk);
 
-// For a hunk that adds a whole new file (any language): its leading comment block when it
+// For a hunk made only of added lines (any language): its leading comment block when it
 // mentions a copyright or licence, without the block's first line (which names the holder)
 // and without trailing blank lines; empty when there is none of at least 3 lines. A
 // shebang line before it stays.
