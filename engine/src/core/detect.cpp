@@ -1,7 +1,7 @@
 // Content-type detection (ENGINE.md §2): the first rule that fires wins.
 #include <algorithm>
 #include <array>
-#include <map>
+#include <unordered_map>
 #include <vector>
 
 #include "caveman/engine.h"
@@ -378,7 +378,11 @@ bool keyword_start(std::string_view t) {
       "async", "await",   "export",   "switch", "case",      "break",   "continue", "yield",
       "raise", "throw",   "new",      "enum",   "interface", "namespace", "template", "using",
       "typedef"};
+  if (t.empty()) return false;
+  // Called for every line of every detected payload: compare only the keywords that share
+  // the line's first byte (most lines share none).
   for (std::string_view k : kStarts) {
+    if (k[0] != t[0]) continue;
     if (starts_with(t, k) && (t.size() == k.size() || !text::is_word_byte(t[k.size()]))) return true;
   }
   if (starts_with(t, "self.") || starts_with(t, "this.")) return true;
@@ -453,21 +457,33 @@ LineStats line_stats(std::string_view s) {
   // Log evidence among unindented lines: a log signal, or a template line (digits masked)
   // that repeats ≥ 3 times — test runners and build tools print the same skeleton over and
   // over, while code's top-level lines are mostly unique.
-  std::map<std::string, int> templates;
-  std::vector<std::string> masked(unindented.size());
+  // Only counts are looked up (nothing iterates the map into output), so a hash map is
+  // deterministic here. A line without digits is its own template: no copy.
+  std::unordered_map<std::string_view, int> templates;
+  templates.reserve(unindented.size());
+  std::vector<std::string> storage;
+  storage.reserve(unindented.size());  // never reallocates: the views below stay valid
+  std::vector<std::string_view> masked(unindented.size());
   for (std::size_t i = 0; i < unindented.size(); ++i) {
-    std::string m;
-    bool in_digits = false;
-    for (char c : unindented[i]) {
-      if (is_digit(c)) {
-        if (!in_digits) m.push_back('#');
-        in_digits = true;
-      } else {
-        m.push_back(c);
-        in_digits = false;
+    std::string_view line = unindented[i];
+    if (std::none_of(line.begin(), line.end(), is_digit)) {
+      masked[i] = line;
+    } else {
+      std::string m;
+      m.reserve(line.size());
+      bool in_digits = false;
+      for (char c : line) {
+        if (is_digit(c)) {
+          if (!in_digits) m.push_back('#');
+          in_digits = true;
+        } else {
+          m.push_back(c);
+          in_digits = false;
+        }
       }
+      storage.push_back(std::move(m));
+      masked[i] = storage.back();
     }
-    masked[i] = std::move(m);
     ++templates[masked[i]];
   }
   st.unindented = unindented.size();

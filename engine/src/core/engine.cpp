@@ -2,10 +2,12 @@
 
 #include <cstdlib>
 #include <exception>
+#include <optional>
 
 #include "core/detect_rules.h"
 #include "core/wrappers.h"
 #include "recovery/retrieve_query.h"
+#include "tokens/segment_memo.h"
 
 namespace caveman {
 namespace {
@@ -29,6 +31,27 @@ struct Attempt {
   std::int64_t tokens_after = 0;  // counted once here, reused by compress and simulate
 };
 
+// Token counts of one compress/simulate call. With o200k the input's line segments are
+// memoized, so the output's unchanged lines are not counted a second time (same totals:
+// tokens/segment_memo.h). `input` must outlive the CallCounter.
+class CallCounter {
+ public:
+  explicit CallCounter(const tokens::Counter& counter)
+      : counter_(&counter), o200k_(dynamic_cast<const tokens::O200kCounter*>(&counter)) {
+    if (o200k_ != nullptr) memo_.emplace(*o200k_);
+  }
+  std::int64_t input(std::string_view text) { return count(text, true); }
+  std::int64_t output(std::string_view text) { return count(text, false); }
+
+ private:
+  std::int64_t count(std::string_view text, bool remember) {
+    return static_cast<std::int64_t>(memo_ ? memo_->count(text, remember) : counter_->count(text));
+  }
+  const tokens::Counter* counter_;
+  const tokens::O200kCounter* o200k_;
+  std::optional<tokens::SegmentMemo> memo_;
+};
+
 }  // namespace
 
 Engine::Engine(std::shared_ptr<ccr::Store> store, const tokens::Counter& counter)
@@ -43,7 +66,7 @@ namespace {
 
 // Steps 1–2 and 6–11 of the pipeline (ENGINE.md §1.4), shared by compress and simulate.
 // `ct` receives the content type even when the attempt fails.
-std::optional<Attempt> attempt(const Registry& registry, const tokens::Counter& counter,
+std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
                                std::string_view input, const Options& options,
                                std::int64_t before, bool store_available, std::string* ct) {
   core::Unwrapped u = core::unwrap_input(input);
@@ -65,7 +88,7 @@ std::optional<Attempt> attempt(const Registry& registry, const tokens::Counter& 
   Attempt a;
   a.output = core::rewrap(std::move(out->bytes), u.layers);
   if (a.output == input) return std::nullopt;
-  a.tokens_after = static_cast<std::int64_t>(counter.count(a.output));
+  a.tokens_after = counter.output(a.output);
   if (a.tokens_after >= before) return std::nullopt;
   a.compressor = std::string(c->type());
   a.safety = c->safety_class();
@@ -79,13 +102,14 @@ std::optional<Attempt> attempt(const Registry& registry, const tokens::Counter& 
 
 CompressResult Engine::compress(std::string_view input, const Options& options) const {
   CompressResult r;
-  r.tokens_before = static_cast<std::int64_t>(counter_->count(input));
+  CallCounter counter(*counter_);
+  r.tokens_before = counter.input(input);
   r.tokens_after = r.tokens_before;
   r.token_count_basis = std::string(counter_->name());
   r.output = std::string(input);
 
   bool store_available = store_ != nullptr || options.external_recovery;
-  std::optional<Attempt> a = attempt(registry_, *counter_, input, options, r.tokens_before,
+  std::optional<Attempt> a = attempt(registry_, counter, input, options, r.tokens_before,
                                      store_available, &r.content_type);
   if (!a) return r;
 
@@ -114,11 +138,12 @@ CompressResult Engine::compress(std::string_view input, const Options& options) 
 
 SimResult Engine::simulate(std::string_view input, const Options& options) const {
   SimResult s;
-  s.tokens_before = static_cast<std::int64_t>(counter_->count(input));
+  CallCounter counter(*counter_);
+  s.tokens_before = counter.input(input);
   s.tokens_after = s.tokens_before;
   s.token_count_basis = std::string(counter_->name());
   std::optional<Attempt> a =
-      attempt(registry_, *counter_, input, options, s.tokens_before, true, &s.content_type);
+      attempt(registry_, counter, input, options, s.tokens_before, true, &s.content_type);
   if (!a) return s;
   SafetyInfo safety = safety_info(a->safety);
   s.compressor = a->compressor;

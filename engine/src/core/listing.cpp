@@ -48,6 +48,10 @@ std::optional<Gutter> parse_gutter(std::string_view line) {
 }  // namespace
 
 std::optional<Listing> strip_gutter(std::string_view input) {
+  // Every input passes through here: decline on the first line before splitting them all
+  // (the loop below would decline on it too).
+  std::string_view first = input.substr(0, input.find('\n'));
+  if (!parse_gutter(first) && !text::is_blank(first)) return std::nullopt;
   text::Lines lines = text::split_lines(input);
   if (lines.lines.size() < kMinLines) return std::nullopt;
   Listing listing;

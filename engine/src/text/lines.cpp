@@ -1,33 +1,41 @@
 #include "text/lines.h"
 
+#include <cstring>
+
 namespace caveman::text {
 
 std::vector<std::string_view> split_all(std::string_view s, char sep) {
   std::vector<std::string_view> out;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == sep) {
-      out.push_back(s.substr(start, i - start));
-      start = i + 1;
-    }
+  if (s.empty()) {
+    out.push_back(s);
+    return out;
   }
-  out.push_back(s.substr(start));
+  // memchr: every payload is split at least once per compress, often several times.
+  const char* p = s.data();
+  const char* end = p + s.size();
+  while (const void* hit = std::memchr(p, sep, static_cast<std::size_t>(end - p))) {
+    const char* at = static_cast<const char*>(hit);
+    out.emplace_back(p, static_cast<std::size_t>(at - p));
+    p = at + 1;
+  }
+  out.emplace_back(p, static_cast<std::size_t>(end - p));
   return out;
 }
 
 Lines split_lines(std::string_view s) {
   Lines result;
   result.lines = split_all(s, '\n');
+  // Every element but the last is followed by a '\n'; it ends in '\r' exactly when that
+  // newline is part of a CRLF.
+  std::size_t lf = result.lines.size() - 1;
+  std::size_t crlf = 0;
+  for (std::size_t i = 0; i < lf; ++i) {
+    std::string_view l = result.lines[i];
+    if (!l.empty() && l.back() == '\r') ++crlf;
+  }
   if (result.lines.size() > 1 && result.lines.back().empty()) {
     result.lines.pop_back();
     result.trailing_newline = true;
-  }
-  std::size_t lf = 0, crlf = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\n') {
-      ++lf;
-      if (i > 0 && s[i - 1] == '\r') ++crlf;
-    }
   }
   result.crlf_majority = lf > 0 && crlf * 2 > lf;
   return result;

@@ -1,5 +1,7 @@
 #include "text/words.h"
 
+#include <array>
+
 #include "text/unicode.h"
 #include "text/utf8.h"
 
@@ -16,6 +18,19 @@ bool match_at(std::string_view text, std::size_t i, std::string_view word) {
   return true;
 }
 
+// is_word_byte as a table: the scans below run over every line of every log.
+constexpr std::array<bool, 256> make_word_bytes() {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    t[static_cast<std::size_t>(c)] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                                     (c >= '0' && c <= '9') || c == '_';
+  }
+  return t;
+}
+constexpr std::array<bool, 256> kWordByte = make_word_bytes();
+
+inline bool word_byte(char c) { return kWordByte[static_cast<unsigned char>(c)]; }
+
 template <typename Words>
 bool contains_word_impl(std::string_view text, const Words& words) {
   // Only bytes that can start one of the words are worth a closer look.
@@ -29,7 +44,7 @@ bool contains_word_impl(std::string_view text, const Words& words) {
   const std::size_t n = text.size();
   std::size_t i = 0;
   while (i < n) {
-    if (!is_word_byte(text[i])) {
+    if (!word_byte(text[i])) {
       ++i;
       continue;
     }
@@ -38,11 +53,11 @@ bool contains_word_impl(std::string_view text, const Words& words) {
       for (std::string_view w : words) {
         if (!match_at(text, i, w)) continue;
         std::size_t end = i + w.size();
-        if (end < n && is_word_byte(text[end])) continue;
+        if (end < n && word_byte(text[end])) continue;
         return true;
       }
     }
-    while (i < n && is_word_byte(text[i])) ++i;  // skip to the end of this word
+    while (i < n && word_byte(text[i])) ++i;  // skip to the end of this word
   }
   return false;
 }
