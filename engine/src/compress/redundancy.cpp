@@ -252,6 +252,67 @@ class Classes {
   std::vector<std::vector<std::uint32_t>> postings_;
 };
 
+// Profiles already decided. A profile seen before is represented now: it was either
+// represented then (classes are never removed) or promoted to a class of its own. Repeated
+// records (JSON array elements, log templates) skip the inverted-index walk this way.
+class SeenProfiles {
+ public:
+  static std::uint64_t hash(const Profile& p) {
+    std::uint64_t h = p.masked ? 0x9E3779B97F4A7C15ull : 0x2545F4914F6CDD1Dull;
+    for (std::uint32_t t : p.tokens) h = (h ^ t) * 0x100000001B3ull;
+    return h ^ (h >> 29);
+  }
+
+  bool contains(const Profile& p, std::uint64_t h) const {
+    if (slots_.empty()) return false;
+    std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+      const Slot& s = slots_[i];
+      if (!s.used) return false;
+      if (s.hash == h && s.masked == p.masked && s.len == p.tokens.size() &&
+          std::equal(p.tokens.begin(), p.tokens.end(),
+                     arena_.begin() + static_cast<std::ptrdiff_t>(s.offset))) {
+        return true;
+      }
+    }
+  }
+
+  void insert(const Profile& p, std::uint64_t h) {
+    if ((count_ + 1) * 2 > slots_.size()) grow();
+    std::size_t mask = slots_.size() - 1;
+    std::size_t i = h & mask;
+    while (slots_[i].used) i = (i + 1) & mask;
+    slots_[i] = Slot{h, arena_.size(), p.tokens.size(), p.masked, true};
+    arena_.insert(arena_.end(), p.tokens.begin(), p.tokens.end());
+    ++count_;
+  }
+
+ private:
+  struct Slot {
+    std::uint64_t hash = 0;
+    std::size_t offset = 0;
+    std::size_t len = 0;
+    bool masked = false;
+    bool used = false;
+  };
+
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 256 : old.size() * 2, Slot{});
+    std::size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (!s.used) continue;
+      std::size_t i = s.hash & mask;
+      while (slots_[i].used) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> arena_;
+  std::size_t count_ = 0;
+};
+
 }  // namespace
 
 void keep_non_redundant(const std::vector<std::string_view>& units, std::vector<bool>& keep) {
@@ -261,6 +322,7 @@ void keep_non_redundant(const std::vector<std::string_view>& units, std::vector<
 
   Profile scratch, previous;
   bool have_previous = false;
+  SeenProfiles seen;
   std::vector<std::size_t> kept;
   for (std::size_t i = 0; i < units.size(); ++i) {
     if (keep[i]) kept.push_back(i);
@@ -286,7 +348,11 @@ void keep_non_redundant(const std::vector<std::string_view>& units, std::vector<
     bool same = have_previous && p.masked == previous.masked && p.tokens == previous.tokens;
     std::swap(previous, p);
     have_previous = true;
-    if (same || classes.represents(previous)) continue;
+    if (same) continue;
+    std::uint64_t h = SeenProfiles::hash(previous);
+    if (seen.contains(previous, h)) continue;
+    seen.insert(previous, h);
+    if (classes.represents(previous)) continue;
     keep[i] = true;
     ++promotions;
     classes.add(previous);

@@ -134,6 +134,12 @@ class Scanner {
         if (e == n_ || (s_[e] < 0x80 && s_[e] != '\'')) return e;
       }
     }
+    if (std::size_t e = ascii_piece_end(p); e != kNotDecided) return e;
+    return general_piece_end(p);
+  }
+
+  // The pattern's alternatives in order, without any fast path (the reference for tests).
+  std::size_t general_piece_end(std::size_t p) const {
     Char c0 = at(p);
     std::size_t after = p + c0.len;
     std::size_t e;
@@ -179,6 +185,59 @@ class Scanner {
   }
 
  private:
+  static constexpr std::size_t kNotDecided = 0;  // no piece ends at offset 0
+
+  // Punctuation, digit and white-space pieces whose extent ASCII bytes alone decide (JSON
+  // and log syntax): the same ends the general path computes. A letter, or a non-ASCII byte
+  // where the class matters, leaves the piece to the general path (kNotDecided).
+  std::size_t ascii_piece_end(std::size_t p) const {
+    unsigned char b = s_[p];
+    if (b >= 0x80) return kNotDecided;
+    std::uint8_t cls = kAsciiClass[b];
+    if (cls == kNum) {  // \p{N}{1,3}
+      std::size_t e = p + 1;
+      for (int k = 1; k < 3 && e < n_; ++k) {
+        if (s_[e] >= 0x80) return kNotDecided;  // maybe a non-ASCII digit
+        if (kAsciiClass[s_[e]] != kNum) break;
+        ++e;
+      }
+      return e;
+    }
+    if (cls == kCrLf) return ascii_whitespace_end(p);
+    if (cls != kOther && cls != kSpace) return kNotDecided;  // letters
+    // A prefix character followed by a letter starts a word; at the end of the text the
+    // general path is as quick.
+    if (p + 1 >= n_ || s_[p + 1] >= 0x80) return kNotDecided;
+    std::uint8_t next = kAsciiClass[s_[p + 1]];
+    if (next & (kLu | kLl)) return kNotDecided;
+    if (cls == kOther) return ascii_punct_end(p);                    // [^\s\p{L}\p{N}]+[\r\n/]*
+    if (b == ' ' && next == kOther) return ascii_punct_end(p + 1);  // ` ?` then the same
+    return ascii_whitespace_end(p);
+  }
+
+  // run(i, kPunctSet) then [\r\n/]*, or kNotDecided when the run meets a non-ASCII byte.
+  std::size_t ascii_punct_end(std::size_t i) const {
+    while (i < n_ && s_[i] < 0x80 && kAsciiClass[s_[i]] == kOther) ++i;
+    if (i < n_ && s_[i] >= 0x80) return kNotDecided;
+    while (i < n_ && (s_[i] == '\r' || s_[i] == '\n' || s_[i] == '/')) ++i;
+    return i;
+  }
+
+  // whitespace_end over an ASCII run, or kNotDecided when the run meets a non-ASCII byte
+  // (which may be white space too).
+  std::size_t ascii_whitespace_end(std::size_t p) const {
+    std::size_t i = p;
+    std::size_t last_crlf_end = kFail;
+    while (i < n_ && s_[i] < 0x80 && (kAsciiClass[s_[i]] & kWhiteSet)) {
+      if (kAsciiClass[s_[i]] & kCrLf) last_crlf_end = i + 1;
+      ++i;
+    }
+    if (i < n_ && s_[i] >= 0x80) return kNotDecided;
+    if (last_crlf_end != kFail) return last_crlf_end;
+    if (i == n_ || i - p == 1) return i;
+    return i - 1;
+  }
+
   Char at(std::size_t i) const {
     unsigned char b = s_[i];
     if (b < 0x80) return {kAsciiClass[b], 1};
@@ -277,6 +336,10 @@ class Scanner {
 
 std::size_t next_piece_end(std::string_view text, std::size_t pos) {
   return Scanner(text).piece_end(pos);
+}
+
+std::size_t reference_piece_end(std::string_view text, std::size_t pos) {
+  return Scanner(text).general_piece_end(pos);
 }
 
 std::vector<std::string_view> pretokenize(std::string_view text) {

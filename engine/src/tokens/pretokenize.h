@@ -28,6 +28,10 @@ namespace caveman::tokens {
 // never empty, so repeated calls from 0 walk the whole text.
 std::size_t next_piece_end(std::string_view text, std::size_t pos);
 
+// next_piece_end without its ASCII fast paths: every alternative tried in pattern order (the
+// reference the fast paths are tested against).
+std::size_t reference_piece_end(std::string_view text, std::size_t pos);
+
 // Every piece of `text`, in order (for tests and tools; counting walks next_piece_end).
 std::vector<std::string_view> pretokenize(std::string_view text);
 
