@@ -102,9 +102,9 @@ void UsageWriter::loop() {
     }
     try {
       SQLite::Transaction tx(*db_);
-      SQLite::Statement st(*db_, kInsert);
+      if (!insert_st_) insert_st_ = std::make_unique<SQLite::Statement>(*db_, kInsert);
       for (UsageRow& row : batch) {
-        Status s = insert(st, row);
+        Status s = insert(*insert_st_, row);
         if (s.ok()) {
           written_.fetch_add(1);
         } else {
@@ -114,6 +114,7 @@ void UsageWriter::loop() {
       }
       tx.commit();
     } catch (const SQLite::Exception& e) {
+      insert_st_.reset();  // prepared again on the next batch
       dropped_.fetch_add(batch.size());
       spdlog::warn("usage rows dropped: caveman.db: {}", e.what());
     }

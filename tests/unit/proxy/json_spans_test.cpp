@@ -38,6 +38,37 @@ TEST(ProxyJsonSpans, RejectsMalformedInput) {
   EXPECT_TRUE(JsonDoc::parse(ok));
 }
 
+// The string scanner skips 8 plain bytes at a time: every special byte ('"', '\\', a control
+// byte, a byte ≥ 0x80) must be found at every offset within and across those words.
+TEST(ProxyJsonSpans, StringScanFindsEverySpecialByteAtEveryOffset) {
+  for (std::size_t len = 0; len < 40; ++len) {
+    for (std::size_t at = 0; at < len; ++at) {
+      std::string plain(len, 'a');
+      std::string escaped = plain;
+      escaped.replace(at, 1, "\\\"");  // an escaped quote at `at`
+      std::optional<JsonDoc> doc = JsonDoc::parse("\"" + escaped + "\"");
+      ASSERT_TRUE(doc) << len << " " << at;
+      std::string want = plain;
+      want[at] = '"';
+      EXPECT_EQ(doc->node(doc->root()).text, want) << len << " " << at;
+
+      std::string control = plain;
+      control[at] = '\x1f';
+      EXPECT_FALSE(JsonDoc::parse("\"" + control + "\"")) << "raw control byte " << len << " " << at;
+
+      std::string ended = plain;
+      ended[at] = '"';  // the string ends early: trailing bytes make the document invalid
+      EXPECT_FALSE(JsonDoc::parse("\"" + ended + "\"")) << len << " " << at;
+
+      std::string high = plain;
+      high.replace(at, 1, "\xC3\xA9");  // UTF-8 bytes ≥ 0x80 are plain
+      std::optional<JsonDoc> utf8 = JsonDoc::parse("\"" + high + "\"");
+      ASSERT_TRUE(utf8);
+      EXPECT_EQ(utf8->node(utf8->root()).text, high);
+    }
+  }
+}
+
 TEST(ProxyJsonSpans, LoneSurrogatesDecodeAsReplacementCharacter) {
   std::optional<JsonDoc> doc = JsonDoc::parse(R"(["\ud800x", "\udc00"])");
   ASSERT_TRUE(doc);
