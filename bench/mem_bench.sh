@@ -29,7 +29,7 @@ r = json.load(open(sys.argv[1]))
 load, bindir = sys.argv[2], sys.argv[3]
 rk, ins, rec, so, ex, sc, db = (r["ranking"], r["insert"], r["recall"], r["search_only"],
                                 r["search_exhaustive"], r["scan"], r["db"])
-one, bulk, plans = ins["single"], ins["bulk"], so["plans"]
+one, bulk, plans, rc = ins["single"], ins["bulk"], so["plans"], r["recall_cpu"]
 if "error" in rk:
     sys.exit(f"mem_bench: ranking failed: {rk['error']}")
 n = rk["queries"]
@@ -69,6 +69,7 @@ move between runs.
 | single `remember` (fsynced transaction each) | {one['per_second']:,.0f} memories/s ({one['memories']:,} in {one['seconds']:.1f} s) |
 | bulk import (`cavemem import`) | {bulk['per_second']:,.0f} memories/s ({bulk['memories']:,} in {bulk['seconds']:.1f} s) |
 | recall p50 / p95 / p99 ({rec['n']} queries, `MemService::recall`: parse, FTS5, rows, engine compression, packing) | {rec['p50_ms']:.2f} / {rec['p95_ms']:.2f} / {rec['p99_ms']:.2f} ms |
+| recall CPU time p50 / p95 / p99 (this thread; does not grow with the machine's load) | {rc['p50_ms']:.2f} / {rc['p95_ms']:.2f} / {rc['p99_ms']:.2f} ms |
 | … of which ranking (`MemStore::search`) p50 / p95 | {so['p50_ms']:.2f} / {so['p95_ms']:.2f} ms |
 | ranking plans (whole / rarest prefix / covering sets); ranked FTS5 queries per search | {plans.get('whole', 0)} / {plans.get('rare_prefix', 0)} / {plans.get('covering_sets', 0)}; {so['mean_fts_queries']:.2f} |
 | ranking without rarest-first pruning, p50 / p95 | {ex['p50_ms']:.2f} / {ex['p95_ms']:.2f} ms |
@@ -77,7 +78,7 @@ move between runs.
 | queries with hits; mean hits | {rec['queries_with_hits']}/{rec['n']}; {rec['mean_hits']:.2f} |
 | `mem.db` size (+ WAL) | {mib(db['mem_db_bytes']):.1f} MiB (+ {mib(db['wal_bytes']):.1f} MiB) |
 
-Target: recall p95 ≤ 20 ms — {verdict(rec['p95_ms'] <= 20)} ({rec['p95_ms']:.2f} ms).
+Target: recall p95 ≤ 20 ms — {verdict(rec['p95_ms'] <= 20)} ({rec['p95_ms']:.2f} ms wall; {rc['p95_ms']:.2f} ms CPU).
 The full scan's top hit equals cavemem's for {sc['same_top1_as_fts']} of {sc['n']} queries
 (cavemem stems words and drops more stopwords, so rankings differ slightly).""")
 PY

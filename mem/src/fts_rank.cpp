@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <new>
+#include <string>
 #include <vector>
 
 namespace caveman::mem {
@@ -76,20 +77,19 @@ void cavemem_bm25(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
     return;
   }
   std::fill(stats->freq.begin(), stats->freq.end(), 0.0);
-  int inst = 0;
-  if ((rc = api->xInstCount(fts, &inst)) != SQLITE_OK) {
-    sqlite3_result_error_code(ctx, rc);
-    return;
-  }
-  for (int i = 0; i < inst; ++i) {
-    int phrase = 0, column = 0, offset = 0;
-    if ((rc = api->xInst(fts, i, &phrase, &column, &offset)) != SQLITE_OK) {
+  // Only the scored phrases' positions are decoded (xInstCount would decode the filter
+  // group's too, which recall's pruned queries make several times larger).
+  const int phrases = static_cast<int>(stats->freq.size());
+  for (int p = skip; p < phrases; ++p) {
+    Fts5PhraseIter it;
+    int column = 0, offset = 0;
+    if ((rc = api->xPhraseFirst(fts, p, &it, &column, &offset)) != SQLITE_OK) {
       sqlite3_result_error_code(ctx, rc);
       return;
     }
-    const double weight = column < columns && column + 1 < n_args ? sqlite3_value_double(args[column + 1]) : 1.0;
-    if (phrase >= skip && static_cast<std::size_t>(phrase) < stats->freq.size()) {
-      stats->freq[static_cast<std::size_t>(phrase)] += weight;
+    for (; column >= 0; api->xPhraseNext(fts, &it, &column, &offset)) {
+      stats->freq[static_cast<std::size_t>(p)] +=
+          column < columns && column + 1 < n_args ? sqlite3_value_double(args[column + 1]) : 1.0;
     }
   }
   int length = 0;
@@ -117,7 +117,37 @@ fts5_api* fts5_api_of(sqlite3* db) {
   return api;
 }
 
+int collect_token(void* ctx, int flags, const char* token, int size, int, int) {
+  if ((flags & FTS5_TOKEN_COLOCATED) != 0) return SQLITE_OK;  // synonyms: none here
+  try {
+    static_cast<std::vector<std::string>*>(ctx)->emplace_back(token, static_cast<std::size_t>(size));
+  } catch (const std::bad_alloc&) {
+    return SQLITE_NOMEM;
+  }
+  return SQLITE_OK;
+}
+
 }  // namespace
+
+bool fts_query_tokens(sqlite3* db, const std::vector<std::string>& texts,
+                      std::vector<std::vector<std::string>>& out) {
+  fts5_api* api = fts5_api_of(db);
+  if (api == nullptr) return false;
+  void* context = nullptr;
+  fts5_tokenizer porter{};
+  if (api->xFindTokenizer(api, "porter", &context, &porter) != SQLITE_OK) return false;
+  const char* args[] = {"unicode61", "remove_diacritics", "2"};  // memories_fts's tokenize=
+  Fts5Tokenizer* tokenizer = nullptr;
+  if (porter.xCreate(context, args, 3, &tokenizer) != SQLITE_OK) return false;
+  bool ok = true;
+  out.assign(texts.size(), {});
+  for (std::size_t i = 0; i < texts.size() && ok; ++i) {
+    ok = porter.xTokenize(tokenizer, &out[i], FTS5_TOKENIZE_QUERY, texts[i].data(),
+                          static_cast<int>(texts[i].size()), collect_token) == SQLITE_OK;
+  }
+  porter.xDelete(tokenizer);
+  return ok;
+}
 
 int register_rank_function(sqlite3* db) {
   fts5_api* api = fts5_api_of(db);

@@ -14,12 +14,22 @@
 #ifndef CAVEMAN_MEM_FTS_RANK_H_
 #define CAVEMAN_MEM_FTS_RANK_H_
 
+#include <string>
+#include <vector>
+
 struct sqlite3;
 
 namespace caveman::mem {
 
 inline constexpr double kBm25K1 = 1.5;
 inline constexpr double kBm25B = 0.75;
+
+// The index tokens of each of `texts` as memories_fts's tokenizer (`porter unicode61
+// remove_diacritics 2`) makes them for a query: "Migrations" → {"migrat"}, "café" → {"cafe"}.
+// Recall looks the tokens up in an fts5vocab table. False when FTS5 or the tokenizer is
+// missing or fails; never throws.
+bool fts_query_tokens(sqlite3* db, const std::vector<std::string>& texts,
+                      std::vector<std::vector<std::string>>& out);
 
 // Registers cavemem_bm25 on `db`. Returns an SQLite result code (SQLITE_OK on success;
 // SQLITE_ERROR when the library has no FTS5).

@@ -140,12 +140,14 @@ void bind_optional(SQLite::Statement& q, int index, const std::optional<std::str
   }
 }
 
-// INSERT OR IGNORE of a full row; true when a row was inserted.
-bool insert_row(SQLite::Database& db, const Memory& m) {
-  SQLite::Statement q(db,
-                      "INSERT OR IGNORE INTO memories(id, text, created_at, valid_from, "
-                      "valid_until, supersedes, superseded_by, project, tags, cjk) "
-                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+constexpr const char* kInsertSql =
+    "INSERT OR IGNORE INTO memories(id, text, created_at, valid_from, valid_until, supersedes, "
+    "superseded_by, project, tags, cjk) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+
+// INSERT OR IGNORE of a full row through a kInsertSql statement (reused by bulk import);
+// true when a row was inserted.
+bool insert_row(SQLite::Statement& q, const Memory& m) {
+  q.reset();
   q.bind(1, m.id);
   q.bind(2, m.text);
   q.bind(3, m.created_at);
@@ -157,6 +159,11 @@ bool insert_row(SQLite::Database& db, const Memory& m) {
   q.bind(9, internal::join_tags(m.tags));
   q.bind(10, has_cjk(m.text) ? 1 : 0);
   return q.exec() == 1;
+}
+
+bool insert_row(SQLite::Database& db, const Memory& m) {
+  SQLite::Statement q(db, kInsertSql);
+  return insert_row(q, m);
 }
 
 std::string describe_not_current(const Memory& m) {
@@ -212,6 +219,9 @@ Result<std::unique_ptr<MemStore>> MemStore::open(const std::string& path, StoreO
                       db->exec("PRAGMA journal_mode=WAL");
                       Status s = internal::ensure_schema(*db, *clock);
                       if (!s.ok()) return s;
+                      // Per-connection view of the index's term statistics (recall's bounds).
+                      db->exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.memories_vocab USING "
+                               "fts5vocab(main, memories_fts, row)");
                       return std::unique_ptr<MemStore>(new MemStore(std::move(db), path, clock));
                     });
 }
@@ -443,8 +453,9 @@ Result<ImportSummary> MemStore::import(const std::vector<ImportRow>& input) {
     Transaction tx(*db_, Transaction::Kind::kWrite);
     ImportSummary summary;
     std::vector<const ImportRow*> inserted;
+    SQLite::Statement insert(*db_, kInsertSql);  // prepared once for the whole import
     for (const ImportRow& row : rows) {
-      if (insert_row(*db_, row.memory)) {
+      if (insert_row(insert, row.memory)) {
         ++summary.imported;
         inserted.push_back(&row);
       } else {

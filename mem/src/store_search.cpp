@@ -9,12 +9,19 @@
 // the limit; with several, each returns at most kMergeCap rows and the merge happens here.
 //
 // Pruning (words only, exact): scoring every row that contains a common word dominates the
-// cost (FTS5 must decode positions and call the ranker per row), so terms are taken rarest
-// first. A term t contributes less than ub(t) = idf(t)·(k1 + 1) to any score, so when the
-// rarest terms E already yield `limit` hits whose lowest score θ exceeds Σ ub over the other
-// terms, no memory lacking every E term can reach the result: the query
-// `(E…) AND (E… OR rest…)` ranks only rows containing an E term, still scored over all terms
-// (the leading E group is skipped by cavemem_bm25). Otherwise E grows by the next term.
+// cost (FTS5 must decode positions, look up the row length and call the ranker per row), so
+// each term gets a bound ub(t) > anything it can add to a score — idf · F(k1+1)/(F + k1(1−b)),
+// F the most times one row can hold it (from the fts5vocab counts; see term_stats). Then:
+//   1. the rows holding one of the leading (largest-bound, usually rarest) terms E are ranked
+//      over all terms; their k-th score θ is a lower bound of the true k-th score. If the
+//      other terms' bounds add up to less than θ, these rows are the answer (kRarePrefix);
+//   2. otherwise a row can reach θ only if it holds a set of terms whose bounds add up to θ,
+//      so only rows holding one of the minimal such sets are ranked:
+//      `(("a") OR ("b" AND "c") …) AND ("a" OR "b" OR "c" …)` (kCoveringSets). With common
+//      terms these are the rows sharing several query words, not every row sharing one.
+// The leading filter group is skipped by cavemem_bm25, which also gets the document
+// frequencies already counted instead of walking every doclist again. A test checks that
+// the pruned ranking equals the exhaustive one (ids, order and scores).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -118,8 +125,44 @@ std::int64_t count_matches(SQLite::Database& db, const std::string& match) {
 struct Term {
   std::string text;
   std::int64_t df = 0;
-  double ub = 0;  // idf · (k1 + 1): more than the term can add to any score
+  double ub = 0;  // more than the term can add to any row's score
 };
+
+// Document frequency and score bound of each term (terms matching nothing are left out).
+// A one-token term is looked up in the fts5vocab table: `doc` rows hold it `cnt` times in all,
+// so no row holds it more than F = cnt − doc + 1 times and its contribution stays below
+// idf·F(k1+1)/(F + k1(1−b)) (row length ≥ 0). That is about 1.8·idf for the usual F = 1,
+// where the tf-free bound idf·(k1+1) is 2.5·idf. Other terms (a query word the tokenizer
+// splits) are counted with MATCH and keep the tf-free bound.
+std::vector<Term> term_stats(SQLite::Database& db, const std::vector<std::string>& terms) {
+  // ub grows with N, so any N' ≥ N keeps the bound valid: max(rowid) is an index lookup where
+  // count(*) would scan every row.
+  const double n = double(db.execAndGet("SELECT coalesce(max(rowid), 0) FROM memories_fts_docsize").getInt64());
+  std::vector<std::vector<std::string>> tokens;
+  if (!fts_query_tokens(db.getHandle(), terms, tokens)) tokens.assign(terms.size(), {});
+  SQLite::Statement vocab(db, "SELECT doc, cnt FROM temp.memories_vocab WHERE term = ?1");
+  std::vector<Term> out;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    Term term{terms[i], 0, 0};
+    double max_tf = -1;  // unknown
+    if (tokens[i].size() == 1) {
+      vocab.bind(1, tokens[i][0]);
+      if (vocab.executeStep()) {
+        term.df = vocab.getColumn(0).getInt64();
+        max_tf = double(vocab.getColumn(1).getInt64() - term.df + 1);
+      }
+      vocab.reset();
+    } else {
+      term.df = count_matches(db, fts_quote(terms[i]));
+    }
+    if (term.df == 0) continue;  // matches nothing, scores nothing
+    const double idf = std::log(1.0 + (n - double(term.df) + 0.5) / (double(term.df) + 0.5));
+    term.ub = max_tf < 1 ? idf * (kBm25K1 + 1.0)
+                         : idf * max_tf * (kBm25K1 + 1.0) / (max_tf + kBm25K1 * (1.0 - kBm25B));
+    out.push_back(std::move(term));
+  }
+  return out;
+}
 
 // "skip, 1.0, 1.0, df…": cavemem_bm25's arguments for a scored group of `terms` after `skip`
 // filter phrases. The document frequencies are the ones already counted, so the ranker does
@@ -170,27 +213,19 @@ std::vector<Ranked> ranked_words(SQLite::Database& db, const SearchRequest& req,
   const std::string all = fts_any(terms);
   if (terms.size() < 2 || exhaustive) return fts_top(db, req, "memories_fts", "0, 1.0, 1.0", all, req.limit);
 
-  // ub grows with N, so any N' ≥ N keeps the bound valid: max(rowid) is an index lookup where
-  // count(*) would scan every row.
-  const double n = double(db.execAndGet("SELECT coalesce(max(rowid), 0) FROM memories_fts_docsize").getInt64());
-  std::vector<Term> ordered;
-  for (const std::string& t : terms) {
-    Term term{t, count_matches(db, fts_quote(t)), 0};
-    if (term.df == 0) continue;  // matches nothing, scores nothing
-    term.ub = std::log(1.0 + (n - double(term.df) + 0.5) / (double(term.df) + 0.5)) * (kBm25K1 + 1.0);
-    ordered.push_back(std::move(term));
-  }
+  std::vector<Term> ordered = term_stats(db, terms);
   if (ordered.empty()) return {};
+  // Largest bound first (mostly the rarest first): covering_sets then yields minimal sets.
   std::sort(ordered.begin(), ordered.end(),
-            [](const Term& a, const Term& b) { return a.df != b.df ? a.df < b.df : a.text < b.text; });
+            [](const Term& a, const Term& b) { return a.ub != b.ub ? a.ub > b.ub : a.text < b.text; });
   std::vector<std::string> every;
   for (const Term& t : ordered) every.push_back(t.text);
   const std::string scored = fts_any(every);
   auto whole = [&] { return fts_top(db, req, "memories_fts", ranker_args(0, ordered), scored, req.limit); };
   if (ordered.size() == 1) return whole();
 
-  // 1. A first bound θ: the best rows containing one of the rarest terms E (the fewest terms
-  //    whose rows can fill `limit`), scored over every term.
+  // 1. A first bound θ: the best rows containing one of the leading terms E (the fewest whose
+  //    rows can fill `limit`), scored over every term.
   std::size_t e = 0;
   std::int64_t e_rows = 0;
   while (e < ordered.size() && e_rows < req.limit) e_rows += ordered[e++].df;
