@@ -1,6 +1,8 @@
 // MemStore::search: FTS5 ranking over current versions, filters, CJK, hostile queries.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
+#include "fts_rank.h"
 #include "mem_test_util.h"
 #include "store.h"
 
@@ -311,6 +313,65 @@ TEST(SearchPruningTest, CoveringSetsWithFiltersEqualExhaustiveRanking) {
     auto b = store->search(full);
     ASSERT_OK(a);
     ASSERT_OK(b);
+    ASSERT_EQ(a->size(), b->size()) << q;
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      EXPECT_EQ((*a)[i].memory.id, (*b)[i].memory.id) << q << " #" << i;
+      EXPECT_DOUBLE_EQ((*a)[i].score, (*b)[i].score) << q;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace caveman::mem
+
+namespace caveman::mem {
+namespace {
+
+// Recall looks query words up in the fts5vocab view by the token the index holds, so the
+// query tokenizer must be memories_fts's own: stems, folded diacritics, split words.
+TEST(FtsQueryTokensTest, MatchesTheIndexTokenizer) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(":memory:", &db), SQLITE_OK);
+  std::vector<std::vector<std::string>> tokens;
+  ASSERT_TRUE(fts_query_tokens(db, {"Migrations", "café", "deploying", "foo.bar", "x"}, tokens));
+  sqlite3_close(db);
+  ASSERT_EQ(tokens.size(), 5u);
+  EXPECT_EQ(tokens[0], std::vector<std::string>{"migrat"});
+  EXPECT_EQ(tokens[1], std::vector<std::string>{"cafe"});
+  EXPECT_EQ(tokens[2], std::vector<std::string>{"deploi"});
+  EXPECT_EQ(tokens[3], (std::vector<std::string>{"foo", "bar"}));
+  EXPECT_EQ(tokens[4], std::vector<std::string>{"x"});
+}
+
+// Stemmed and accented query words take the vocabulary path; the pruned ranking must still
+// equal the exhaustive one, and a word that matches nothing must not disturb it.
+TEST(SearchPruningTest, StemmedWordsEqualExhaustiveRanking) {
+  StepClock clock;
+  auto store = testing::open_store(":memory:", &clock);
+  const std::vector<std::string> words = {"migrations", "migrating", "café", "cafe", "deploys",
+                                          "deploying", "runner", "running", "tests", "testing"};
+  std::uint64_t s = 77;
+  auto next = [&s] {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return s >> 33;
+  };
+  for (int d = 0; d < 400; ++d) {
+    std::string t;
+    for (const std::string& w : words) {
+      if (next() % 100 < 30) t += w + " ";
+    }
+    ASSERT_OK(store->remember(text_only(t + "entry" + std::to_string(d))));
+  }
+  for (const char* q : {"migration cafés deploy", "Running tests café", "deployed migrate runner zzzz",
+                        "testing tests tested café cafe"}) {
+    SearchRequest fast{parse_query(q).value(), std::nullopt, {}, 5, 0.1};
+    SearchRequest full = fast;
+    full.exhaustive = true;
+    auto a = store->search(fast);
+    auto b = store->search(full);
+    ASSERT_OK(a);
+    ASSERT_OK(b);
+    ASSERT_FALSE(b->empty()) << q;
     ASSERT_EQ(a->size(), b->size()) << q;
     for (std::size_t i = 0; i < a->size(); ++i) {
       EXPECT_EQ((*a)[i].memory.id, (*b)[i].memory.id) << q << " #" << i;
