@@ -6,19 +6,23 @@
 // instead of exhausting threads or memory. shutdown() lets queued and running connections
 // finish, then joins.
 //
-// RelayExecutor runs upstream relays (one per in-flight streaming request) on reusable
-// threads: an idle thread takes the job, otherwise a new one starts. Its size is bounded by
-// the server's workers (each relay belongs to one served request). join_all() waits for
-// every job and stops the threads. Both are thread-safe.
+// RelayExecutor runs upstream relays (one per in-flight request) on reusable threads: an idle
+// thread takes the job, otherwise a new one starts. A thread idle for `idle_timeout` ends, so
+// the pool shrinks back after a burst: its size follows the relays in flight — the server's
+// workers plus relays still finishing after their client left, which can briefly exceed the
+// workers — instead of keeping its high-water mark for the life of the process.
+// join_all() waits for every job and stops the threads. Both are thread-safe.
 #ifndef CAVEMAN_PROXY_EXECUTORS_H_
 #define CAVEMAN_PROXY_EXECUTORS_H_
 
 #include <httplib.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -44,9 +48,12 @@ class BoundedThreadPool final : public httplib::TaskQueue {
   std::vector<std::thread> threads_;
 };
 
+inline constexpr std::chrono::milliseconds kRelayIdleTimeout{2000};
+
 class RelayExecutor {
  public:
-  RelayExecutor() = default;
+  explicit RelayExecutor(std::chrono::milliseconds idle_timeout = kRelayIdleTimeout)
+      : idle_timeout_(idle_timeout) {}
   ~RelayExecutor();
   RelayExecutor(const RelayExecutor&) = delete;
   RelayExecutor& operator=(const RelayExecutor&) = delete;
@@ -54,9 +61,14 @@ class RelayExecutor {
   void run(std::function<void()> job);
   // Waits for running and queued jobs, then stops every thread.
   void join_all();
+  // Threads currently alive (running a job or idle).
+  std::size_t thread_count();
 
  private:
   void work();
+  void reap_locked();  // joins threads that ended idle; mu_ held
+
+  const std::chrono::milliseconds idle_timeout_;
 
   std::mutex mu_;
   std::condition_variable cv_;
@@ -65,7 +77,8 @@ class RelayExecutor {
   std::size_t idle_ = 0;                    // guarded by mu_
   std::size_t running_ = 0;                 // guarded by mu_
   bool stopping_ = false;                   // guarded by mu_
-  std::vector<std::thread> threads_;        // guarded by mu_
+  std::map<std::thread::id, std::thread> threads_;  // guarded by mu_
+  std::vector<std::thread::id> ended_;  // ended idle, not joined yet; guarded by mu_
 };
 
 }  // namespace caveman::proxy
