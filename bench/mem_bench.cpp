@@ -357,14 +357,13 @@ int main(int argc, char** argv) {
         {"single", Json{{"memories", n_single},
                         {"seconds", single_ms / 1000},
                         {"per_second", n_single ? double(n_single) / (single_ms / 1000) : 0.0},
-                        {"transaction", "MemStore::remember: one BEGIN IMMEDIATE transaction and "
-                                        "WAL fsync per memory (synchronous=FULL)"}}},
+                        {"transaction", "one BEGIN IMMEDIATE transaction and WAL fsync per "
+                                        "memory, synchronous=FULL"}}},
         {"bulk", Json{{"memories", n_bulk},
                       {"seconds", bulk_ms / 1000},
                       {"per_second", n_bulk ? double(n_bulk) / (bulk_ms / 1000) : 0.0},
                       {"batch", kBatch},
-                      {"transaction", "MemStore::import (`cavemem import`): one transaction per "
-                                      "batch"}}}};
+                      {"transaction", "one transaction per batch"}}}};
   }
 
   std::vector<std::string> queries;
