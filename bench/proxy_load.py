@@ -15,13 +15,18 @@
       a body). Writes counts and latency percentiles per class to OUT_JSON and the expected
       original of every request id to OUT_JSON.originals (only what verify needs).
 
-  proxy_load.py verify ENGINE_BIN HOME HANDLES_FILE CLIENT_JSON
+  proxy_load.py snap PID PROXY_PORT UPSTREAM_PORT LABEL
+      One row of /proc figures for the proxy: VmRSS, threads, fds, and the fds split into client
+      connections it still holds, upstream connections (its keep-alive pool) and everything else.
+
+  proxy_load.py verify ENGINE_BIN HOME HANDLES_FILE CLIENT_JSON CORPUS_DIR
       Retrieves every handle the proxy disclosed (to the provider as a marker, to the client in
       x-caveman-recovery-handle) with `caveman-engine retrieve` under HOME and compares it with
       the exact original of the request that carried it. Prints a JSON summary; exit 1 on any
       mismatch.
 """
 import asyncio
+import concurrent.futures
 import json
 import os
 import random
@@ -291,6 +296,47 @@ async def client_main(url, seconds, conc, corpus, out, seed):
     print(json.dumps(result))
 
 
+# ---------------------------------------------------------------- /proc snapshot
+
+
+def tcp_sockets():
+    """inode → (local port, remote port, state hex) for every IPv4/IPv6 TCP socket."""
+    out = {}
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = open(table).read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            f = line.split()
+            out[f[9]] = (int(f[1].rsplit(":", 1)[1], 16), int(f[2].rsplit(":", 1)[1], 16), f[3])
+    return out
+
+
+def snap(pid, proxy_port, upstream_port, label):
+    """One TSV row: label, VmRSS KiB, threads, fds, client connections the proxy still holds,
+    upstream connections, other fds (files, pipes, eventfds, listeners)."""
+    status = dict(l.split(":", 1) for l in open(f"/proc/{pid}/status").read().splitlines() if ":" in l)
+    rss = int(status["VmRSS"].split()[0])
+    threads = int(status["Threads"])
+    socks = tcp_sockets()
+    fds = clients = upstream = 0
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue  # closed while listing
+        fds += 1
+        m = re.fullmatch(r"socket:\[(\d+)\]", target)
+        s = socks.get(m.group(1)) if m else None
+        if s and s[2] != "0A":  # not the listener
+            if s[0] == int(proxy_port):
+                clients += 1
+            elif s[1] == int(upstream_port):
+                upstream += 1
+    print(f"{label}\t{rss}\t{threads}\t{fds}\t{clients}\t{upstream}\t{fds - clients - upstream}")
+
+
 # ---------------------------------------------------------------- verification
 
 
@@ -306,15 +352,20 @@ def verify(engine, home, handles_file, client_json, corpus):
             expect.setdefault(h, set()).add(f"load-{rid}")
     env = {"PATH": os.environ.get("PATH", ""), "HOME": home, "CAVEMAN_HOME": home}
     bad, missing = [], []
-    for h in sorted(expect):
+
+    def check(h):
         r = subprocess.run([engine, "retrieve", h], env=env, capture_output=True)
         if r.returncode != 0:
-            missing.append(h)
-            continue
-        for rid in sorted(expect[h]):
-            n = int(rid.split("-")[1])
-            if r.stdout != mix.original(n, mix.plan(n)).encode():
-                bad.append((h, rid))
+            return h, None
+        return h, [rid for rid in sorted(expect[h])
+                   if r.stdout != mix.original(int(rid.split("-")[1]), mix.plan(int(rid.split("-")[1]))).encode()]
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:  # one process per handle, 4 at a time
+        for h, wrong in pool.map(check, sorted(expect)):
+            if wrong is None:
+                missing.append(h)
+            else:
+                bad.extend((h, rid) for rid in wrong)
     summary = {"handles": len(expect), "retrieved_exact": len(expect) - len(missing) - len({h for h, _ in bad}),
                "missing": len(missing), "mismatched": len(bad),
                "examples": [*missing[:3], *[f"{h} ({rid})" for h, rid in bad[:3]]]}
@@ -329,6 +380,8 @@ def main():
     elif mode == "client":
         seed = int(sys.argv[7]) if len(sys.argv) > 7 else 1
         asyncio.run(client_main(sys.argv[2], float(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6], seed))
+    elif mode == "snap":
+        snap(*sys.argv[2:6])
     elif mode == "verify":
         sys.exit(verify(*sys.argv[2:7]))
     else:

@@ -6,7 +6,7 @@
 #  SSE, ~3 KB and 100 KB tool results (unique and repeated), 10% record behaviour
 #  (x-caveman-bypass), 8% of clients vanishing mid-response and 2% mid-request; a 5 s warm-up
 #  first. /proc/<pid>/status (VmRSS, Threads) and /proc/<pid>/fd are read at start, after the
-#  warm-up ("before"), every 5 s during the run and 3 s after it ("after"); then every ccr
+#  warm-up ("before"), every ~5 s during the run and 5 s after it ("after"); then every ccr
 #  handle the proxy disclosed is retrieved with `caveman-engine retrieve` (same CAVEMAN_HOME)
 #  and compared byte for byte with the original the client sent.
 # Exit 1 when the proxy died, answered anything but 200, grew fds or threads after the run, or
@@ -44,12 +44,10 @@ for _ in $(seq 100); do grep -q 'listening on' "$work/proxy.err" 2>/dev/null && 
 url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/proxy.err" | head -1)
 [[ -n $url ]] || { echo "proxy_load: caveman-proxy did not start" >&2; cat "$work/proxy.err" >&2; exit 1; }
 
-snap() {  # label → "label rss_kib threads fds" appended to proc.tsv
-  local rss thr fds
-  rss=$(awk '/^VmRSS:/{print $2}' "/proc/$proxy/status")
-  thr=$(awk '/^Threads:/{print $2}' "/proc/$proxy/status")
-  fds=$(ls "/proc/$proxy/fd" | wc -l)
-  printf '%s\t%s\t%s\t%s\n' "$1" "$rss" "$thr" "$fds" >>"$work/proc.tsv"
+proxy_port=${url##*:}
+upstream_port=$(cat "$work/upstream.port")
+snap() {  # label → "label rss_kib threads fds clients upstream other" appended to proc.tsv
+  python3 bench/proxy_load.py snap "$proxy" "$proxy_port" "$upstream_port" "$1" >>"$work/proc.tsv"
 }
 : >"$work/proc.tsv"
 cut -d' ' -f1 /proc/loadavg >"$work/load-start"
@@ -58,13 +56,14 @@ echo "proxy_load: warm-up 5 s" >&2
 python3 bench/proxy_load.py client "$url" 5 "$clients" "$corpus" "$work/warmup.json" 2 >/dev/null
 sleep 2
 snap before
-( i=0; while sleep 5; do i=$((i + 5)); snap "t+${i}s" 2>/dev/null || break; done ) &
+t0=$(date +%s)
+( while sleep 5; do snap "t+$(( $(date +%s) - t0 ))s" 2>/dev/null || break; done ) &
 sampler=$!
 pids+=($sampler)
 echo "proxy_load: ${secs} s, ${clients} clients" >&2
 python3 bench/proxy_load.py client "$url" "$secs" "$clients" "$corpus" "$work/client.json" 1 >/dev/null
 kill "$sampler" 2>/dev/null || true
-sleep 3
+sleep 5
 alive=1
 kill -0 "$proxy" 2>/dev/null || alive=0
 [[ $alive == 1 ]] && snap after
@@ -99,9 +98,16 @@ fail = []
 (ok if c["bad_status"] == 0 and c["bad_body"] == 0 else fail).append(
     f"{c['bad_status']} non-200 answers, {c['bad_body']} incomplete bodies")
 if "after" in row:
-    b, a = row["before"], row["after"]
-    (ok if int(a[2]) <= int(b[2]) else fail).append(f"fds {b[2]} before → {a[2]} after")
-    (ok if int(a[1]) <= int(b[1]) else fail).append(f"threads {b[1]} before → {a[1]} after")
+    # Relay threads (one per request in flight) end after 2 s idle, so 5 s after the run the
+    # thread count is back to the start's. The upstream keep-alive pool is bounded by design
+    # (at most 64 idle connections per origin), so it is not compared with "before". A leak is
+    # a thread more than at start, a client connection still held after every client is gone,
+    # a pool beyond its cap, or any other fd more.
+    s, b, a = (list(map(int, row[k])) for k in ("start", "before", "after"))
+    (ok if a[3] == 0 else fail).append(f"client connections still held after the run: {a[3]}")
+    (ok if a[4] <= 64 else fail).append(f"upstream keep-alive connections after the run: {a[4]} (pool cap 64)")
+    (ok if a[5] <= b[5] else fail).append(f"other fds (files, pipes, listeners) {b[5]} before → {a[5]} after")
+    (ok if a[1] <= s[1] else fail).append(f"threads {s[1]} at start → {a[1]} after (idle relay threads ended)")
 (ok if v["missing"] == 0 and v["mismatched"] == 0 else fail).append(
     f"{v['retrieved_exact']:,} of {v['handles']:,} disclosed handles retrieved byte-exactly "
     f"({v['missing']} missing, {v['mismatched']} mismatched)")
@@ -112,7 +118,7 @@ out = [f"`bench/proxy_load.sh` (release build; caveman-proxy in compress mode, `
        "unique, the rest repeated: prefix-cache hits), 10% with `x-caveman-bypass` (record behaviour), 8% of "
        "clients vanishing mid-response (SSE after the first bytes, JSON right after sending) and 2% mid-request. "
        f"2 cores shared by the clients, the proxy and the stand-in; 1-minute load average {load[0]} at the start, "
-       f"{load[1]} at the end (other builds were running).", ""]
+       f"{load[1]} at the end.", ""]
 out.append(f"Requests sent {c['sent']:,}; completed with 200 {c['ok']:,} (**{c['completed_per_s']:,} req/s**); "
            f"dropped by the client mid-response {c['dropped_response']:,}, mid-request {c['dropped_request']:,}; "
            f"connection errors {c['conn_errors']}. Latency of completed requests (send → last byte): "
@@ -125,10 +131,10 @@ for k, x in c["classes"].items():
 out.append("")
 out.append("caveman-proxy process (`/proc/<pid>/status`, `/proc/<pid>/fd`):")
 out.append("")
-out.append("| when | VmRSS | threads | fds |")
-out.append("|---|---|---|---|")
+out.append("| when | VmRSS | threads | fds | client conns | upstream conns | other fds |")
+out.append("|---|---|---|---|---|---|---|")
 for p in proc:
-    out.append(f"| {p[0]} | {int(p[1]) / 1024:.1f} MiB | {p[2]} | {p[3]} |")
+    out.append(f"| {p[0]} | {int(p[1]) / 1024:.1f} MiB | " + " | ".join(p[2:]) + " |")
 out.append("")
 if st.get("compression_tokens_before"):
     b, a = st["compression_tokens_before"], st["compression_tokens_after"]
