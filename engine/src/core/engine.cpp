@@ -2,7 +2,9 @@
 
 #include <cstdlib>
 #include <exception>
+#include <future>
 #include <optional>
+#include <system_error>
 
 #include "core/detect_rules.h"
 #include "core/wrappers.h"
@@ -31,17 +33,40 @@ struct Attempt {
   std::int64_t tokens_after = 0;  // counted once here, reused by compress and simulate
 };
 
+// Inputs this large count their own tokens on a second thread while detection and
+// compression run (about a sixth of a large JSON payload's work); smaller ones inline.
+constexpr std::size_t kParallelCountBytes = std::size_t{1} << 20;
+
 // Token counts of one compress/simulate call. With o200k the input's line segments are
 // memoized, so the output's unchanged lines are not counted a second time (same totals:
-// tokens/segment_memo.h). `input` must outlive the CallCounter.
+// tokens/segment_memo.h). `input` must outlive the CallCounter; only the counting thread
+// touches the memo until input_tokens() has joined it.
 class CallCounter {
  public:
   explicit CallCounter(const tokens::Counter& counter)
       : counter_(&counter), o200k_(dynamic_cast<const tokens::O200kCounter*>(&counter)) {
     if (o200k_ != nullptr) memo_.emplace(*o200k_);
   }
-  std::int64_t input(std::string_view text) { return count(text, true); }
-  std::int64_t output(std::string_view text) { return count(text, false); }
+
+  void start_input(std::string_view input) {
+    if (input.size() >= kParallelCountBytes) {
+      try {
+        pending_ = std::async(std::launch::async, [this, input] { return count(input, true); });
+        return;
+      } catch (const std::system_error&) {
+        // No thread to be had: count inline.
+      }
+    }
+    before_ = count(input, true);
+  }
+  std::int64_t input_tokens() {
+    if (pending_.valid()) before_ = pending_.get();
+    return before_;
+  }
+  std::int64_t output(std::string_view text) {
+    input_tokens();  // the memo is complete (and ours again) once the input is counted
+    return count(text, false);
+  }
 
  private:
   std::int64_t count(std::string_view text, bool remember) {
@@ -50,6 +75,8 @@ class CallCounter {
   const tokens::Counter* counter_;
   const tokens::O200kCounter* o200k_;
   std::optional<tokens::SegmentMemo> memo_;
+  std::future<std::int64_t> pending_;
+  std::int64_t before_ = 0;
 };
 
 }  // namespace
@@ -68,7 +95,7 @@ namespace {
 // `ct` receives the content type even when the attempt fails.
 std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
                                std::string_view input, const Options& options,
-                               std::int64_t before, bool store_available, std::string* ct) {
+                               bool store_available, std::string* ct) {
   core::Unwrapped u = core::unwrap_input(input);
   std::string forced = options.type == "auto" ? "" : options.type;
   *ct = forced.empty() ? core::detect_body(u.body) : forced;
@@ -89,7 +116,7 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   a.output = core::rewrap(std::move(out->bytes), u.layers);
   if (a.output == input) return std::nullopt;
   a.tokens_after = counter.output(a.output);
-  if (a.tokens_after >= before) return std::nullopt;
+  if (a.tokens_after >= counter.input_tokens()) return std::nullopt;
   a.compressor = std::string(c->type());
   a.safety = c->safety_class();
   a.method = out->method.empty() ? a.compressor : out->method;
@@ -103,14 +130,15 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
 CompressResult Engine::compress(std::string_view input, const Options& options) const {
   CompressResult r;
   CallCounter counter(*counter_);
-  r.tokens_before = counter.input(input);
-  r.tokens_after = r.tokens_before;
+  counter.start_input(input);
   r.token_count_basis = std::string(counter_->name());
   r.output = std::string(input);
 
   bool store_available = store_ != nullptr || options.external_recovery;
-  std::optional<Attempt> a = attempt(registry_, counter, input, options, r.tokens_before,
-                                     store_available, &r.content_type);
+  std::optional<Attempt> a =
+      attempt(registry_, counter, input, options, store_available, &r.content_type);
+  r.tokens_before = counter.input_tokens();
+  r.tokens_after = r.tokens_before;
   if (!a) return r;
 
   std::int64_t after = a->tokens_after;
@@ -139,11 +167,11 @@ CompressResult Engine::compress(std::string_view input, const Options& options) 
 SimResult Engine::simulate(std::string_view input, const Options& options) const {
   SimResult s;
   CallCounter counter(*counter_);
-  s.tokens_before = counter.input(input);
-  s.tokens_after = s.tokens_before;
+  counter.start_input(input);
   s.token_count_basis = std::string(counter_->name());
-  std::optional<Attempt> a =
-      attempt(registry_, counter, input, options, s.tokens_before, true, &s.content_type);
+  std::optional<Attempt> a = attempt(registry_, counter, input, options, true, &s.content_type);
+  s.tokens_before = counter.input_tokens();
+  s.tokens_after = s.tokens_before;
   if (!a) return s;
   SafetyInfo safety = safety_info(a->safety);
   s.compressor = a->compressor;
