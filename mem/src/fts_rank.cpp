@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <utility>
 #include <new>
 #include <string>
 #include <vector>
@@ -16,6 +18,8 @@ struct QueryStats {
   double avgdl = 1;
   std::vector<double> idf;   // per phrase
   std::vector<double> freq;  // scratch: weighted hits per phrase in the current row
+  std::vector<std::pair<int, int>> positions;  // scratch: (column, offset) of those hits
+  std::vector<double> best;  // min-heap of the `keep` best exact scores so far
 };
 
 void free_stats(void* p) { delete static_cast<QueryStats*>(p); }
@@ -63,11 +67,14 @@ QueryStats* query_stats(const Fts5ExtensionApi* api, Fts5Context* fts, int skip,
   return stats;
 }
 
-void cavemem_bm25(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* ctx, int n_args,
-                  sqlite3_value** args) {
+void rank_row(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* ctx, int n_args,
+              sqlite3_value** args) {
   int rc = SQLITE_OK;
-  const int skip = n_args > 0 ? sqlite3_value_int(args[0]) : 0;
-  // Arguments: skip, one weight per column, then optionally one df per scored phrase.
+  // Arguments: keep, skip, one weight per column, then optionally one df per scored phrase.
+  const int keep = n_args > 0 ? sqlite3_value_int(args[0]) : 0;
+  const int skip = n_args > 1 ? sqlite3_value_int(args[1]) : 0;
+  args += 1;  // from here on args[0] is skip and args[1 + c] the weight of column c
+  n_args = n_args > 0 ? n_args - 1 : 0;
   const int columns = api->xColumnCount(fts);
   const int scored = api->xPhraseCount(fts) - skip;
   sqlite3_value** given = scored > 0 && n_args == 1 + columns + scored ? args + 1 + columns : nullptr;
@@ -77,6 +84,7 @@ void cavemem_bm25(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
     return;
   }
   std::fill(stats->freq.begin(), stats->freq.end(), 0.0);
+  stats->positions.clear();
   // Only the scored phrases' positions are decoded (xInstCount would decode the filter
   // group's too, which recall's pruned queries make several times larger).
   const int phrases = static_cast<int>(stats->freq.size());
@@ -90,6 +98,31 @@ void cavemem_bm25(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
     for (; column >= 0; api->xPhraseNext(fts, &it, &column, &offset)) {
       stats->freq[static_cast<std::size_t>(p)] +=
           column < columns && column + 1 < n_args ? sqlite3_value_double(args[column + 1]) : 1.0;
+      if (keep > 0) stats->positions.emplace_back(column, offset);
+    }
+  }
+  auto score_at = [stats](double length) {
+    const double norm = kBm25K1 * (1.0 - kBm25B + kBm25B * length / stats->avgdl);
+    double score = 0;
+    for (std::size_t p = 0; p < stats->freq.size(); ++p) {
+      const double f = stats->freq[p];
+      if (f > 0) score += stats->idf[p] * (f * (kBm25K1 + 1.0)) / (f + norm);
+    }
+    return score;
+  };
+  std::vector<double>& best = stats->best;
+  if (keep > 0 && best.size() >= static_cast<std::size_t>(keep)) {
+    // The row is at least as long as its distinct matched positions, and a shorter row
+    // scores higher: if even that bound is below the keep-th best score so far, the row
+    // cannot reach the caller's LIMIT keep, so its length is never looked up (a docsize
+    // read per row) and the bound is returned in place of the score.
+    std::sort(stats->positions.begin(), stats->positions.end());
+    const auto distinct = std::unique(stats->positions.begin(), stats->positions.end()) -
+                          stats->positions.begin();
+    const double bound = score_at(double(distinct));
+    if (bound < best.front()) {
+      sqlite3_result_double(ctx, bound);
+      return;
     }
   }
   int length = 0;
@@ -97,13 +130,26 @@ void cavemem_bm25(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context
     sqlite3_result_error_code(ctx, rc);
     return;
   }
-  const double norm = kBm25K1 * (1.0 - kBm25B + kBm25B * double(length) / stats->avgdl);
-  double score = 0;
-  for (std::size_t p = 0; p < stats->freq.size(); ++p) {
-    const double f = stats->freq[p];
-    if (f > 0) score += stats->idf[p] * (f * (kBm25K1 + 1.0)) / (f + norm);
+  const double score = score_at(double(length));
+  if (keep > 0) {
+    best.push_back(score);
+    std::push_heap(best.begin(), best.end(), std::greater<>());
+    if (best.size() > static_cast<std::size_t>(keep)) {
+      std::pop_heap(best.begin(), best.end(), std::greater<>());
+      best.pop_back();
+    }
   }
   sqlite3_result_double(ctx, score);
+}
+
+// SQLite calls this from C: no exception may leave it.
+void cavemem_bm25(const Fts5ExtensionApi* api, Fts5Context* fts, sqlite3_context* ctx, int n_args,
+                  sqlite3_value** args) {
+  try {
+    rank_row(api, fts, ctx, n_args, args);
+  } catch (const std::bad_alloc&) {
+    sqlite3_result_error_nomem(ctx);
+  }
 }
 
 fts5_api* fts5_api_of(sqlite3* db) {

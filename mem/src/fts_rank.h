@@ -4,8 +4,12 @@
 // the idf of PROCESSES.md §6.4, ln(1 + (N − df + 0.5) / (df + 0.5)), which is always positive.
 // FTS5's built-in idf, ln((N − df + 0.5) / (df + 0.5)), is clamped to ~0 for any term found
 // in half the rows or more, so a store of one or two memories could never recall anything
-// above a threshold. Usage: `cavemem_bm25(fts_table, skip, w_col0, w_col1, …)` → a score ≥ 0,
-// higher is better (unlike bm25(), which is negated). The first `skip` phrases of the MATCH
+// above a threshold. Usage: `cavemem_bm25(fts_table, keep, skip, w_col0, w_col1, …)` → a score
+// ≥ 0, higher is better (unlike bm25(), which is negated). `keep` > 0 promises that only the
+// `keep` best rows are used (ORDER BY … DESC LIMIT keep, no filter afterwards): a row whose
+// score, bounded with its matched positions as its length, is below the keep-th best exact
+// score seen so far gets that bound instead of its exact score (skipping the row-length
+// lookup); it still sorts below the cut. 0 ranks every row exactly. The first `skip` phrases of the MATCH
 // expression are not scored: recall's pruned queries put a filter group first,
 // `(filter…) AND ("a" OR "b" …)`, and only the second group counts. After the column weights
 // the caller may pass the document frequency of each scored phrase, when it has already

@@ -75,7 +75,11 @@ std::vector<Ranked> fts_top(SQLite::Database& db, const SearchRequest& req, cons
                             const std::string& ranker, const std::string& match, int k) {
   std::vector<Ranked> rows;
   if (req.trace != nullptr) ++req.trace->fts_queries;
-  const std::string score = std::string("cavemem_bm25(") + table + ", " + ranker + ")";
+  // cavemem_bm25's first argument `keep`: with LIMIT keep and no later filter, a row whose
+  // score bound is below the keep-th best so far is not ranked exactly (fts_rank.h). Filters
+  // drop rows after ranking, and the exhaustive reference ranks every row: keep = 0 there.
+  const std::string score = std::string("cavemem_bm25(") + table + ", " +
+                            (has_filters(req) || req.exhaustive ? "0" : "?3") + ", " + ranker + ")";
   if (has_filters(req)) {
     // Filters need the memories row anyway: one joined query, ordered in SQL.
     SQLite::Statement q(db, "SELECT m.seq, m.id, s.score FROM (SELECT rowid AS r, " + score +
@@ -99,6 +103,7 @@ std::vector<Ranked> fts_top(SQLite::Database& db, const SearchRequest& req, cons
     rows.clear();
     q.bind(1, match);
     q.bind(2, fetch);
+    if (!req.exhaustive) q.bind(3, fetch > 0 ? fetch : 0);
     while (q.executeStep()) rows.push_back({q.getColumn(0).getInt64(), "", q.getColumn(1).getDouble()});
     q.reset();
     const bool complete = fetch < 0 || static_cast<int>(rows.size()) < fetch ||
