@@ -47,9 +47,19 @@ tools_json = json.dumps(tools, separators=(",", ":"), ensure_ascii=False)
 tools_tokens = int(subprocess.run([os.path.join(bin_dir, "caveman-engine"), "count"], input=tools_json.encode(),
                                   capture_output=True, check=True).stdout)
 
+def cpu_seconds(pid):
+    """user + system CPU time of the server so far (all its threads), from /proc."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 inputs = [payload(seed) for seed in range(60)]
 times, ratios = [], []
+cpu_start = None
 for i, text in enumerate(inputs):
+    if i == 5:
+        cpu_start = cpu_seconds(proc.pid)
     start = time.perf_counter()
     r = rpc({"jsonrpc": "2.0", "id": 10 + i, "method": "tools/call",
              "params": {"name": "caveman_compress", "arguments": {"input": text}}})
@@ -58,6 +68,8 @@ for i, text in enumerate(inputs):
     if i >= 5:  # warm-up calls excluded
         times.append(elapsed * 1000)
         ratios.append(p["ratio"])
+cpu_per_call = (cpu_seconds(proc.pid) - cpu_start) / len(times) * 1000
+load = os.getloadavg()[0]
 proc.stdin.close()
 proc.wait()
 
@@ -67,9 +79,10 @@ p99 = times[min(len(times) - 1, int(round(0.99 * (len(times) - 1))))]
 size = sum(len(t) for t in inputs) / len(inputs) / 1e6
 print("caveman_compress over stdio on a %.2f MB JSON payload (distinct payloads, %d timed calls after 5"
       " warm-up; each call includes JSON-RPC framing, detection, compression, two o200k counts and the"
-      " SQLite CCR write):\n" % (size, len(times)))
+      " SQLite CCR write; 1-minute load average %.2f when the calls ended):\n" % (size, len(times), load))
 print("| metric | value |\n|---|---|")
 print("| p50 latency | %.1f ms |" % p50)
 print("| p99 latency | %.1f ms |" % p99)
+print("| server CPU per call (all threads) | %.1f ms |" % cpu_per_call)
 print("| median ratio | %.3f |" % statistics.median(ratios))
 print("| tools/list result (compact JSON) | %d bytes, %d o200k tokens |" % (len(tools_json.encode()), tools_tokens))
