@@ -7,13 +7,13 @@ JOBS ?= 2
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all bootstrap configure build start test test-asan install bench fuzz soak npm-pack clean help
+.PHONY: all bootstrap configure build start test test-asan test-fuzz install bench fuzz fuzz-build soak npm-pack clean help
 
 all: build
 
 help:
 	@echo "make start    bootstrap, build (release) and run the proxy on 127.0.0.1:8787"
-	@echo "make test     bootstrap, build and run every test through ctest"
+	@echo "make test     bootstrap, build and run every test through ctest, ASan unit tests, fuzz 30 s/target"
 	@echo "make build    build the release preset into $(BUILD_DIR)"
 	@echo "make install  copy the binaries into ~/.caveman/bin"
 	@echo "make bench    run the benchmarks and rewrite docs/BENCHMARKS.md"
@@ -35,6 +35,7 @@ start: bootstrap build
 test: bootstrap build
 	ctest --preset $(PRESET)
 	$(MAKE) --no-print-directory test-asan
+	$(MAKE) --no-print-directory test-fuzz
 
 # Unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer (label "unit").
 test-asan:
@@ -42,12 +43,19 @@ test-asan:
 	cmake --build --preset asan -j $(JOBS)
 	ctest --preset asan
 
-# libFuzzer targets (clang), FUZZ_SECONDS each; results in docs/RELIABILITY.md.
+# libFuzzer targets (clang), FUZZ_SECONDS each, two at a time; results in docs/RELIABILITY.md.
 FUZZ_SECONDS ?= 30
-fuzz:
+fuzz-build:
 	@test -f build/fuzz/build.ninja || cmake --preset fuzz
 	cmake --build --preset fuzz -j $(JOBS) --target fuzz_targets
+
+fuzz: fuzz-build
 	scripts/run_fuzz.sh $(FUZZ_SECONDS) build/fuzz
+
+# CI step of `make test`: every target 30 s; work files in a temp dir, nothing written to the
+# checkout; fails on any finding.
+test-fuzz: fuzz-build
+	scripts/run_fuzz.sh --ci 30 build/fuzz
 
 # Long reliability runs: kill-9 at full size, 100,000-request MCP soak, proxy load (docs/RELIABILITY.md).
 soak: build

@@ -1,17 +1,36 @@
 #!/usr/bin/env bash
-# Runs every libFuzzer target for a bounded time with seed corpora from ../shared/corpus and
-# writes executions and coverage per target into docs/RELIABILITY.md (section "fuzz").
-# usage: scripts/run_fuzz.sh [SECONDS_PER_TARGET] [BUILD_DIR]     (defaults: 30, build/fuzz)
-# Exit 1 when any target found a crash, leak or property violation (the input is kept in
-# build/fuzz/findings/<target>/).
+# Runs every libFuzzer target for a bounded time with seed corpora from ../shared/corpus,
+# FUZZ_JOBS targets at a time (default 2: one per core of the build machine).
+#   scripts/run_fuzz.sh [SECONDS_PER_TARGET] [BUILD_DIR]        (`make fuzz`; defaults 30, build/fuzz)
+#       work files and findings under BUILD_DIR; executions and coverage per target written
+#       into docs/RELIABILITY.md (section "fuzz").
+#   scripts/run_fuzz.sh --ci [SECONDS_PER_TARGET] [BUILD_DIR]   (`make test`)
+#       seeds, generated corpora and findings in a temp dir outside the checkout (kept and named
+#       on failure, removed otherwise); the table is printed, no file of the checkout is written.
+# Exit 1 when any target found a crash, hang, leak or property violation (the input is kept
+# under findings/<target>/, and the target's log tail is printed).
 set -euo pipefail
+shopt -s nullglob
 cd "$(dirname "$0")/.."
+ci=0
+if [[ ${1:-} == --ci ]]; then
+  ci=1
+  shift
+fi
 secs=${1:-30}
 dir=${2:-build/fuzz}
+jobs=${FUZZ_JOBS:-2}
 bin=$dir/bin
 corpus=${CAVEMAN_CORPUS_DIR:-../shared/corpus}/public
-work=$dir/fuzz-work
-rm -rf "$work" && mkdir -p "$work"
+[[ -d $corpus ]] || echo "fuzz: no seed corpus at $corpus (targets start from empty inputs)" >&2
+if [[ $ci == 1 ]]; then
+  work=$(mktemp -d "${TMPDIR:-/tmp}/caveman-fuzz-XXXXXX")
+  findings_root=$work/findings
+else
+  work=$dir/fuzz-work
+  findings_root=$dir/findings
+  rm -rf "$work" && mkdir -p "$work"
+fi
 
 seed_dir() {  # target → directory of seed inputs
   local t=$1 d=$work/seeds-$1
@@ -54,36 +73,65 @@ seed_dir() {  # target → directory of seed inputs
   echo "$d"
 }
 
-rows=()
-status=0
-targets=$(cd "$bin" && ls fuzz_* | sort)  # every built target, so new ones run without edits here
-for t in $targets; do
+run_one() {  # target → $work/<target>.row (table row) and exit status
+  local t=$1 seeds findings log result execs cov ft rc=0
   seeds=$(seed_dir "$t")
-  findings=$dir/findings/$t
-  mkdir -p "$findings" "$work/corpus-$t"
+  findings=$findings_root/$t
   log=$work/$t.log
-  echo "fuzz: $t for ${secs}s" >&2
+  mkdir -p "$findings" "$work/corpus-$t"
+  "$bin/$t" "$work/corpus-$t" "$seeds" -max_total_time="$secs" -max_len=65536 \
+      -timeout=20 -rss_limit_mb=3072 -artifact_prefix="$findings/" -print_final_stats=1 \
+      > "$log" 2>&1 || rc=$?
   result="no findings"
-  if ! "$bin/$t" "$work/corpus-$t" "$seeds" -max_total_time="$secs" -max_len=65536 \
-        -timeout=20 -rss_limit_mb=3072 -artifact_prefix="$findings/" -print_final_stats=1 \
-        > "$log" 2>&1; then
-    status=1
+  if [[ $rc != 0 ]]; then
     result="FINDINGS ($findings)"
-    echo "fuzz: $t FAILED — see $log and $findings" >&2
-    tail -30 "$log" >&2
+    { echo "fuzz: $t FAILED (exit $rc) — log $log, inputs in $findings"; tail -40 "$log"; } >&2
   fi
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)
   ft=$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)
-  rows+=("| $t | $secs | $execs | $cov | $ft | $result |")
-done
+  echo "| $t | $secs | $execs | $cov | $ft | $result |" > "$work/$t.row"
+  return $rc
+}
 
-{
-  echo "libFuzzer (clang 14, ASan + UBSan), seeds from ../shared/corpus; \`scripts/run_fuzz.sh $secs\`;"
-  echo "1-minute load average $(awk '{print $1}' /proc/loadavg) at the end (executions scale with it)."
+start=$(date +%s)
+targets=$(cd "$bin" && ls fuzz_* | sort)  # every built target, so new ones run without edits here
+[[ -n $targets ]] || { echo "fuzz: no fuzz_* binaries in $bin" >&2; exit 1; }
+status=0
+running=0
+for t in $targets; do
+  if (( running >= jobs )); then
+    wait -n || status=1
+    running=$((running - 1))
+  fi
+  echo "fuzz: $t for ${secs}s" >&2
+  run_one "$t" &
+  running=$((running + 1))
+done
+while (( running > 0 )); do
+  wait -n || status=1
+  running=$((running - 1))
+done
+elapsed=$(( $(date +%s) - start ))
+
+table() {
+  echo "libFuzzer (clang 14, ASan + UBSan), seeds from ../shared/corpus; \`scripts/run_fuzz.sh $secs\`,"
+  echo "$jobs targets at a time, ${elapsed} s in all; 1-minute load average $(awk '{print $1}' /proc/loadavg)"
+  echo "at the end (executions scale with it)."
   echo
   echo "| target | seconds | executions | edge coverage | features | result |"
   echo "|---|---|---|---|---|---|"
-  printf '%s\n' "${rows[@]}"
-} | bench/update_section.py fuzz docs/RELIABILITY.md
+  for t in $targets; do cat "$work/$t.row"; done
+}
+if [[ $ci == 1 ]]; then
+  table
+  if [[ $status == 0 ]]; then
+    rm -rf "$work"
+  else
+    echo "fuzz: findings kept in $findings_root (logs in $work)" >&2
+  fi
+else
+  table | bench/update_section.py fuzz docs/RELIABILITY.md
+  table
+fi
 exit $status
