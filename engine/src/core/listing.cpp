@@ -86,7 +86,8 @@ std::optional<Listing> strip_gutter(std::string_view input) {
     source.append(rest);
   }
   if (numbered < kMinLines) return std::nullopt;
-  if (listing.separator.empty()) listing.separator = "\t";
+  // push_back, not = "\t": GCC 12 at -O2 reports a false -Wrestrict on the literal assignment.
+  if (listing.separator.empty()) listing.separator.push_back('\t');
   if (lines.trailing_newline) source.push_back('\n');
   listing.source = std::move(source);
   return listing;
