@@ -22,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMockUpstream } from '../tests/e2e/lib/mock_upstream.mjs';
 
+const kHandlePattern = /<<ccr:(ccr_[0-9a-f]{32})>>|recovery_handle\\?"\s*:\s*\\?"(ccr_[0-9a-f]{32})|ccr:\/\/(ccr_obj_[0-9a-f]{32})/g;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const args = process.argv.slice(2);
@@ -148,7 +149,9 @@ async function runMode(mode) {
         messageTokens: bodies.reduce((n, b) => n + countTokens(messageText(b)), 0),
         requestTokens: bodies.reduce((n, b) => n + countTokens(JSON.stringify({ system: b.system, tools: b.tools, messages: b.messages })), 0),
         toolResults: bodies.length ? toolResults(bodies[bodies.length - 1]) : [],
-        handles: [...new Set(reqs.flatMap((q) => [...q.body.toString('utf8').matchAll(/<<ccr:(ccr_[0-9a-f]{32})>>/g)].map((m) => m[1])))],
+        // Handles the proxy disclosed (<<ccr:…>>) and those of Caveman's native hook, which
+        // masks big tool outputs before Claude Code sends them (recovery_handle / ccr://).
+        handles: [...new Set(reqs.flatMap((q) => [...q.body.toString('utf8').matchAll(kHandlePattern)].map((m) => m[1] || m[2] || m[3])))],
       });
     }
   } finally {
