@@ -12,10 +12,13 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "caveman/base64.h"
 #include "tokens/table_format.h"
 
 namespace {
@@ -25,41 +28,6 @@ namespace tf = caveman::tokens::table;
 int fail(const std::string& message) {
   std::cerr << "gen_o200k_table: " << message << "\n";
   return 1;
-}
-
-int base64_value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
-bool base64_decode(const std::string& in, std::string& out) {
-  out.clear();
-  if (in.empty() || in.size() % 4 != 0) return false;
-  for (std::size_t i = 0; i < in.size(); i += 4) {
-    int v[4];
-    int pad = 0;
-    for (int k = 0; k < 4; ++k) {
-      char c = in[i + k];
-      if (c == '=' && i + 4 == in.size() && k >= 2) {
-        v[k] = 0;
-        ++pad;
-      } else {
-        if (pad > 0) return false;
-        v[k] = base64_value(c);
-        if (v[k] < 0) return false;
-      }
-    }
-    std::uint32_t w = (std::uint32_t(v[0]) << 18) | (std::uint32_t(v[1]) << 12) |
-                      (std::uint32_t(v[2]) << 6) | std::uint32_t(v[3]);
-    out.push_back(static_cast<char>(w >> 16));
-    if (pad < 2) out.push_back(static_cast<char>((w >> 8) & 0xFF));
-    if (pad < 1) out.push_back(static_cast<char>(w & 0xFF));
-  }
-  return true;
 }
 
 std::size_t align64(std::size_t n) { return (n + 63) & ~std::size_t{63}; }
@@ -82,16 +50,15 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> tokens;  // index = rank
   std::string line;
-  std::string decoded;
   std::size_t line_no = 0;
   while (std::getline(in, line)) {
     ++line_no;
     if (line.empty()) continue;
     std::size_t space = line.find(' ');
     if (space == std::string::npos) return fail("line " + std::to_string(line_no) + ": no rank");
-    if (!base64_decode(line.substr(0, space), decoded)) {
-      return fail("line " + std::to_string(line_no) + ": bad base64");
-    }
+    std::optional<std::string> bytes = caveman::base64_decode(std::string_view(line).substr(0, space));
+    if (!bytes) return fail("line " + std::to_string(line_no) + ": bad base64");
+    std::string decoded = std::move(*bytes);
     std::uint64_t rank = 0;
     std::string digits = line.substr(space + 1);
     if (digits.empty() || digits.size() > 9) return fail("line " + std::to_string(line_no));
@@ -105,7 +72,7 @@ int main(int argc, char** argv) {
     if (decoded.empty() || decoded.size() > tf::kMaxTokenBytes) {
       return fail("line " + std::to_string(line_no) + ": token length out of range");
     }
-    tokens.push_back(decoded);
+    tokens.push_back(std::move(decoded));
   }
   std::size_t count = tokens.size();
   if (count == 0 || count >= (std::size_t{1} << tf::kRankBits)) return fail("token count");
