@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/probe_table.h"
 #include "text/unicode.h"
 #include "text/utf8.h"
 
@@ -187,15 +188,7 @@ class Vocabulary {
   }
 
   void grow() {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
-    std::size_t mask = slots_.size() - 1;
-    for (const Slot& slot : old) {
-      if (slot.len == kEmpty) continue;
-      std::size_t i = slot.hash & mask;
-      while (slots_[i].len != kEmpty) i = (i + 1) & mask;
-      slots_[i] = slot;
-    }
+    core::grow_probe_table(slots_, 1024, [](const Slot& s) { return s.len == kEmpty; });
   }
 
   static constexpr std::uint32_t kEmpty = 0xFFFFFFFF;
@@ -297,15 +290,7 @@ class SeenProfiles {
   };
 
   void grow() {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.empty() ? 256 : old.size() * 2, Slot{});
-    std::size_t mask = slots_.size() - 1;
-    for (const Slot& s : old) {
-      if (!s.used) continue;
-      std::size_t i = s.hash & mask;
-      while (slots_[i].used) i = (i + 1) & mask;
-      slots_[i] = s;
-    }
+    core::grow_probe_table(slots_, 256, [](const Slot& s) { return !s.used; });
   }
 
   std::vector<Slot> slots_;

@@ -4,6 +4,8 @@
 #include <functional>
 #include <limits>
 
+#include "core/probe_table.h"
+
 namespace caveman::tokens {
 namespace {
 
@@ -76,15 +78,7 @@ void SegmentMemo::insert(std::string_view seg, std::size_t hash, std::size_t cou
 }
 
 void SegmentMemo::grow() {
-  std::vector<Slot> old = std::move(slots_);
-  slots_.assign(old.empty() ? 256 : old.size() * 2, Slot{});
-  std::size_t mask = slots_.size() - 1;
-  for (const Slot& s : old) {
-    if (!s.used) continue;
-    std::size_t i = s.hash & mask;
-    while (slots_[i].used) i = (i + 1) & mask;
-    slots_[i] = s;
-  }
+  core::grow_probe_table(slots_, 256, [](const Slot& s) { return !s.used; });
 }
 
 }  // namespace caveman::tokens
