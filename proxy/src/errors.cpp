@@ -93,7 +93,10 @@ int http_status_for(const Status& status) {
   if (c == "cave_header_mapping_failed" || c == "cave_provider_request_invalid") return 400;
   if (c == "cave_upstream_timeout") return 504;
   if (c == "cave_client_cancelled") return 499;
-  if (c == "cave_upstream_blocked" || c == "cave_upstream_unavailable") return 502;
+  if (c == "cave_upstream_blocked" || c == "cave_upstream_unavailable" ||
+      c == "cave_upstream_response_too_large") {
+    return 502;
+  }
   return 500;
 }
 

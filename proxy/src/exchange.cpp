@@ -5,6 +5,8 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <functional>
+#include <optional>
 #include <set>
 
 #include "errors.h"
@@ -22,6 +24,8 @@ namespace {
 constexpr const char* kJson = "application/json";
 constexpr std::size_t kDrainBeforeRetry = 1024 * 1024;
 constexpr auto kLivenessPoll = std::chrono::milliseconds(200);
+// Cap on a buffered non-streaming answer (a model's reply is far smaller).
+constexpr std::size_t kMaxBufferedAnswer = 64u * 1024 * 1024;
 
 HeaderList inbound_headers(const httplib::Request& req) {
   HeaderList out;
@@ -56,6 +60,13 @@ bool server_retrieve_endpoint(Endpoint e) {
          e == Endpoint::kGenerateContent;
 }
 
+// Model calls that do not ask for a stream (and token counts) are answered in one piece.
+// Embeddings can be large and other compat paths could be anything: they are relayed.
+bool answers_in_one_piece(Endpoint e) {
+  return e == Endpoint::kMessages || e == Endpoint::kCountTokens || e == Endpoint::kChatCompletions ||
+         e == Endpoint::kResponses || e == Endpoint::kGenerateContent || e == Endpoint::kGeminiCountTokens;
+}
+
 // The cave headers every proxied response carries.
 void add_cave_headers(const Exchange& x, const std::string& optimization, httplib::Response& res) {
   res.set_header("x-cave-request-id", x.request_id);
@@ -79,29 +90,29 @@ void reply_error(Exchange* x, const Status& status, httplib::Response& res) {
                   kJson);
 }
 
-// Runs on a relay thread: the upstream exchange feeding the channel.
-void run_relay(const std::shared_ptr<Exchange>& x) {
+// The upstream exchange both answer paths share. A transformed request the provider refuses
+// (4xx) is sent again exactly as the client wrote it; the refusal is drained (bounded) and
+// never shown. on_head / on_data see only what the client is to receive.
+ExchangeResult send_upstream(Exchange& x, const std::function<bool(const UpstreamHead&)>& on_head,
+                             const std::function<bool(std::string_view)>& on_data) {
   bool retry_original = false;
   std::size_t drained = 0;
   auto publish = [&](const UpstreamHead& h) {
     {
-      std::lock_guard<std::mutex> lock(x->mu);
-      x->content_encoding = h.content_encoding;
-      x->status_code = h.status;
+      std::lock_guard<std::mutex> lock(x.mu);
+      x.content_encoding = h.content_encoding;
+      x.status_code = h.status;
     }
-    x->head.publish(h);
-    return true;
+    return on_head(h);
   };
   auto forward = [&](std::string_view data) {
-    x->capture->feed(data);
-    return x->channel.push(data);
+    x.capture->feed(data);
+    return on_data(data);
   };
-  ExchangeResult result = x->rt->upstream->exchange(
-      x->upstream,
+  ExchangeResult result = x.rt->upstream->exchange(
+      x.upstream,
       [&](const UpstreamHead& h) {
-        // A transformed request the provider refuses is sent again exactly as the client
-        // wrote it; the refusal is drained (bounded) and never shown.
-        if (x->transformed && h.status >= 400 && h.status < 500) {
+        if (x.transformed && h.status >= 400 && h.status < 500) {
           retry_original = true;
           return true;
         }
@@ -114,22 +125,34 @@ void run_relay(const std::shared_ptr<Exchange>& x) {
         }
         return forward(data);
       },
-      &x->cancel);
-  if (retry_original && !x->cancel.cancelled()) {
-    UpstreamRequest original = x->upstream;
-    original.body = x->raw_body;
+      &x.cancel);
+  if (retry_original && !x.cancel.cancelled()) {
+    UpstreamRequest original = x.upstream;
+    original.body = x.raw_body;
     {
-      std::lock_guard<std::mutex> lock(x->mu);
-      x->row.optimization_ids = "";
-      x->row.compression_ratio.reset();
-      x->row.compression_tokens_before.reset();
-      x->row.compression_tokens_after.reset();
-      x->row.error_code = "transformed_request_refused";
-      x->row.recovery_handle.clear();
-      x->row.sent_body = x->raw_body;
+      std::lock_guard<std::mutex> lock(x.mu);
+      x.row.optimization_ids = "";
+      x.row.compression_ratio.reset();
+      x.row.compression_tokens_before.reset();
+      x.row.compression_tokens_after.reset();
+      x.row.error_code = "transformed_request_refused";
+      x.row.recovery_handle.clear();
+      x.row.sent_body = x.raw_body;
     }
-    result = x->rt->upstream->exchange(original, publish, forward, &x->cancel);
+    result = x.rt->upstream->exchange(original, publish, forward, &x.cancel);
   }
+  return result;
+}
+
+// Runs on a relay thread: the upstream exchange feeding the channel.
+void run_relay(const std::shared_ptr<Exchange>& x) {
+  ExchangeResult result = send_upstream(
+      *x,
+      [&](const UpstreamHead& h) {
+        x->head.publish(h);
+        return true;
+      },
+      [&](std::string_view data) { return x->channel.push(data); });
   x->head.fail(result.status.ok() ? Status::Unavailable("cave_upstream_unavailable", "no response")
                                   : result.status);
   {
@@ -138,6 +161,173 @@ void run_relay(const std::shared_ptr<Exchange>& x) {
   }
   x->channel.close_writer(result.status);
   x->party_done();
+}
+
+// The answer failed before the client got anything: an error envelope, and the row says why.
+void reply_failure(Exchange* x, const Status& status, httplib::Response& res) {
+  reply_error(x, status, res);
+  {
+    std::lock_guard<std::mutex> lock(x->mu);
+    x->status_code = res.status;
+    x->row.error_code = status.cave_code();
+  }
+  x->party_done();
+}
+
+// Status and headers of the provider's answer, plus the cave headers. The compression
+// headers are sent only when the provider took the transformed body.
+void write_head(Exchange& x, const UpstreamHead& head, const std::string& optimization,
+                const HeaderList& compression_headers, httplib::Response& res) {
+  res.status = head.status;
+  for (auto& [k, v] : filter_response_headers(head.headers)) res.set_header(k, v);
+  bool refused_transform = false;
+  {
+    std::lock_guard<std::mutex> lock(x.mu);
+    refused_transform = x.row.error_code == "transformed_request_refused";
+  }
+  add_cave_headers(x, refused_transform ? std::string() : optimization, res);
+  if (!refused_transform) {
+    for (auto& [k, v] : compression_headers) res.set_header(k, v);
+  }
+}
+
+bool has_no_body(const UpstreamHead& head) {
+  return head.status == 204 || head.status == 304 || (head.content_length && *head.content_length == 0);
+}
+
+// The response's completion callback: the client side of the exchange is done.
+std::function<void(bool)> client_done(const std::shared_ptr<Exchange>& x) {
+  return [x](bool success) {
+    if (!success) {
+      x->cancel.cancel();
+      x->channel.close_reader();
+    }
+    {
+      std::lock_guard<std::mutex> lock(x->mu);
+      x->client_ok = success;
+    }
+    x->party_done();
+  };
+}
+
+// A request that does not ask for a stream is exchanged on the server worker itself and
+// its answer buffered: no relay thread and no hand-offs. The provider sends such an answer
+// in one piece, so the client loses no early bytes; one that has left is noticed when the
+// answer is written (the same moment the relay would notice it).
+void answer_buffered(const std::shared_ptr<Exchange>& x, const std::string& optimization,
+                     const HeaderList& compression_headers, httplib::Response& res) {
+  x->parties.store(1);  // no relay party
+  std::optional<UpstreamHead> head;
+  auto body = std::make_shared<std::string>();
+  bool too_large = false;
+  ExchangeResult result = send_upstream(
+      *x,
+      [&](const UpstreamHead& h) {
+        head = h;
+        body->clear();
+        return true;
+      },
+      [&](std::string_view data) {
+        if (body->size() + data.size() > kMaxBufferedAnswer) {
+          too_large = true;
+          return false;
+        }
+        body->append(data);
+        return true;
+      });
+  if (too_large) {
+    return reply_failure(x.get(),
+                         Status::Unavailable("cave_upstream_response_too_large",
+                                             "the provider's answer to a non-streaming request is larger "
+                                             "than 64 MiB; ask for a stream"),
+                         res);
+  }
+  if (!result.status.ok() || !head) {
+    // Also an answer that broke off after its head: a partial body is never passed on.
+    return reply_failure(x.get(),
+                         result.status.ok() ? Status::Unavailable("cave_upstream_unavailable", "no response")
+                                            : result.status,
+                         res);
+  }
+  write_head(*x, *head, optimization, compression_headers, res);
+  if (has_no_body(*head)) {
+    if (!head->content_type.empty()) res.set_header("Content-Type", head->content_type);
+    x->party_done();
+    return;
+  }
+  std::string content_type = head->content_type.empty() ? "application/octet-stream" : head->content_type;
+  res.set_content_provider(
+      body->size(), content_type,
+      [x, body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+        if (!sink.write(body->data() + offset, length)) return false;
+        x->note_write(length);
+        return true;
+      },
+      client_done(x));
+}
+
+// Streams, embeddings, other compat paths and bodies that are not JSON (whether they stream
+// is unknown) go through a relay thread: the client gets each chunk as it arrives.
+void answer_relayed(const std::shared_ptr<Exchange>& x, const std::string& optimization,
+                    const HeaderList& compression_headers, httplib::Response& res) {
+  x->rt->relays.run([x] { run_relay(x); });
+  Result<UpstreamHead> head = x->head.wait();
+  if (!head.ok()) return reply_failure(x.get(), head.status(), res);
+  write_head(*x, *head, optimization, compression_headers, res);
+  std::string content_type = head->content_type.empty() ? "application/octet-stream" : head->content_type;
+  if (has_no_body(*head)) {
+    std::string chunk;
+    while (x->channel.pop(&chunk, kLivenessPoll) != ByteChannel::Pop::kEnd) {
+    }
+    if (!head->content_type.empty()) res.set_header("Content-Type", head->content_type);
+    x->party_done();
+    return;
+  }
+  if (head->content_length) {
+    res.set_content_provider(
+        *head->content_length, content_type,
+        [x](std::size_t, std::size_t, httplib::DataSink& sink) {
+          std::string chunk;
+          while (true) {
+            switch (x->channel.pop(&chunk, kLivenessPoll)) {
+              case ByteChannel::Pop::kData:
+                if (!sink.write(chunk.data(), chunk.size())) return false;
+                x->note_write(chunk.size());
+                return true;
+              case ByteChannel::Pop::kEnd:
+                return false;  // ended before Content-Length bytes: abort, never pad
+              case ByteChannel::Pop::kTimeout:
+                if (!sink.is_writable()) return false;  // the client went away
+                break;
+            }
+          }
+        },
+        client_done(x));
+  } else {
+    res.set_chunked_content_provider(
+        content_type,
+        [x](std::size_t, httplib::DataSink& sink) {
+          std::string chunk;
+          while (true) {
+            switch (x->channel.pop(&chunk, kLivenessPoll)) {
+              case ByteChannel::Pop::kData:
+                if (chunk.empty()) continue;
+                if (!sink.write(chunk.data(), chunk.size())) return false;
+                x->note_write(chunk.size());
+                return true;
+              case ByteChannel::Pop::kEnd:
+                // A stream the upstream broke off is not ended cleanly for the client.
+                if (!x->channel.final_status().ok()) return false;
+                sink.done();
+                return true;
+              case ByteChannel::Pop::kTimeout:
+                if (!sink.is_writable()) return false;
+                break;
+            }
+          }
+        },
+        client_done(x));
+  }
 }
 
 }  // namespace
@@ -237,14 +427,8 @@ void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response
   }
 
   auto fail_early = [&](const Status& s) {
-    reply_error(x.get(), s, res);
-    {
-      std::lock_guard<std::mutex> lock(x->mu);
-      x->status_code = res.status;
-      x->row.error_code = s.cave_code();
-    }
     x->parties.store(1);  // no relay runs
-    x->party_done();
+    reply_failure(x.get(), s, res);
   };
   if (!mapped.ok()) return fail_early(mapped.status());
   row.auth_mode = std::string(auth_mode_name(mapped->auth_mode));
@@ -394,98 +578,9 @@ void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response
   }
   row.optimization_ids = optimization;
 
-  // Streaming relay (record mode, marker-only compress, and every fallback).
-  rt_->relays.run([x] { run_relay(x); });
-  Result<UpstreamHead> head = x->head.wait();
-  if (!head.ok()) {
-    reply_error(x.get(), head.status(), res);
-    {
-      std::lock_guard<std::mutex> lock(x->mu);
-      x->status_code = res.status;
-      x->row.error_code = head.status().cave_code();
-    }
-    x->party_done();
-    return;
-  }
-  res.status = head->status;
-  for (auto& [k, v] : filter_response_headers(head->headers)) res.set_header(k, v);
-  bool refused_transform = false;
-  {
-    std::lock_guard<std::mutex> lock(x->mu);
-    refused_transform = x->row.error_code == "transformed_request_refused";
-  }
-  add_cave_headers(*x, refused_transform ? std::string() : optimization, res);
-  if (!refused_transform) {
-    for (auto& [k, v] : compression_headers) res.set_header(k, v);
-  }
-  std::string content_type = head->content_type.empty() ? "application/octet-stream" : head->content_type;
-
-  bool no_body = head->status == 204 || head->status == 304 ||
-                 (head->content_length && *head->content_length == 0);
-  if (no_body) {
-    std::string chunk;
-    while (x->channel.pop(&chunk, kLivenessPoll) != ByteChannel::Pop::kEnd) {
-    }
-    if (!head->content_type.empty()) res.set_header("Content-Type", head->content_type);
-    x->party_done();
-    return;
-  }
-  auto releaser = [x](bool success) {
-    if (!success) {
-      x->cancel.cancel();
-      x->channel.close_reader();
-    }
-    {
-      std::lock_guard<std::mutex> lock(x->mu);
-      x->client_ok = success;
-    }
-    x->party_done();
-  };
-  if (head->content_length) {
-    res.set_content_provider(
-        *head->content_length, content_type,
-        [x](std::size_t, std::size_t, httplib::DataSink& sink) {
-          std::string chunk;
-          while (true) {
-            switch (x->channel.pop(&chunk, kLivenessPoll)) {
-              case ByteChannel::Pop::kData:
-                if (!sink.write(chunk.data(), chunk.size())) return false;
-                x->note_write(chunk.size());
-                return true;
-              case ByteChannel::Pop::kEnd:
-                return false;  // ended before Content-Length bytes: abort, never pad
-              case ByteChannel::Pop::kTimeout:
-                if (!sink.is_writable()) return false;  // the client went away
-                break;
-            }
-          }
-        },
-        releaser);
-  } else {
-    res.set_chunked_content_provider(
-        content_type,
-        [x](std::size_t, httplib::DataSink& sink) {
-          std::string chunk;
-          while (true) {
-            switch (x->channel.pop(&chunk, kLivenessPoll)) {
-              case ByteChannel::Pop::kData:
-                if (chunk.empty()) continue;
-                if (!sink.write(chunk.data(), chunk.size())) return false;
-                x->note_write(chunk.size());
-                return true;
-              case ByteChannel::Pop::kEnd:
-                // A stream the upstream broke off is not ended cleanly for the client.
-                if (!x->channel.final_status().ok()) return false;
-                sink.done();
-                return true;
-              case ByteChannel::Pop::kTimeout:
-                if (!sink.is_writable()) return false;
-                break;
-            }
-          }
-        },
-        releaser);
-  }
+  // Record mode, marker-only compress and every fallback.
+  if (!row.stream && doc && answers_in_one_piece(x->route.endpoint)) return answer_buffered(x, optimization, compression_headers, res);
+  answer_relayed(x, optimization, compression_headers, res);
 }
 
 }  // namespace caveman::proxy

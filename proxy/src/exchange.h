@@ -1,5 +1,7 @@
 // One proxied provider request, shared by the server worker that answers the client, the
-// relay thread that talks to the provider and the response's completion callback.
+// relay thread that talks to the provider (streams only: a request that does not ask for a
+// stream is exchanged and buffered on the worker itself) and the response's completion
+// callback.
 //
 // Two parties finish an exchange — the client side (response written or abandoned) and
 // the upstream side (relay ended) — and whichever finishes last records the usage row and

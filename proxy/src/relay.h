@@ -1,4 +1,5 @@
-// The streaming relay between one upstream exchange and one client response.
+// The streaming relay between one upstream exchange and one client response (streaming
+// requests; the rest are answered on the server worker, see exchange.cpp).
 //
 // The upstream side runs on a RelayExecutor thread and pushes body chunks into a bounded
 // ByteChannel; the server's content provider pops them and writes each to the client as it

@@ -203,6 +203,42 @@ TEST_F(ProxyServerTest, RecordModeJsonIsByteExactBothWays) {
   EXPECT_EQ(r0[0]["status_code"], 200);
 }
 
+TEST_F(ProxyServerTest, NonStreamingRequestsAreAnsweredWithoutARelayThread) {
+  start();
+  std::string answer = R"({"id":"msg_1","usage":{"input_tokens":5,"output_tokens":2}})";
+  mock_.answer([&](const httplib::Request&, httplib::Response& res) { res.set_content(answer, "application/json"); });
+  httplib::Result plain = client_->Post("/v1/messages", R"({"model":"m","messages":[]})", "application/json");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->body, answer);
+  EXPECT_EQ(rt_.relays.thread_count(), 0u);  // exchanged on the server worker itself
+  httplib::Result streamed =
+      client_->Post("/v1/messages", R"({"model":"m","stream":true,"messages":[]})", "application/json");
+  ASSERT_TRUE(streamed);
+  EXPECT_EQ(streamed->body, answer);
+  EXPECT_EQ(rt_.relays.thread_count(), 1u);
+  std::vector<Json> rs = rows();
+  ASSERT_EQ(rs.size(), 2u);
+  for (const Json& row : rs) EXPECT_EQ(row["input_tokens"], 5);
+}
+
+TEST_F(ProxyServerTest, ANonStreamingAnswerThatBreaksOffIsAnErrorNotATruncatedBody) {
+  start();
+  mock_.answer([](const httplib::Request&, httplib::Response& res) {
+    res.set_content_provider(1000, "application/json", [](std::size_t, std::size_t, httplib::DataSink& sink) {
+      sink.write("{\"id\":\"msg", 10);
+      return false;  // the provider dies after 10 of 1,000 bytes
+    });
+  });
+  httplib::Result r = client_->Post("/v1/messages", R"({"model":"m","messages":[]})", "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 502);
+  EXPECT_EQ(Json::parse(r->body)["error"]["code"], "cave_upstream_unavailable");
+  std::vector<Json> rs = rows();
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_EQ(rs[0]["status_code"], 502);
+  EXPECT_EQ(rs[0]["error_code"], "cave_upstream_unavailable");
+}
+
 TEST_F(ProxyServerTest, RecordModeSseIsRelayedChunkByChunk) {
   start();
   std::vector<std::string> events = {
