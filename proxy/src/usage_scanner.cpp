@@ -3,13 +3,15 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <nlohmann/json.hpp>
+#include <cstdlib>
+#include <optional>
+
+#include "json_spans.h"
 
 namespace caveman::proxy {
 namespace {
-
-using Json = nlohmann::json;
 
 struct Scan {
   Usage usage;
@@ -19,26 +21,30 @@ struct Scan {
 };
 
 // Reads a non-negative integer counter; a present but bad value marks the scan malformed.
-std::optional<std::int64_t> counter(const Json& obj, const char* key, Scan* scan) {
-  if (!obj.is_object()) return std::nullopt;
-  auto it = obj.find(key);
-  if (it == obj.end() || it->is_null()) return std::nullopt;
-  if (it->is_number_unsigned()) return static_cast<std::int64_t>(it->get<std::uint64_t>());
-  if (it->is_number_integer()) {
-    std::int64_t v = it->get<std::int64_t>();
-    if (v < 0) scan->malformed = true;
-    return v < 0 ? std::nullopt : std::optional<std::int64_t>(v);
+std::optional<std::int64_t> counter(const JsonDoc& doc, NodeId obj, std::string_view key, Scan* scan) {
+  NodeId id = doc.get(obj, key);
+  if (id == kNoNode || doc.is(id, JsonKind::kNull)) return std::nullopt;
+  if (!doc.is(id, JsonKind::kNumber)) {
+    scan->malformed = true;
+    return std::nullopt;
   }
-  if (it->is_number_float()) {
-    double d = it->get<double>();
-    if (d < 0 || std::floor(d) != d) {
-      scan->malformed = true;
-      return std::nullopt;
+  const std::string& literal = doc.node(id).text;
+  bool integral = literal.find_first_of(".eE") == std::string::npos;
+  if (integral) {
+    std::int64_t v = 0;
+    auto [end, ec] = std::from_chars(literal.data(), literal.data() + literal.size(), v);
+    if (ec == std::errc() && end == literal.data() + literal.size()) {
+      if (v < 0) scan->malformed = true;
+      return v < 0 ? std::nullopt : std::optional<std::int64_t>(v);
     }
-    return static_cast<std::int64_t>(d);
   }
-  scan->malformed = true;
-  return std::nullopt;
+  // Fractions, exponents and integers beyond int64: whole non-negative values only.
+  double d = std::strtod(literal.c_str(), nullptr);
+  if (d < 0 || std::floor(d) != d || d >= 9.2e18) {
+    scan->malformed = true;
+    return std::nullopt;
+  }
+  return static_cast<std::int64_t>(d);
 }
 
 std::optional<std::int64_t> sum(std::optional<std::int64_t> a, std::optional<std::int64_t> b) {
@@ -50,40 +56,35 @@ void merge_max(std::optional<std::int64_t>* into, std::optional<std::int64_t> v)
   if (v && (!*into || **into < *v)) *into = v;
 }
 
-const Json* member(const Json& obj, const char* key) {
-  if (!obj.is_object()) return nullptr;
-  auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
-}
-
 // Folds one usage object (any provider's shape) into the scan with the max rule.
-void fold_usage(const Json& u, Scan* scan) {
-  if (!u.is_object()) return;
+void fold_usage(const JsonDoc& doc, NodeId u, Scan* scan) {
+  if (!doc.is(u, JsonKind::kObject)) return;
+  auto count = [&](NodeId obj, std::string_view key) { return counter(doc, obj, key, scan); };
   Usage& out = scan->usage;
-  std::optional<std::int64_t> input = counter(u, "input_tokens", scan);
-  if (!input) input = counter(u, "prompt_tokens", scan);
-  if (!input) input = sum(counter(u, "promptTokenCount", scan), counter(u, "toolUsePromptTokenCount", scan));
-  std::optional<std::int64_t> output = counter(u, "output_tokens", scan);
-  if (!output) output = counter(u, "completion_tokens", scan);
-  if (!output) output = sum(counter(u, "candidatesTokenCount", scan), counter(u, "thoughtsTokenCount", scan));
+  std::optional<std::int64_t> input = count(u, "input_tokens");
+  if (!input) input = count(u, "prompt_tokens");
+  if (!input) input = sum(count(u, "promptTokenCount"), count(u, "toolUsePromptTokenCount"));
+  std::optional<std::int64_t> output = count(u, "output_tokens");
+  if (!output) output = count(u, "completion_tokens");
+  if (!output) output = sum(count(u, "candidatesTokenCount"), count(u, "thoughtsTokenCount"));
 
-  std::optional<std::int64_t> cache_read = counter(u, "cache_read_input_tokens", scan);
-  if (!cache_read) cache_read = counter(u, "cached_input_tokens", scan);
-  if (!cache_read) cache_read = counter(u, "cachedContentTokenCount", scan);
-  std::optional<std::int64_t> cache_write = counter(u, "cache_creation_input_tokens", scan);
-  std::optional<std::int64_t> reasoning = counter(u, "reasoning_tokens", scan);
-  if (!reasoning) reasoning = counter(u, "thoughtsTokenCount", scan);
+  std::optional<std::int64_t> cache_read = count(u, "cache_read_input_tokens");
+  if (!cache_read) cache_read = count(u, "cached_input_tokens");
+  if (!cache_read) cache_read = count(u, "cachedContentTokenCount");
+  std::optional<std::int64_t> cache_write = count(u, "cache_creation_input_tokens");
+  std::optional<std::int64_t> reasoning = count(u, "reasoning_tokens");
+  if (!reasoning) reasoning = count(u, "thoughtsTokenCount");
   for (const char* details : {"input_tokens_details", "prompt_tokens_details"}) {
-    if (const Json* d = member(u, details)) {
-      if (!cache_read) cache_read = counter(*d, "cached_tokens", scan);
-      if (!cache_write) cache_write = counter(*d, "cache_write_tokens", scan);
-    }
+    NodeId d = doc.get(u, details);
+    if (d == kNoNode) continue;
+    if (!cache_read) cache_read = count(d, "cached_tokens");
+    if (!cache_write) cache_write = count(d, "cache_write_tokens");
   }
   for (const char* details : {"output_tokens_details", "completion_tokens_details"}) {
-    if (const Json* d = member(u, details)) {
-      if (!reasoning) reasoning = counter(*d, "reasoning_tokens", scan);
-      if (!reasoning) reasoning = counter(*d, "thinking_tokens", scan);
-    }
+    NodeId d = doc.get(u, details);
+    if (d == kNoNode) continue;
+    if (!reasoning) reasoning = count(d, "reasoning_tokens");
+    if (!reasoning) reasoning = count(d, "thinking_tokens");
   }
   merge_max(&out.input, input);
   merge_max(&out.output, output);
@@ -92,34 +93,28 @@ void fold_usage(const Json& u, Scan* scan) {
   merge_max(&out.reasoning, reasoning);
 }
 
-void fold_event(const Json& ev, Scan* scan) {
-  if (ev.is_array()) {
-    for (const Json& e : ev) fold_event(e, scan);
+void fold_event(const JsonDoc& doc, NodeId ev, Scan* scan) {
+  if (doc.is(ev, JsonKind::kArray)) {
+    for (NodeId e : doc.node(ev).items) fold_event(doc, e, scan);
     return;
   }
-  if (!ev.is_object()) return;
-  if (const Json* u = member(ev, "usage")) fold_usage(*u, scan);
-  if (const Json* u = member(ev, "usageMetadata")) fold_usage(*u, scan);
-  if (const Json* m = member(ev, "message")) {
-    if (const Json* u = member(*m, "usage")) fold_usage(*u, scan);
+  if (!doc.is(ev, JsonKind::kObject)) return;
+  fold_usage(doc, doc.get(ev, "usage"), scan);
+  fold_usage(doc, doc.get(ev, "usageMetadata"), scan);
+  fold_usage(doc, doc.get(doc.get(ev, "message"), "usage"), scan);
+  NodeId response = doc.get(ev, "response");
+  fold_usage(doc, doc.get(response, "usage"), scan);
+  fold_usage(doc, doc.get(response, "usageMetadata"), scan);
+  if (doc.get_string(ev, "type") == "message_delta" && doc.get(doc.get(ev, "usage"), "output_tokens") != kNoNode) {
+    scan->anthropic_final_output = true;
   }
-  if (const Json* r = member(ev, "response")) {
-    if (const Json* u = member(*r, "usage")) fold_usage(*u, scan);
-    if (const Json* u = member(*r, "usageMetadata")) fold_usage(*u, scan);
-  }
-  if (const Json* t = member(ev, "type"); t && t->is_string() && *t == "message_delta") {
-    if (const Json* u = member(ev, "usage"); u && member(*u, "output_tokens")) {
-      scan->anthropic_final_output = true;
+  NodeId cands = doc.get(ev, "candidates");
+  if (doc.is(cands, JsonKind::kArray)) {
+    for (NodeId c : doc.node(cands).items) {
+      if (doc.is(doc.get(c, "finishReason"), JsonKind::kString)) scan->gemini_finished = true;
     }
   }
-  if (const Json* cands = member(ev, "candidates"); cands && cands->is_array()) {
-    for (const Json& c : *cands) {
-      if (const Json* f = member(c, "finishReason"); f && f->is_string()) scan->gemini_finished = true;
-    }
-  }
-  if (const Json* pf = member(ev, "promptFeedback"); pf && member(*pf, "blockReason")) {
-    scan->gemini_finished = true;
-  }
+  if (doc.get(doc.get(ev, "promptFeedback"), "blockReason") != kNoNode) scan->gemini_finished = true;
 }
 
 void scan_lines(std::string_view body, Scan* scan) {
@@ -136,8 +131,7 @@ void scan_lines(std::string_view body, Scan* scan) {
       if (!line.empty() && line.front() == ' ') line.remove_prefix(1);
     }
     if (line == "[DONE]" || line.empty()) continue;
-    Json ev = Json::parse(line, nullptr, false);
-    if (!ev.is_discarded()) fold_event(ev, scan);
+    if (std::optional<JsonDoc> ev = JsonDoc::parse(line)) fold_event(*ev, ev->root(), scan);
   }
 }
 
@@ -233,9 +227,8 @@ Usage parse_usage(Provider provider, bool stream, std::string_view body) {
   std::size_t first = body.find_first_not_of(" \t\r\n");
   bool whole = false;
   if (first != std::string_view::npos && (body[first] == '{' || body[first] == '[')) {
-    Json doc = Json::parse(body, nullptr, false);
-    if (!doc.is_discarded()) {
-      fold_event(doc, &scan);
+    if (std::optional<JsonDoc> doc = JsonDoc::parse(body)) {
+      fold_event(*doc, doc->root(), &scan);
       whole = true;
       // A non-streamed Anthropic message carries its final usage; a Gemini JSON array
       // (stream without alt=sse) is judged by its chunks.

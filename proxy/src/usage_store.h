@@ -3,8 +3,10 @@
 //
 // submit() only enqueues (bounded; a full queue drops the row and counts it — the request
 // itself is never slowed or failed by bookkeeping). The writer thread hashes the bodies,
-// scans the usage capture and inserts rows in small transactions. stop() drains the queue
-// and joins. A row with a store error is dropped and counted, never retried forever.
+// scans the usage capture and inserts rows, one transaction per gather: it wakes when the
+// queue stops being empty, collects for up to 20 ms (flush() and stop() cut that short),
+// then writes everything it has (so rows land in the table ≤ ~20 ms late). stop() drains
+// the queue and joins. A row with a store error is dropped and counted, never retried forever.
 // Thread-safe: submit() from any thread.
 #ifndef CAVEMAN_PROXY_USAGE_STORE_H_
 #define CAVEMAN_PROXY_USAGE_STORE_H_
@@ -99,6 +101,7 @@ class UsageWriter {
   std::deque<UsageRow> queue_;  // guarded by mu_
   bool stopping_ = false;       // guarded by mu_
   bool busy_ = false;           // guarded by mu_
+  int flushing_ = 0;            // flush() callers waiting; guarded by mu_
   std::atomic<std::uint64_t> written_{0};
   std::atomic<std::uint64_t> dropped_{0};
   std::thread thread_;

@@ -105,8 +105,21 @@ TEST(ProxyUsage, MalformedCountersAreNotBooked) {
   EXPECT_EQ(frac.basis, "provider_malformed");
   Usage str = parse_usage(Provider::kOpenAI, false, R"({"usage":{"prompt_tokens":"3","completion_tokens":2}})");
   EXPECT_EQ(str.basis, "provider_malformed");
+  Usage huge = parse_usage(Provider::kOpenAI, false,
+                           R"({"usage":{"prompt_tokens":18446744073709551615,"completion_tokens":2}})");
+  EXPECT_EQ(huge.basis, "provider_malformed");
+  EXPECT_FALSE(huge.input);
   Usage garbage = parse_usage(Provider::kAnthropic, false, "<html>502 Bad Gateway</html>");
   EXPECT_EQ(garbage.basis, "unavailable");
+}
+
+TEST(ProxyUsage, WholeNumbersWrittenAsFractionsOrExponentsAreBooked) {
+  Usage u = parse_usage(Provider::kOpenAI, false,
+                        R"({"usage":{"prompt_tokens":1.0e3,"completion_tokens":2.0,"prompt_tokens_details":{"cached_tokens":-0}}})");
+  EXPECT_EQ(u.basis, "provider_complete");
+  EXPECT_EQ(u.input.value_or(-1), 1000);
+  EXPECT_EQ(u.output.value_or(-1), 2);
+  EXPECT_EQ(u.cache_read.value_or(-1), 0);
 }
 
 TEST(ProxyUsage, CaptureKeepsHeadAndTailWithinBounds) {
