@@ -18,6 +18,11 @@ constexpr std::size_t kBatch = 256;
 // After the first row arrives the writer waits this long for more: one wake-up and one
 // transaction per gather instead of per request, which under load took CPU from forwarding.
 constexpr auto kGatherDelay = std::chrono::milliseconds(20);
+// While it keeps up, the writer steps aside every few rows: a gather written in one go held
+// a core for milliseconds and requests queued behind it (c=8 bench: added p99 +5.1–5.3 →
+// +4.2–4.4 ms, 0 rows dropped).
+// With a backlog past a quarter of the queue it writes flat out so no row is dropped.
+constexpr std::size_t kRowsBetweenYields = 8;
 
 constexpr const char* kInsert = R"sql(
 INSERT INTO requests (
@@ -73,6 +78,7 @@ bool UsageWriter::submit(UsageRow row) {
     }
     was_empty = queue_.empty();
     queue_.push_back(std::move(row));
+    backlog_.store(queue_.size(), std::memory_order_relaxed);
   }
   // The writer sleeps only on an empty queue; rows after the first ride along unannounced.
   if (was_empty) cv_.notify_one();
@@ -110,12 +116,18 @@ void UsageWriter::loop() {
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
       }
+      backlog_.store(queue_.size(), std::memory_order_relaxed);
       busy_ = true;
     }
     try {
       SQLite::Transaction tx(*db_);
       if (!insert_st_) insert_st_ = std::make_unique<SQLite::Statement>(*db_, kInsert);
+      std::size_t since_yield = 0;
       for (UsageRow& row : batch) {
+        if (++since_yield == kRowsBetweenYields) {
+          since_yield = 0;
+          if (backlog_.load(std::memory_order_relaxed) < max_queue_ / 4) std::this_thread::yield();
+        }
         Status s = insert(*insert_st_, row);
         if (s.ok()) {
           written_.fetch_add(1);

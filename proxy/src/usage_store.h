@@ -102,6 +102,7 @@ class UsageWriter {
   bool stopping_ = false;       // guarded by mu_
   bool busy_ = false;           // guarded by mu_
   int flushing_ = 0;            // flush() callers waiting; guarded by mu_
+  std::atomic<std::size_t> backlog_{0};  // queue_.size() as last seen under mu_
   std::atomic<std::uint64_t> written_{0};
   std::atomic<std::uint64_t> dropped_{0};
   std::thread thread_;
