@@ -68,7 +68,7 @@ UpstreamClient::~UpstreamClient() = default;
 
 std::unique_ptr<httplib::Client> UpstreamClient::acquire(const std::string& key,
                                                          const UpstreamRequest& request,
-                                                         const std::string& ip) {
+                                                         const std::string& ip, bool* reused) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = idle_.find(key);
@@ -76,9 +76,13 @@ std::unique_ptr<httplib::Client> UpstreamClient::acquire(const std::string& key,
     while (it != idle_.end() && !it->second.empty()) {
       auto entry = std::move(it->second.back());
       it->second.pop_back();
-      if (now - entry.first < kMaxIdleAge) return std::move(entry.second);
+      if (now - entry.first < kMaxIdleAge) {
+        *reused = true;
+        return std::move(entry.second);
+      }
     }
   }
+  *reused = false;
   auto client = std::make_unique<httplib::Client>(request.origin);
   // Dial the address the SSRF guard approved; Host and TLS SNI still name the host.
   client->set_hostname_addr_map({{request.host, ip}});
@@ -92,6 +96,16 @@ std::unique_ptr<httplib::Client> UpstreamClient::acquire(const std::string& key,
   set_timeout(*client, &httplib::Client::set_read_timeout, timeout_ms_);
   set_timeout(*client, &httplib::Client::set_write_timeout, timeout_ms_);
   return client;
+}
+
+void UpstreamClient::drop_idle(const std::string& key) {
+  std::vector<std::pair<std::chrono::steady_clock::time_point, std::unique_ptr<httplib::Client>>> gone;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = idle_.find(key);
+    if (it != idle_.end()) gone.swap(it->second);
+  }
+  // `gone` closes them when it goes out of scope, outside the lock.
 }
 
 void UpstreamClient::release(const std::string& key, std::unique_ptr<httplib::Client> client) {
@@ -116,10 +130,12 @@ ExchangeResult UpstreamClient::exchange(const UpstreamRequest& request,
       std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_);
   httplib::Error last = httplib::Error::Success;
 
+  bool replaced_stale = false;
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
     if (cancel != nullptr && cancel->cancelled()) break;
     result.attempts = attempt;
-    std::unique_ptr<httplib::Client> client = acquire(key, request, *ip);
+    bool reused = false;
+    std::unique_ptr<httplib::Client> client = acquire(key, request, *ip, &reused);
     if (cancel != nullptr) cancel->attach(client.get());
 
     httplib::Request req;
@@ -197,6 +213,15 @@ ExchangeResult UpstreamClient::exchange(const UpstreamRequest& request,
       return result;
     }
     if (head_sent || !retryable(err)) break;  // bytes already relayed: never replay
+    if (reused && !replaced_stale) {
+      // The upstream closed an idle pooled connection as this request went out (its
+      // keep-alive timeout): not an upstream failure. The pool's other idle connections
+      // are as old, so they go too, and a fresh connection is tried at once, uncounted.
+      replaced_stale = true;
+      drop_idle(key);
+      --attempt;
+      continue;
+    }
     if (attempt < kAttempts) backoff(kBackoffMs[attempt - 1], cancel);
   }
   if (cancel != nullptr && cancel->cancelled()) {

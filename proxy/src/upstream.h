@@ -4,7 +4,9 @@
 //
 // Every exchange first passes the SSRF guard (the checked address is what gets dialed).
 // Transport failures before any response byte are retried: 3 attempts in total, 200 ms then
-// 400 ms apart, never after cancellation. Connections are kept alive in a small per-origin
+// 400 ms apart, never after cancellation. A pooled keep-alive connection that fails that way
+// (the upstream closed it as idle) is replaced at once by a fresh one, once per exchange,
+// without counting as an attempt. Connections are kept alive in a small per-origin
 // pool. A CancelToken aborts an exchange from another thread, including one blocked on a
 // silent upstream (the socket is shut down). Thread-safe: one UpstreamClient serves all
 // requests. Failures: cave_upstream_blocked, cave_upstream_unavailable, cave_upstream_timeout,
@@ -87,8 +89,10 @@ class UpstreamClient {
                           CancelToken* cancel);
 
  private:
+  // A pooled idle connection (*reused = true) or a new one.
   std::unique_ptr<httplib::Client> acquire(const std::string& key, const UpstreamRequest& request,
-                                           const std::string& ip);
+                                           const std::string& ip, bool* reused);
+  void drop_idle(const std::string& key);
   void release(const std::string& key, std::unique_ptr<httplib::Client> client);
 
   std::int64_t connect_timeout_ms_;

@@ -346,9 +346,34 @@ TEST_F(ProxyServerTest, SsrfBlockedUpstreamIs502WithTheAllowlistHint) {
 }
 
 // Accepts connections, drops the first `drops` right after reading, answers the rest.
-class FlakyUpstream {
+// Reads headers and a Content-Length body, so closing never resets unread bytes.
+void read_request(int c) {
+  std::string buf;
+  char tmp[4096];
+  while (true) {
+    std::size_t end = buf.find("\r\n\r\n");
+    if (end != std::string::npos) {
+      std::size_t cl = buf.find("Content-Length: ");
+      std::size_t want = cl == std::string::npos ? 0 : std::stoul(buf.substr(cl + 16));
+      if (buf.size() >= end + 4 + want) return;
+    }
+    ssize_t n = ::recv(c, tmp, sizeof tmp, 0);
+    if (n <= 0) return;
+    buf.append(tmp, static_cast<std::size_t>(n));
+  }
+}
+constexpr const char* kOkClose =
+    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}";
+constexpr const char* kOkKeepAlive =
+    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+
+void send_text(int c, std::string_view text) { (void)::send(c, text.data(), text.size(), MSG_NOSIGNAL); }
+
+// A raw loopback upstream; each accepted connection is handed to `serve` on the accept thread.
+class RawUpstream {
  public:
-  explicit FlakyUpstream(int drops) : drops_(drops) {
+  using Serve = std::function<void(int fd, int nth)>;
+  explicit RawUpstream(Serve serve) : serve_(std::move(serve)) {
     fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -362,17 +387,12 @@ class FlakyUpstream {
       while (true) {
         int c = ::accept(fd_, nullptr, nullptr);
         if (c < 0) return;
-        read_request(c);
-        int seen = ++accepted_;
-        if (seen > drops_) {
-          std::string r = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}";
-          (void)::send(c, r.data(), r.size(), MSG_NOSIGNAL);
-        }
+        serve_(c, ++accepted_);
         ::close(c);
       }
     });
   }
-  ~FlakyUpstream() {
+  ~RawUpstream() {
     ::shutdown(fd_, SHUT_RDWR);
     ::close(fd_);
     thread_.join();
@@ -381,28 +401,21 @@ class FlakyUpstream {
   int accepted() const { return accepted_.load(); }
 
  private:
-  // Reads headers and a Content-Length body, so closing never resets unread bytes.
-  static void read_request(int c) {
-    std::string buf;
-    char tmp[4096];
-    while (true) {
-      std::size_t end = buf.find("\r\n\r\n");
-      if (end != std::string::npos) {
-        std::size_t cl = buf.find("Content-Length: ");
-        std::size_t want = cl == std::string::npos ? 0 : std::stoul(buf.substr(cl + 16));
-        if (buf.size() >= end + 4 + want) return;
-      }
-      ssize_t n = ::recv(c, tmp, sizeof tmp, 0);
-      if (n <= 0) return;
-      buf.append(tmp, static_cast<std::size_t>(n));
-    }
-  }
-
-  int drops_;
+  Serve serve_;
   int fd_ = -1;
   int port_ = 0;
   std::atomic<int> accepted_{0};
   std::thread thread_;
+};
+
+// Drops the first `drops` connections after reading their request, then answers.
+class FlakyUpstream : public RawUpstream {
+ public:
+  explicit FlakyUpstream(int drops)
+      : RawUpstream([drops](int c, int nth) {
+          read_request(c);
+          if (nth > drops) send_text(c, kOkClose);
+        }) {}
 };
 
 TEST_F(ProxyServerTest, TransportFailuresAreRetriedThreeTimesThen502) {
@@ -426,6 +439,30 @@ TEST_F(ProxyServerTest, ThreeFailedAttemptsAre502) {
   ASSERT_EQ(rs.size(), 1u);
   EXPECT_EQ(rs[0]["status_code"], 502);
   EXPECT_EQ(rs[0]["provider"], "openai_compatible");
+}
+
+TEST_F(ProxyServerTest, AKeepAliveConnectionTheUpstreamClosedIsReplacedAtOnce) {
+  // Each connection answers one request and keeps the connection open, then drops it on
+  // the next request: what a server's idle timeout does when it fires as a request arrives.
+  RawUpstream closing([](int c, int) {
+    timeval wait{1, 0};  // the last connection is still pooled when the test ends
+    ::setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+    read_request(c);
+    send_text(c, kOkKeepAlive);
+    read_request(c);
+  });
+  start({}, "compat:\n  idle:\n    base_url: http://127.0.0.1:" + std::to_string(closing.port()) + "\n");
+  httplib::Result first = client_->Post("/compat/idle/v1/chat/completions", "{}", "application/json");
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->status, 200);
+  auto started = std::chrono::steady_clock::now();
+  httplib::Result second = client_->Post("/compat/idle/v1/chat/completions", "{}", "application/json");
+  auto took = std::chrono::steady_clock::now() - started;
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->status, 200);
+  EXPECT_EQ(closing.accepted(), 2);
+  // A stale pooled connection is not a failed attempt: no 200 ms back-off before the retry.
+  EXPECT_LT(took, std::chrono::milliseconds(150));
 }
 
 TEST_F(ProxyServerTest, CompressModeShrinksTheLiveToolResultAndKeepsOtherBytes) {
