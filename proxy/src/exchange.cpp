@@ -212,14 +212,15 @@ std::function<void(bool)> client_done(const std::shared_ptr<Exchange>& x) {
 
 // A request that does not ask for a stream is exchanged on the server worker itself and
 // its answer buffered: no relay thread and no hand-offs. The provider sends such an answer
-// in one piece, so the client loses no early bytes; one that has left is noticed when the
-// answer is written (the same moment the relay would notice it).
+// in one piece, so the client loses no early bytes. A client that hangs up while the
+// provider is still working cancels the upstream request (ClientWatch).
 void answer_buffered(const std::shared_ptr<Exchange>& x, const std::string& optimization,
                      const HeaderList& compression_headers, httplib::Response& res) {
   x->parties.store(1);  // no relay party
   std::optional<UpstreamHead> head;
   auto body = std::make_shared<std::string>();
   bool too_large = false;
+  ClientWatchScope watched(&x->rt->client_watch, x->client, &x->cancel);
   ExchangeResult result = send_upstream(
       *x,
       [&](const UpstreamHead& h) {
@@ -271,7 +272,10 @@ void answer_buffered(const std::shared_ptr<Exchange>& x, const std::string& opti
 void answer_relayed(const std::shared_ptr<Exchange>& x, const std::string& optimization,
                     const HeaderList& compression_headers, httplib::Response& res) {
   x->rt->relays.run([x] { run_relay(x); });
-  Result<UpstreamHead> head = x->head.wait();
+  Result<UpstreamHead> head = [&] {
+    ClientWatchScope watched(&x->rt->client_watch, x->client, &x->cancel);  // until the head
+    return x->head.wait();
+  }();
   if (!head.ok()) return reply_failure(x.get(), head.status(), res);
   write_head(*x, *head, optimization, compression_headers, res);
   std::string content_type = head->content_type.empty() ? "application/octet-stream" : head->content_type;
@@ -372,6 +376,7 @@ void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response
   x->server = this;
   x->start = std::chrono::steady_clock::now();
   x->request_id = new_request_id();
+  x->client = ClientPeer{req.remote_addr, req.remote_port, req.local_port};
   x->trace_id = pick_trace_id(find_header(inbound, "x-cave-trace-id").value_or(""),
                               find_header(inbound, "traceparent").value_or(""));
 

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <string>
 
+#include "client_watch.h"
 #include "relay.h"
 #include "routes.h"
 #include "server.h"
@@ -32,6 +33,7 @@ struct Exchange {
   std::string request_id;
   std::string trace_id;
   Route route;
+  ClientPeer client;  // the client's connection, for ClientWatch
   UpstreamRequest upstream;  // body = what is sent (transformed or raw)
   std::shared_ptr<const std::string> raw_body;
   bool transformed = false;

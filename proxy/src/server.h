@@ -21,6 +21,7 @@
 #include "caveman/ccr.h"
 #include "caveman/engine.h"
 #include "caveman/status.h"
+#include "client_watch.h"
 #include "config.h"
 #include "executors.h"
 #include "idle_exit.h"
@@ -47,6 +48,7 @@ struct ProxyRuntime {
   std::unique_ptr<UpstreamClient> upstream;
   Metrics metrics;
   RelayExecutor relays;
+  ClientWatch client_watch;  // cancels exchanges whose client hung up while waiting
   std::string session_key;  // native session-marker key; empty → markers are not stripped
   ActivityClock activity;   // provider requests, native events, keepalive (idle exit)
   bool keepalive_route = false;  // POST /caveman/keepalive → 204 (only with a native runtime)

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -463,6 +464,36 @@ TEST_F(ProxyServerTest, AKeepAliveConnectionTheUpstreamClosedIsReplacedAtOnce) {
   EXPECT_EQ(closing.accepted(), 2);
   // A stale pooled connection is not a failed attempt: no 200 ms back-off before the retry.
   EXPECT_LT(took, std::chrono::milliseconds(150));
+}
+
+TEST_F(ProxyServerTest, AClientThatLeavesBeforeTheAnswerCancelsTheUpstreamRequest) {
+  std::atomic<int> upstream_saw_close{0};
+  RawUpstream silent([&](int c, int) {
+    read_request(c);
+    pollfd p{c, POLLRDHUP, 0};
+    if (::poll(&p, 1, 5000) > 0) ++upstream_saw_close;  // the proxy gave the request up
+  });
+  start({}, "compat:\n  slow:\n    base_url: http://127.0.0.1:" + std::to_string(silent.port()) + "\n");
+  // Buffered (no stream) and relayed (stream) requests alike; the provider never answers.
+  int round = 0;
+  for (const char* body : {R"({"model":"m","messages":[]})", R"({"model":"m","stream":true,"messages":[]})"}) {
+    SCOPED_TRACE(body);
+    auto started = std::chrono::steady_clock::now();
+    {
+      httplib::Client c("127.0.0.1", server_->port());
+      c.set_read_timeout(0, 300000);  // the client gives up after 0.3 s and hangs up
+      EXPECT_FALSE(c.Post("/compat/slow/v1/chat/completions", body, "application/json"));
+    }
+    ++round;
+    for (int i = 0; i < 500 && upstream_saw_close.load() < round; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_EQ(upstream_saw_close.load(), round);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
+  }
+  std::vector<Json> rs = rows();
+  ASSERT_EQ(rs.size(), 2u);
+  for (const Json& row : rs) EXPECT_EQ(row["error_code"], "cave_client_cancelled");
 }
 
 TEST_F(ProxyServerTest, CompressModeShrinksTheLiveToolResultAndKeepsOtherBytes) {
