@@ -4,6 +4,7 @@
 //
 // usage: proxy_bench_upstream [PORT]   prints the bound port on stdout, serves until killed (SIGTERM).
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <cstdio>
 #include <string>
@@ -25,6 +26,14 @@ int main(int argc, char** argv) {
   // httplib closes a keep-alive connection after 5 requests by default; a real provider does not.
   server.set_keep_alive_max_count(100000);
   server.set_tcp_nodelay(true);  // as the proxy does: no Nagle delay between head and body
+  // httplib listens with a backlog of 5: a burst of new connections (the proxy replacing its
+  // pool) overflowed it and the dropped SYNs cost 1 s retransmits. Widen it after bind.
+  int listen_fd = -1;
+  server.set_socket_options([&listen_fd](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    listen_fd = sock;
+  });
   server.Post(R"(/.*)", [](const httplib::Request& req, httplib::Response& res) {
     res.set_header("request-id", "req_bench");
     res.set_content(kReply, "application/json");
@@ -39,6 +48,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "proxy_bench_upstream: cannot bind\n");
     return 1;
   }
+  if (listen_fd >= 0) ::listen(listen_fd, SOMAXCONN);
   std::printf("%d\n", port);
   std::fflush(stdout);
   server.listen_after_bind();
