@@ -90,11 +90,13 @@ void reply_error(Exchange* x, const Status& status, httplib::Response& res) {
                   kJson);
 }
 
+using HeadFn = std::function<bool(const UpstreamHead&)>;
+using DataFn = std::function<bool(std::string_view)>;
+
 // The upstream exchange both answer paths share. A transformed request the provider refuses
 // (4xx) is sent again exactly as the client wrote it; the refusal is drained (bounded) and
 // never shown. on_head / on_data see only what the client is to receive.
-ExchangeResult send_upstream(Exchange& x, const std::function<bool(const UpstreamHead&)>& on_head,
-                             const std::function<bool(std::string_view)>& on_data) {
+ExchangeResult send_upstream(Exchange& x, const HeadFn& on_head, const DataFn& on_data) {
   bool retry_original = false;
   std::size_t drained = 0;
   auto publish = [&](const UpstreamHead& h) {
@@ -144,6 +146,35 @@ ExchangeResult send_upstream(Exchange& x, const std::function<bool(const Upstrea
   return result;
 }
 
+// One upstream answer held in memory: its head and at most `cap` body bytes.
+struct Collected {
+  ExchangeResult result;
+  std::optional<UpstreamHead> head;
+  std::string body;
+  bool too_large = false;  // the answer had more than `cap` bytes: body is incomplete
+};
+
+// Runs one exchange (`run` hands it the two callbacks) and keeps what it delivers.
+Collected collect_answer(std::size_t cap,
+                         const std::function<ExchangeResult(const HeadFn&, const DataFn&)>& run) {
+  Collected c;
+  c.result = run(
+      [&](const UpstreamHead& h) {
+        c.head = h;
+        c.body.clear();
+        return true;
+      },
+      [&](std::string_view data) {
+        if (c.body.size() + data.size() > cap) {
+          c.too_large = true;
+          return false;
+        }
+        c.body.append(data);
+        return true;
+      });
+  return c;
+}
+
 // Runs on a relay thread: the upstream exchange feeding the channel.
 void run_relay(const std::shared_ptr<Exchange>& x) {
   ExchangeResult result = send_upstream(
@@ -191,6 +222,11 @@ void write_head(Exchange& x, const UpstreamHead& head, const std::string& optimi
   }
 }
 
+// The Content-Type the client's response body is written with.
+std::string body_content_type(const UpstreamHead& head) {
+  return head.content_type.empty() ? "application/octet-stream" : head.content_type;
+}
+
 bool has_no_body(const UpstreamHead& head) {
   return head.status == 204 || head.status == 304 || (head.content_length && *head.content_length == 0);
 }
@@ -217,48 +253,36 @@ std::function<void(bool)> client_done(const std::shared_ptr<Exchange>& x) {
 void answer_buffered(const std::shared_ptr<Exchange>& x, const std::string& optimization,
                      const HeaderList& compression_headers, httplib::Response& res) {
   x->parties.store(1);  // no relay party
-  std::optional<UpstreamHead> head;
-  auto body = std::make_shared<std::string>();
-  bool too_large = false;
   ClientWatchScope watched(&x->rt->client_watch, x->client, &x->cancel);
-  ExchangeResult result = send_upstream(
-      *x,
-      [&](const UpstreamHead& h) {
-        head = h;
-        body->clear();
-        return true;
-      },
-      [&](std::string_view data) {
-        if (body->size() + data.size() > kMaxBufferedAnswer) {
-          too_large = true;
-          return false;
-        }
-        body->append(data);
-        return true;
+  Collected answer =
+      collect_answer(kMaxBufferedAnswer, [&](const HeadFn& on_head, const DataFn& on_data) {
+        return send_upstream(*x, on_head, on_data);
       });
-  if (too_large) {
+  if (answer.too_large) {
     return reply_failure(x.get(),
                          Status::Unavailable("cave_upstream_response_too_large",
                                              "the provider's answer to a non-streaming request is larger "
                                              "than 64 MiB; ask for a stream"),
                          res);
   }
-  if (!result.status.ok() || !head) {
+  if (!answer.result.status.ok() || !answer.head) {
     // Also an answer that broke off after its head: a partial body is never passed on.
     return reply_failure(x.get(),
-                         result.status.ok() ? Status::Unavailable("cave_upstream_unavailable", "no response")
-                                            : result.status,
+                         answer.result.status.ok()
+                             ? Status::Unavailable("cave_upstream_unavailable", "no response")
+                             : answer.result.status,
                          res);
   }
-  write_head(*x, *head, optimization, compression_headers, res);
-  if (has_no_body(*head)) {
-    if (!head->content_type.empty()) res.set_header("Content-Type", head->content_type);
+  const UpstreamHead& head = *answer.head;
+  auto body = std::make_shared<const std::string>(std::move(answer.body));
+  write_head(*x, head, optimization, compression_headers, res);
+  if (has_no_body(head)) {
+    if (!head.content_type.empty()) res.set_header("Content-Type", head.content_type);
     x->party_done();
     return;
   }
-  std::string content_type = head->content_type.empty() ? "application/octet-stream" : head->content_type;
   res.set_content_provider(
-      body->size(), content_type,
+      body->size(), body_content_type(head),
       [x, body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
         if (!sink.write(body->data() + offset, length)) return false;
         x->note_write(length);
@@ -278,7 +302,7 @@ void answer_relayed(const std::shared_ptr<Exchange>& x, const std::string& optim
   }();
   if (!head.ok()) return reply_failure(x.get(), head.status(), res);
   write_head(*x, *head, optimization, compression_headers, res);
-  std::string content_type = head->content_type.empty() ? "application/octet-stream" : head->content_type;
+  const std::string content_type = body_content_type(*head);
   if (has_no_body(*head)) {
     std::string chunk;
     while (x->channel.pop(&chunk, kLivenessPoll) != ByteChannel::Pop::kEnd) {
@@ -506,29 +530,22 @@ void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response
       row.sent_body = with_tool;
       std::set<std::string> handles(outcome.handles.begin(), outcome.handles.end());
       SendFn send = [&](std::shared_ptr<const std::string> body) -> Result<BufferedResponse> {
-        BufferedResponse br;
         UpstreamRequest r = x->upstream;
         r.body = std::move(body);
-        ExchangeResult er = rt_->upstream->exchange(
-            r,
-            [&](const UpstreamHead& h) {
-              br.status = h.status;
-              br.headers = h.headers;
-              br.content_type = h.content_type;
-              br.content_encoding = h.content_encoding;
-              return true;
-            },
-            [&](std::string_view d) {
-              if (br.body.size() + d.size() > kMaxLoopResponseBytes) {
-                br.too_large = true;
-                return false;
-              }
-              br.body.append(d);
-              return true;
-            },
-            &x->cancel);
-        if (br.too_large) return br;
-        if (!er.status.ok()) return er.status;
+        Collected answer = collect_answer(
+            kMaxLoopResponseBytes, [&](const HeadFn& on_head, const DataFn& on_data) {
+              return rt_->upstream->exchange(r, on_head, on_data, &x->cancel);
+            });
+        if (!answer.too_large && !answer.result.status.ok()) return answer.result.status;
+        BufferedResponse br;
+        if (answer.head) {
+          br.status = answer.head->status;
+          br.headers = std::move(answer.head->headers);
+          br.content_type = std::move(answer.head->content_type);
+          br.content_encoding = std::move(answer.head->content_encoding);
+        }
+        br.body = std::move(answer.body);
+        br.too_large = answer.too_large;
         return br;
       };
       Status loop_error;
