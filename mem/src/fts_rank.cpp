@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <utility>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace caveman::mem {

@@ -99,7 +99,7 @@ std::unique_ptr<httplib::Client> UpstreamClient::acquire(const std::string& key,
 }
 
 void UpstreamClient::drop_idle(const std::string& key) {
-  std::vector<std::pair<std::chrono::steady_clock::time_point, std::unique_ptr<httplib::Client>>> gone;
+  decltype(idle_)::mapped_type gone;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = idle_.find(key);

@@ -20,8 +20,8 @@ constexpr std::size_t kBatch = 256;
 constexpr auto kGatherDelay = std::chrono::milliseconds(20);
 // While it keeps up, the writer steps aside every few rows: a gather written in one go held
 // a core for milliseconds and requests queued behind it (c=8 bench: added p99 +5.1–5.3 →
-// +4.2–4.4 ms, 0 rows dropped).
-// With a backlog past a quarter of the queue it writes flat out so no row is dropped.
+// +4.2–4.4 ms, 0 rows dropped). With a backlog past a quarter of the queue it writes flat
+// out, so no row is dropped for its courtesy.
 constexpr std::size_t kRowsBetweenYields = 8;
 
 constexpr const char* kInsert = R"sql(

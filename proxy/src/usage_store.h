@@ -5,9 +5,9 @@
 // itself is never slowed or failed by bookkeeping). The writer thread hashes the bodies,
 // scans the usage capture and inserts rows, one transaction per gather: it wakes when the
 // queue stops being empty, collects for up to 20 ms (flush() and stop() cut that short),
-// then writes everything it has (so rows land in the table ≤ ~20 ms late). stop() drains
-// the queue and joins. A row with a store error is dropped and counted, never retried forever.
-// Thread-safe: submit() from any thread.
+// then writes up to 256 rows (so rows land in the table ~20 ms late when it keeps up).
+// stop() drains the queue and joins. A row with a store error is dropped and counted,
+// never retried forever. Thread-safe: submit() from any thread.
 #ifndef CAVEMAN_PROXY_USAGE_STORE_H_
 #define CAVEMAN_PROXY_USAGE_STORE_H_
 
