@@ -101,6 +101,10 @@ std::string restore_gutter(std::string_view compressed, const Listing& listing) 
 
   text::Lines out = text::split_lines(compressed);
   std::vector<std::int64_t> nums(out.lines.size());
+  // A blank line traced to a source line that carried a gutter ("     8\t") gets it back even
+  // when other blank lines had none: dropping it could leave too few numbered lines for
+  // the result to parse as a listing again.
+  std::vector<bool> numbered_blank(out.lines.size(), false);
   std::size_t cursor = 0, tracked = 0, traceable = 0;
   const std::size_t last = src.lines.empty() ? 0 : src.lines.size() - 1;
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
@@ -111,6 +115,9 @@ std::string restore_gutter(std::string_view compressed, const Listing& listing) 
       // blank lines keeps strictly increasing numbers instead of repeating one.
       if (cursor < src.lines.size() && text::is_blank(src.lines[cursor])) {
         nums[i] = listing.numbers[cursor];
+        // Bare blank lines repeat the previous number (0 before the first); numbered ones
+        // are strictly greater.
+        numbered_blank[i] = nums[i] > (cursor > 0 ? listing.numbers[cursor - 1] : 0);
         ++cursor;
       }
       continue;
@@ -130,7 +137,7 @@ std::string restore_gutter(std::string_view compressed, const Listing& listing) 
   result.reserve(compressed.size() + out.lines.size() * 8);
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
     if (i > 0) result.push_back('\n');
-    if (listing.bare_blanks && text::is_blank(out.lines[i])) {
+    if (listing.bare_blanks && text::is_blank(out.lines[i]) && !numbered_blank[i]) {
       result.append(out.lines[i]);
       continue;
     }

@@ -61,6 +61,23 @@ TEST(GutterTest, RestoreGivesConsecutiveBlankLinesTheirOwnNumbers) {
   EXPECT_EQ(unwrap_input(back).body, u.body);
 }
 
+// Regression (found by fuzz_wrappers): with one bare blank line in the listing, every blank
+// line was restored bare, including numbered empty ones ("     8\t"); the rewrapped text had
+// fewer than 8 numbered lines and no longer parsed as a listing, so its body changed.
+TEST(GutterTest, RestoreKeepsTheGutterOfNumberedEmptyLinesBesideBareBlankOnes) {
+  std::string listing = "     1\tone\n     2\ttwo\n   \n";  // line 3: bare blank, no gutter
+  for (int i = 7; i <= 12; ++i) {
+    std::string num = std::to_string(i);
+    std::string text = i == 8 || i == 10 ? "" : "code " + num;
+    listing += std::string(6 - num.size(), ' ') + num + "\t" + text + "\n";
+  }
+  Unwrapped u = unwrap_input(listing);
+  ASSERT_EQ(u.layers.size(), 1u);
+  std::string back = rewrap(u.body, u.layers);
+  EXPECT_EQ(back, listing);
+  EXPECT_EQ(unwrap_input(back).body, u.body);
+}
+
 TEST(GutterTest, RestoreDeclinesWhenMostLinesAreUntraceable) {
   auto l = strip_gutter(numbered(10));
   ASSERT_TRUE(l);
