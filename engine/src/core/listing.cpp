@@ -86,6 +86,10 @@ std::optional<Listing> strip_gutter(std::string_view input) {
     source.append(rest);
   }
   if (numbered < kMinLines) return std::nullopt;
+  // A last line with an empty rest and no newline after it ("    14" at the very end) would
+  // leave the source ending in "\n", which reads back as a trailing newline, not a line: the
+  // rewrapped text would lose that line. Such a listing is left as it is.
+  if (!lines.trailing_newline && source.size() > 0 && source.back() == '\n') return std::nullopt;
   // push_back, not = "\t": GCC 12 at -O2 reports a false -Wrestrict on the literal assignment.
   if (listing.separator.empty()) listing.separator.push_back('\t');
   if (lines.trailing_newline) source.push_back('\n');

@@ -78,6 +78,18 @@ TEST(GutterTest, RestoreKeepsTheGutterOfNumberedEmptyLinesBesideBareBlankOnes) {
   EXPECT_EQ(unwrap_input(back).body, u.body);
 }
 
+// Regression (found by fuzz_wrappers): a listing ending in a numbered empty line without a
+// newline ("    14") stripped to a source ending in "\n", which rewrapped as a trailing
+// newline: one numbered line fewer, and the body changed. It is not unwrapped now.
+TEST(GutterTest, ALastNumberedEmptyLineWithoutNewlineIsNotUnwrapped) {
+  std::string listing = numbered(9);
+  listing += "    10";
+  Unwrapped u = unwrap_input(listing);
+  EXPECT_TRUE(u.layers.empty());
+  EXPECT_EQ(rewrap(u.body, u.layers), listing);
+  EXPECT_TRUE(strip_gutter(numbered(9) + "    10\n"));  // with its newline it is a listing
+}
+
 TEST(GutterTest, RestoreDeclinesWhenMostLinesAreUntraceable) {
   auto l = strip_gutter(numbered(10));
   ASSERT_TRUE(l);
