@@ -90,9 +90,6 @@ void reply_error(Exchange* x, const Status& status, httplib::Response& res) {
                   kJson);
 }
 
-using HeadFn = std::function<bool(const UpstreamHead&)>;
-using DataFn = std::function<bool(std::string_view)>;
-
 // The upstream exchange both answer paths share. A transformed request the provider refuses
 // (4xx) is sent again exactly as the client wrote it; the refusal is drained (bounded) and
 // never shown. on_head / on_data see only what the client is to receive.

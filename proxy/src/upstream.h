@@ -1,6 +1,7 @@
 // The upstream HTTP client: sends one provider request and streams the answer back through
 // callbacks, chunk by chunk, without touching the bytes (no Accept-Encoding of its own, no
-// decompression, no URL re-encoding).
+// decompression, no URL re-encoding). The connections themselves (plain http: our own
+// HTTP/1.1 client; https: cpp-httplib) are in upstream_connection.h.
 //
 // Every exchange first passes the SSRF guard (the checked address is what gets dialed).
 // Transport failures before any response byte are retried: 3 attempts in total, 200 ms then
@@ -29,29 +30,9 @@
 #include "config.h"
 #include "headers.h"
 #include "ssrf.h"
-
-namespace httplib {
-class Client;
-}
+#include "upstream_connection.h"
 
 namespace caveman::proxy {
-
-struct UpstreamRequest {
-  std::string origin;  // scheme://host[:port]
-  std::string host;
-  int port = 0;
-  std::string path;  // raw path + query
-  HeaderList headers;
-  std::shared_ptr<const std::string> body;
-};
-
-struct UpstreamHead {
-  int status = 0;
-  HeaderList headers;
-  std::optional<std::size_t> content_length;
-  std::string content_type;
-  std::string content_encoding;
-};
 
 // Cancels an exchange from any thread; the exchange checks it between reads and the
 // active connection is shut down so a blocked read returns at once.
@@ -62,12 +43,12 @@ class CancelToken {
 
  private:
   friend class UpstreamClient;
-  void attach(httplib::Client* client);
+  void attach(UpstreamConnection* connection);
   void detach();
 
   std::atomic<bool> cancelled_{false};
   std::mutex mu_;
-  httplib::Client* active_ = nullptr;  // guarded by mu_
+  UpstreamConnection* active_ = nullptr;  // guarded by mu_
 };
 
 struct ExchangeResult {
@@ -83,17 +64,15 @@ class UpstreamClient {
 
   // on_head runs once per attempt that got a response head; returning false aborts.
   // on_data gets the body bytes as they arrive; returning false aborts.
-  ExchangeResult exchange(const UpstreamRequest& request,
-                          const std::function<bool(const UpstreamHead&)>& on_head,
-                          const std::function<bool(std::string_view)>& on_data,
-                          CancelToken* cancel);
+  ExchangeResult exchange(const UpstreamRequest& request, const HeadFn& on_head,
+                          const DataFn& on_data, CancelToken* cancel);
 
  private:
   // A pooled idle connection (*reused = true) or a new one.
-  std::unique_ptr<httplib::Client> acquire(const std::string& key, const UpstreamRequest& request,
-                                           const std::string& ip, bool* reused);
+  std::unique_ptr<UpstreamConnection> acquire(const std::string& key, const UpstreamRequest& request,
+                                              const std::string& ip, bool* reused);
   void drop_idle(const std::string& key);
-  void release(const std::string& key, std::unique_ptr<httplib::Client> client);
+  void release(const std::string& key, std::unique_ptr<UpstreamConnection> connection);
 
   std::int64_t connect_timeout_ms_;
   std::int64_t timeout_ms_;
@@ -102,7 +81,7 @@ class UpstreamClient {
   std::mutex mu_;
   // Idle keep-alive connections by origin|ip, newest last.
   std::map<std::string, std::vector<std::pair<std::chrono::steady_clock::time_point,
-                                               std::unique_ptr<httplib::Client>>>>
+                                               std::unique_ptr<UpstreamConnection>>>>
       idle_;  // guarded by mu_
 };
 

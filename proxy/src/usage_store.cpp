@@ -164,8 +164,7 @@ Status UsageWriter::insert(SQLite::Statement& st, UsageRow& row) {
     sent_sha = row.sent_body == row.raw_body ? raw_sha : ccr::sha256_hex(*row.sent_body);
   }
   try {
-    st.reset();
-    st.clearBindings();
+    st.reset();  // every parameter is bound below: no clearBindings()
     int i = 0;
     st.bind(++i, row.ts);
     st.bind(++i, row.request_id);
