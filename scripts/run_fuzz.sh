@@ -60,6 +60,10 @@ seed_dir() {  # target → directory of seed inputs
       printf '\x04{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"hello there"}]},{"role":"tool","tool_call_id":"c1","content":"tool output \\u00e9"}]}' > "$d/chat"
       printf '\x04{"model":"m","input":[{"role":"user","content":[{"type":"input_text","text":"q?"}]},{"type":"function_call_output","call_id":"c","output":"result text"}],"stream":true}' > "$d/responses"
       printf '\x04{"contents":[{"role":"user","parts":[{"text":"hi there"},{"functionResponse":{"name":"f","response":{"output":"abcdefgh"}}}]}]}' > "$d/gemini" ;;
+    fuzz_proxy_http)  # byte 0: chunk size, then an upstream's response bytes
+      printf '\x03HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n' > "$d/head-chunked"
+      printf '\x05HTTP/1.0 200 OK\r\nContent-Length: 12\r\nConnection: keep-alive\r\n\r\n' > "$d/head-length"
+      printf '\x024\r\nWiki\r\n5;ext=1\r\npedia\r\n0\r\nExpires: never\r\n\r\nHTTP/1.1 200 OK\r\n' > "$d/chunks" ;;
     fuzz_shrink)  # byte 0: even = tool catalog, odd = command output (exit code byte/2)
       for f in tests/testdata/shrink/*.json "$corpus"/json-*; do
         { printf '\x00'; head -c 65535 "$f"; } > "$d/catalog-$(basename "$f")"
