@@ -19,6 +19,10 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+
+#include "caveman/ccr.h"
 #include "stats.h"
 #include "support/test_support.h"
 
@@ -139,6 +143,14 @@ class ProxyServerTest : public ::testing::Test {
     return recent.ok() ? Json::parse(*recent).get<std::vector<Json>>() : std::vector<Json>{};
   }
   Result<std::string> stats_recent_json();
+  // raw_request_sha256 and transformed_request_sha256 of the first row.
+  std::pair<std::string, std::string> body_hashes() {
+    SQLite::Database db(rt_.config.db_path);
+    SQLite::Statement q(db, "SELECT raw_request_sha256, transformed_request_sha256 FROM requests "
+                            "ORDER BY id LIMIT 1");
+    if (!q.executeStep()) return {};
+    return {q.getColumn(0).getString(), q.getColumn(1).getString()};
+  }
 
   testing::TempDir dir_;
   MockUpstream mock_;
@@ -202,6 +214,8 @@ TEST_F(ProxyServerTest, RecordModeJsonIsByteExactBothWays) {
   EXPECT_EQ(r0[0]["input_tokens"], 5);
   EXPECT_EQ(r0[0]["output_tokens"], 2);
   EXPECT_EQ(r0[0]["status_code"], 200);
+  // Hashed while the request waited for the provider: the hashes of the bytes sent.
+  EXPECT_EQ(body_hashes(), std::make_pair(ccr::sha256_hex(body), ccr::sha256_hex(body)));
 }
 
 TEST_F(ProxyServerTest, NonStreamingRequestsAreAnsweredWithoutARelayThread) {
@@ -519,6 +533,7 @@ TEST_F(ProxyServerTest, CompressModeShrinksTheLiveToolResultAndKeepsOtherBytes) 
   Result<std::string> original = rt_.store->get(handle);
   ASSERT_OK(original);
   EXPECT_EQ(*original, big_log());
+  EXPECT_EQ(body_hashes(), std::make_pair(ccr::sha256_hex(body), ccr::sha256_hex(seen[0].body)));
 }
 
 TEST_F(ProxyServerTest, RefusedTransformIsRetriedOnceWithTheOriginalBytes) {
