@@ -49,6 +49,10 @@ class TempDir {
   std::string path_;
 };
 
+// A TCP socket listening on 127.0.0.1 at a port the kernel picks: the socket (−1 on
+// failure), its port in *port.
+int listen_on_loopback(int backlog, int* port);
+
 using ::caveman::corpus::read_file;
 using ::caveman::corpus::write_file;
 using ::caveman::corpus::CorpusFile;

@@ -8,6 +8,8 @@
 #include <thread>
 #include <unistd.h>
 
+#include "support/test_support.h"
+
 namespace caveman::browse {
 namespace {
 
@@ -114,16 +116,9 @@ TEST(WebSocketTest, HandshakeRequestAndResponseChecks) {
 // A one-connection WebSocket server on loopback that exercises the client transport:
 // handshake, a ping (answered), a fragmented message, an echo, and a close.
 TEST(WebSocketTest, TransportTalksToALoopbackServer) {
-  int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  int port = 0;
+  int listener = testing::listen_on_loopback(1, &port);
   ASSERT_GE(listener, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  ASSERT_EQ(::listen(listener, 1), 0);
-  socklen_t len = sizeof addr;
-  ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
-  int port = ntohs(addr.sin_port);
 
   std::string pong_payload, echoed;
   std::thread server([&] {

@@ -17,18 +17,7 @@ using caveman::testing::TempDir;
 // A loopback listener that is not a Caveman proxy (accepts nothing, answers nothing).
 class ForeignListener {
  public:
-  ForeignListener() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = 0;
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::listen(fd_, 8);
-    socklen_t len = sizeof a;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    port_ = ntohs(a.sin_port);
-  }
+  ForeignListener() { fd_ = testing::listen_on_loopback(8, &port_); }
   ~ForeignListener() { ::close(fd_); }
   int port() const { return port_; }
 

@@ -11,6 +11,8 @@
 #include <chrono>
 #include <thread>
 
+#include "support/test_support.h"
+
 namespace caveman::proxy {
 namespace {
 
@@ -30,13 +32,12 @@ struct Connection {
   int accepted = -1;
 
   Connection() {
-    listener = ::socket(AF_INET, SOCK_STREAM, 0);
+    int port = 0;
+    listener = testing::listen_on_loopback(4, &port);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    ::listen(listener, 4);
-    addr.sin_port = htons(static_cast<std::uint16_t>(port_of(listener)));
+    addr.sin_port = htons(static_cast<std::uint16_t>(port));
     client = ::socket(AF_INET, SOCK_STREAM, 0);
     ::connect(client, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
     accepted = ::accept(listener, nullptr, nullptr);

@@ -389,15 +389,7 @@ class RawUpstream {
  public:
   using Serve = std::function<void(int fd, int nth)>;
   explicit RawUpstream(Serve serve) : serve_(std::move(serve)) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    socklen_t len = sizeof addr;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
-    ::listen(fd_, 16);
+    fd_ = testing::listen_on_loopback(16, &port_);
     thread_ = std::thread([this] {
       while (true) {
         int c = ::accept(fd_, nullptr, nullptr);

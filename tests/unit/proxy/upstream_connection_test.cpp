@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/test_support.h"
 #include "upstream_connection.h"
 
 namespace caveman::proxy {
@@ -126,15 +127,8 @@ class ScriptedUpstream {
   using Handler = std::function<bool(int fd, int index, const std::string& request)>;
 
   explicit ScriptedUpstream(Handler handler) : handler_(std::move(handler)) {
-    listen_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    EXPECT_EQ(::listen(listen_fd_, 16), 0);
-    socklen_t len = sizeof addr;
-    ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
+    listen_fd_ = testing::listen_on_loopback(16, &port_);
+    EXPECT_GE(listen_fd_, 0);
     thread_ = std::thread([this] { run(); });
   }
   ~ScriptedUpstream() {
