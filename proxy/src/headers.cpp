@@ -102,6 +102,23 @@ bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
+std::string_view trim_ows(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> header_list_tokens(std::string_view value) {
+  std::vector<std::string_view> tokens;
+  while (true) {
+    std::size_t comma = value.find(',');
+    std::string_view token = trim_ows(value.substr(0, comma));
+    if (!token.empty()) tokens.push_back(token);
+    if (comma == std::string_view::npos) return tokens;
+    value.remove_prefix(comma + 1);
+  }
+}
+
 std::optional<std::string> find_header(const HeaderList& headers, std::string_view name) {
   for (const auto& [k, v] : headers) {
     if (iequals(k, name)) return v;
@@ -210,16 +227,7 @@ HeaderList filter_response_headers(const HeaderList& upstream) {
   std::vector<std::string> nominated;
   for (const auto& [name, value] : upstream) {
     if (!iequals(name, "connection")) continue;
-    std::size_t at = 0;
-    while (at <= value.size()) {
-      std::size_t comma = value.find(',', at);
-      if (comma == std::string::npos) comma = value.size();
-      std::string token = lower(value.substr(at, comma - at));
-      while (!token.empty() && token.front() == ' ') token.erase(0, 1);
-      while (!token.empty() && token.back() == ' ') token.pop_back();
-      if (!token.empty()) nominated.push_back(token);
-      at = comma + 1;
-    }
+    for (std::string_view token : header_list_tokens(value)) nominated.push_back(lower(token));
   }
   HeaderList out;
   for (const auto& [name, value] : upstream) {

@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #include "upstream_connection.h"
 
@@ -28,24 +29,6 @@ constexpr int kMaxTrailerLines = 64;
 
 Status bad_response(std::string what) {
   return Status::Unavailable("cave_upstream_bad_response", std::move(what));
-}
-
-std::string_view trim_ows(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-// Calls `fn` with each trimmed, non-empty comma-separated token of `value`.
-template <typename Fn>
-void for_each_token(std::string_view value, Fn fn) {
-  while (!value.empty()) {
-    std::size_t comma = value.find(',');
-    std::string_view token = trim_ows(value.substr(0, comma));
-    if (!token.empty()) fn(token);
-    if (comma == std::string_view::npos) break;
-    value.remove_prefix(comma + 1);
-  }
 }
 
 bool parse_decimal(std::string_view s, std::size_t* out) {
@@ -390,14 +373,14 @@ Result<ParsedHead> parse_response_head(std::string_view head) {
       length = n;
     } else if (iequals(name, "transfer-encoding")) {
       // The final coding decides: chunked → chunk framing; anything else → read to close.
-      out.chunked = false;
-      for_each_token(value, [&](std::string_view t) { out.chunked = iequals(t, "chunked"); });
+      std::vector<std::string_view> codings = header_list_tokens(value);
+      out.chunked = !codings.empty() && iequals(codings.back(), "chunked");
       if (!out.chunked) out.connection_close = true;
     } else if (iequals(name, "connection")) {
-      for_each_token(value, [&](std::string_view t) {
+      for (std::string_view t : header_list_tokens(value)) {
         if (iequals(t, "close")) out.connection_close = true;
         if (iequals(t, "keep-alive")) keep_alive_token = true;
-      });
+      }
     }
     out.headers.emplace_back(std::string(name), std::string(value));
   }

@@ -17,18 +17,14 @@
 
 #include <atomic>
 #include <chrono>
-#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "caveman/status.h"
 #include "config.h"
-#include "headers.h"
 #include "ssrf.h"
 #include "upstream_connection.h"
 

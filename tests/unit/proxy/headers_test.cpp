@@ -155,5 +155,14 @@ TEST(ProxyHeaders, ResponseHeadersLoseHopByHopAndCaveHeaders) {
   EXPECT_EQ(filter_response_headers(up), expected);
 }
 
+TEST(ProxyHeaders, ListValuesSplitOnCommasWithWhiteSpaceTrimmed) {
+  using Tokens = std::vector<std::string_view>;
+  EXPECT_EQ(header_list_tokens("keep-alive, Close"), (Tokens{"keep-alive", "Close"}));
+  EXPECT_EQ(header_list_tokens(" gzip ,\tchunked\t"), (Tokens{"gzip", "chunked"}));
+  EXPECT_EQ(header_list_tokens(",, x ,"), (Tokens{"x"}));
+  EXPECT_TRUE(header_list_tokens(" \t ").empty());
+  EXPECT_EQ(trim_ows("\t a b \t"), "a b");
+}
+
 }  // namespace
 }  // namespace caveman::proxy
