@@ -5,14 +5,26 @@
 namespace caveman::core {
 namespace {
 
+// One Read-tool listing line: the number right-aligned in `pad` columns, `sep`, the text.
+std::string gutter_line(int n, const std::string& text, const std::string& sep = "\t", int pad = 6) {
+  std::string num = std::to_string(n);
+  return std::string(pad > static_cast<int>(num.size()) ? pad - num.size() : 0, ' ') + num + sep +
+         text + "\n";
+}
+
 std::string numbered(int n, const std::string& sep = "\t", int pad = 6) {
   std::string s;
-  for (int i = 1; i <= n; ++i) {
-    std::string num = std::to_string(i);
-    s += std::string(pad > static_cast<int>(num.size()) ? pad - num.size() : 0, ' ') + num + sep +
-         "line " + num + "\n";
-  }
+  for (int i = 1; i <= n; ++i) s += gutter_line(i, "line " + std::to_string(i), sep, pad);
   return s;
+}
+
+// `listing` unwraps as one listing layer and rewraps to exactly itself.
+void expect_listing_round_trip(const std::string& listing) {
+  Unwrapped u = unwrap_input(listing);
+  ASSERT_EQ(u.layers.size(), 1u);
+  std::string back = rewrap(u.body, u.layers);
+  EXPECT_EQ(back, listing);
+  EXPECT_EQ(unwrap_input(back).body, u.body);
 }
 
 TEST(GutterTest, StripsCatNStyle) {
@@ -50,15 +62,8 @@ TEST(GutterTest, RestoreTracesLinesAndKeepsOriginalNumbers) {
 // no longer parsed as a listing.
 TEST(GutterTest, RestoreGivesConsecutiveBlankLinesTheirOwnNumbers) {
   std::string listing;
-  for (int i = 1; i <= 12; ++i) {
-    std::string num = std::to_string(i);
-    listing += std::string(6 - num.size(), ' ') + num + "\t" + (i == 5 || i == 6 ? "" : "code " + num) + "\n";
-  }
-  Unwrapped u = unwrap_input(listing);
-  ASSERT_EQ(u.layers.size(), 1u);
-  std::string back = rewrap(u.body, u.layers);
-  EXPECT_EQ(back, listing);
-  EXPECT_EQ(unwrap_input(back).body, u.body);
+  for (int i = 1; i <= 12; ++i) listing += gutter_line(i, i == 5 || i == 6 ? "" : "code " + std::to_string(i));
+  expect_listing_round_trip(listing);
 }
 
 // Regression (found by fuzz_wrappers): with one bare blank line in the listing, every blank
@@ -66,16 +71,8 @@ TEST(GutterTest, RestoreGivesConsecutiveBlankLinesTheirOwnNumbers) {
 // fewer than 8 numbered lines and no longer parsed as a listing, so its body changed.
 TEST(GutterTest, RestoreKeepsTheGutterOfNumberedEmptyLinesBesideBareBlankOnes) {
   std::string listing = "     1\tone\n     2\ttwo\n   \n";  // line 3: bare blank, no gutter
-  for (int i = 7; i <= 12; ++i) {
-    std::string num = std::to_string(i);
-    std::string text = i == 8 || i == 10 ? "" : "code " + num;
-    listing += std::string(6 - num.size(), ' ') + num + "\t" + text + "\n";
-  }
-  Unwrapped u = unwrap_input(listing);
-  ASSERT_EQ(u.layers.size(), 1u);
-  std::string back = rewrap(u.body, u.layers);
-  EXPECT_EQ(back, listing);
-  EXPECT_EQ(unwrap_input(back).body, u.body);
+  for (int i = 7; i <= 12; ++i) listing += gutter_line(i, i == 8 || i == 10 ? "" : "code " + std::to_string(i));
+  expect_listing_round_trip(listing);
 }
 
 // Regression (found by fuzz_wrappers): a listing ending in a numbered empty line without a
