@@ -8,7 +8,7 @@ APT_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git python3 python3-yaml
   nlohmann-json3-dev libsqlitecpp-dev libsqlite3-dev sqlite3 libcpp-httplib-dev
   libtree-sitter-dev libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev
-  libyaml-cpp-dev libgumbo-dev zlib1g-dev libssl-dev libbrotli-dev unicode-data
+  libyaml-cpp-dev libgumbo-dev zlib1g-dev libssl-dev openssl libbrotli-dev unicode-data
   clang libclang-rt-14-dev wrk hyperfine chromium
   fonts-spleen unifont
 )

@@ -25,6 +25,8 @@ std::string random_hex32();
 // W3C traceparent, else random.
 std::string pick_trace_id(std::string_view inbound_trace_id, std::string_view traceparent);
 
+// The JSON error body. A 5xx message is replaced by a generic one (it may describe the
+// upstream's internals) unless it is the proxy's own advice: blocked, timeout, tls.
 std::string error_envelope(int http_status, std::string_view code, std::string_view message,
                            std::string_view request_id, std::string_view trace_id);
 

@@ -85,6 +85,8 @@ void reply_error(Exchange* x, const Status& status, httplib::Response& res) {
     res.set_header("x-cave-request-id", new_request_id());
   }
   std::string id = x != nullptr ? x->request_id : res.get_header_value("x-cave-request-id");
+  // The client sees a generic 5xx message; the operator sees the cause.
+  if (http >= 500) spdlog::warn("request {}: {}", id, status.ToString());
   res.set_content(error_envelope(http, status.cave_code(), status.message(), id,
                                  x != nullptr ? x->trace_id : ""),
                   kJson);

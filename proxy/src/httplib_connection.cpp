@@ -1,5 +1,6 @@
 // The https upstream connection: cpp-httplib's client (OpenSSL) behind UpstreamConnection.
 #include <httplib.h>
+#include <openssl/x509.h>
 
 #include <chrono>
 
@@ -23,6 +24,8 @@ TransportError transport_error(httplib::Error e) {
     case httplib::Error::Read: return TransportError::kRead;
     case httplib::Error::Write: return TransportError::kWrite;
     case httplib::Error::Canceled: return TransportError::kAborted;
+    case httplib::Error::SSLLoadingCerts:
+    case httplib::Error::SSLServerVerification: return TransportError::kTls;
     default: return TransportError::kProtocol;
   }
 }
@@ -43,7 +46,7 @@ UpstreamHead head_of(const httplib::Response& r) {
 class HttplibConnection final : public UpstreamConnection {
  public:
   HttplibConnection(const std::string& origin, const ConnectionOptions& o)
-      : client_(origin), read_timeout_ms_(o.read_timeout_ms) {
+      : client_(origin), host_(o.host), read_timeout_ms_(o.read_timeout_ms) {
     // Dial the address the SSRF guard approved; Host and TLS SNI still name the host.
     client_.set_hostname_addr_map({{o.host, o.ip}});
     client_.set_keep_alive(true);
@@ -91,6 +94,12 @@ class HttplibConnection final : public UpstreamConnection {
                                            std::chrono::milliseconds(read_timeout_ms_ * 9 / 10)) {
       return {TransportError::kReadTimeout, "no bytes from the upstream"};
     }
+    if (err == httplib::Error::SSLServerVerification) {
+      long verify = client_.get_openssl_verify_result();
+      return {TransportError::kTls, verify != X509_V_OK
+                                        ? std::string(X509_verify_cert_error_string(verify))
+                                        : "the certificate does not name " + host_};
+    }
     return {transport_error(err), httplib::to_string(err)};
   }
 
@@ -103,6 +112,7 @@ class HttplibConnection final : public UpstreamConnection {
 
  private:
   httplib::Client client_;
+  std::string host_;
   std::int64_t read_timeout_ms_;
   std::atomic<bool> stopped_{false};
   bool reusable_ = false;

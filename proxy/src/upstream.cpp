@@ -107,6 +107,7 @@ ExchangeResult UpstreamClient::exchange(const UpstreamRequest& request, const He
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_);
   std::string last_failure;
+  TransportError last_error = TransportError::kNone;
 
   bool replaced_stale = false;
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
@@ -149,6 +150,7 @@ ExchangeResult UpstreamClient::exchange(const UpstreamRequest& request, const He
       return result;
     }
     last_failure = out.detail;
+    last_error = out.error;
     if (cancel != nullptr && cancel->cancelled()) {
       result.status = Status::Unavailable("cave_client_cancelled", "the client went away");
       return result;
@@ -179,7 +181,11 @@ ExchangeResult UpstreamClient::exchange(const UpstreamRequest& request, const He
     return result;
   }
   const std::string& what = last_failure;
-  if (result.head_received) {
+  if (last_error == TransportError::kTls) {
+    result.status = Status::Unavailable("cave_upstream_tls",
+                                        "the upstream's TLS certificate was refused (" + what +
+                                            "); a private CA is trusted through SSL_CERT_FILE");
+  } else if (result.head_received) {
     result.status = Status::Unavailable("cave_upstream_unavailable",
                                         "upstream connection broke mid-response (" + what + ")");
   } else {

@@ -52,6 +52,7 @@ enum class TransportError {
   kRead,            // the connection broke (or closed) before the response was complete
   kReadTimeout,     // the upstream was silent for the whole read timeout
   kProtocol,        // not a well-formed HTTP/1.x response
+  kTls,             // the upstream's certificate did not verify (untrusted, wrong name)
   kAborted,         // a callback returned false, or stop() was called
 };
 

@@ -5,8 +5,11 @@
 // response bytes it sent, so tests can prove a proxy is a byte-exact pipe. Loopback only.
 //
 // Module interface:
-//   const mock = await startMockUpstream({ port = 0, eventDelayMs = 2, replies = [], log = null });
-//   mock.url / mock.port            'http://127.0.0.1:<port>' / the bound port
+//   const mock = await startMockUpstream({ port = 0, eventDelayMs = 2, replies = [], log = null,
+//                                          tls = null });
+//   tls: { key, cert } (PEM) serves HTTPS instead of plain HTTP
+//   mock.url / mock.port            'http://127.0.0.1:<port>' (https:// with tls) / the bound port
+//   mock.connections                TCP connections accepted so far
 //   mock.requests                   [{ method, url, path, headers, body: Buffer, json, reply,
 //                                      status, response: [Buffer], aborted, done }] in arrival order
 //   mock.responseBytes(record)      the exact bytes sent for that request
@@ -30,6 +33,7 @@
 // every request is appended as a JSON line {method, url, headers, body (utf8), reply}.
 import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import zlib from 'node:zlib';
 
 export const USAGE = {
@@ -74,12 +78,12 @@ export function latestToolResult(body) {
   return found;
 }
 
-export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = [], log = null } = {}) {
+export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = [], log = null, tls = null } = {}) {
   const requests = [];
   const queue = [...replies];
   let scripted = null;
   let toolIds = 0;
-  const server = http.createServer((req, res) => {
+  const onRequest = (req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
@@ -119,7 +123,10 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
             body: record.body.toString('utf8'), reply: record.reply }) + '\n');
         });
     });
-  });
+  };
+  const server = tls ? https.createServer(tls, onRequest) : http.createServer(onRequest);
+  let connections = 0;
+  server.on('connection', () => ++connections);
 
   function nextReply(record, body) {
     const reply = queue.length > 0 ? queue.shift() : { text: TEXT };
@@ -297,8 +304,11 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
   const bound = server.address().port;
   return {
     port: bound,
-    url: `http://127.0.0.1:${bound}`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${bound}`,
     requests,
+    get connections() {
+      return connections;
+    },
     responseBytes: (r) => Buffer.concat(r.response),
     modelRequests: () => requests.filter((r) => r.reply !== null),
     enqueue(...items) {

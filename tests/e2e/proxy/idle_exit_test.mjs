@@ -48,4 +48,4 @@ const alive = (p) => p.child.exitCode === null && p.child.signalCode === null;
   const { code } = await p.stop();
   check(code === 0, `SIGTERM → exit 0 (got ${code})`);
 }
-finish();
+finish('caveman-proxy idle exit when started by caveman wrap');

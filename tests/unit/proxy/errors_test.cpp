@@ -32,6 +32,9 @@ TEST(ProxyErrors, ServerErrorsHideDetailsExceptActionableOnes) {
   nlohmann::json hint = nlohmann::json::parse(
       error_envelope(502, "cave_upstream_blocked", "set CAVE_SSRF_ALLOWLIST=127.0.0.1:1", "r", ""));
   EXPECT_EQ(hint["error"]["message"], "set CAVE_SSRF_ALLOWLIST=127.0.0.1:1");
+  nlohmann::json tls = nlohmann::json::parse(
+      error_envelope(502, "cave_upstream_tls", "certificate refused; use SSL_CERT_FILE", "r", ""));
+  EXPECT_EQ(tls["error"]["message"], "certificate refused; use SSL_CERT_FILE");
 }
 
 TEST(ProxyErrors, StatusMapping) {
@@ -39,6 +42,7 @@ TEST(ProxyErrors, StatusMapping) {
   EXPECT_EQ(http_status_for(Status::InvalidArgument("cave_header_mapping_failed", "")), 400);
   EXPECT_EQ(http_status_for(Status::Unavailable("cave_upstream_blocked", "")), 502);
   EXPECT_EQ(http_status_for(Status::Unavailable("cave_upstream_unavailable", "")), 502);
+  EXPECT_EQ(http_status_for(Status::Unavailable("cave_upstream_tls", "")), 502);
   EXPECT_EQ(http_status_for(Status::Unavailable("cave_upstream_timeout", "")), 504);
   EXPECT_EQ(http_status_for(Status::Internal("cave_internal_error", "")), 500);
 }
