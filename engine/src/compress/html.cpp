@@ -1,12 +1,14 @@
 // html — article extraction (ENGINE.md §4.7): the page's title and its main text, without
-// markup, scripts, styles, navigation or controls. Not query-aware, no marker: the output
-// is plainly an extract, and the page itself stays in CCR.
+// markup, scripts, styles, navigation or controls. Not query-aware; markers stand only for
+// standard licence text and repeated paragraphs (article_blocks.h). The page itself stays
+// in CCR.
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "compress/compressors.h"
 #include "compress/html_extract.h"
+#include "compress/article_blocks.h"
 
 namespace caveman::compress {
 namespace {
@@ -20,6 +22,7 @@ class HtmlCompressor final : public Compressor {
   std::optional<CompressorOutput> compress(std::string_view input,
                                            std::string_view /*query*/) const override {
     std::optional<std::string> text = html::extract_article(input);
+    if (text) text = elide_repeated_paragraphs(elide_licence_text(*text));
     if (!text || text->size() < kMinOutput || text->size() >= input.size()) return std::nullopt;
     return CompressorOutput{std::move(*text), "html", std::nullopt, {}};
   }
