@@ -94,6 +94,9 @@ class HttplibConnection final : public UpstreamConnection {
                                            std::chrono::milliseconds(read_timeout_ms_ * 9 / 10)) {
       return {TransportError::kReadTimeout, "no bytes from the upstream"};
     }
+    if (err == httplib::Error::SSLLoadingCerts) {
+      return {TransportError::kTls, "the trusted CA certificates could not be loaded"};
+    }
     if (err == httplib::Error::SSLServerVerification) {
       long verify = client_.get_openssl_verify_result();
       return {TransportError::kTls, verify != X509_V_OK

@@ -6,6 +6,8 @@
 #include <map>
 #include <vector>
 
+#include "text/utf8.h"
+
 namespace caveman::compress {
 namespace {
 
@@ -266,7 +268,6 @@ std::string elide_licence_text(std::string_view text) {
     ++i;
   }
   if (replacements.empty()) return std::string(text);
-
   return with_markers(blocks, replacements);
 }
 
@@ -303,10 +304,10 @@ std::string elide_repeated_paragraphs(std::string_view text) {
       if (one_line) by_words.emplace(std::move(words), heading);
       continue;
     }
+    std::size_t cut = text::utf8_safe_cut(first, kMaxHeadingBytes);
     std::string where = first.empty() ? "an earlier paragraph"
-                                      : "the paragraph under \"" +
-                                            std::string(first.substr(0, kMaxHeadingBytes)) +
-                                            (first.size() > kMaxHeadingBytes ? "…" : "") + "\"";
+                                      : "the paragraph under \"" + std::string(first.substr(0, cut)) +
+                                            (cut < first.size() ? "…" : "") + "\"";
     std::string m = marker(1, std::string(how) + " as " + where);
     if (m.size() < b.size()) replacements.push_back({i, i + 1, std::move(m)});
   }

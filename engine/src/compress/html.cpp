@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
+#include "compress/article_blocks.h"
 #include "compress/compressors.h"
 #include "compress/html_extract.h"
-#include "compress/article_blocks.h"
 
 namespace caveman::compress {
 namespace {

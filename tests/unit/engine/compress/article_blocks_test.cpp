@@ -148,6 +148,14 @@ TEST(RepeatedParagraphsTest, CodeMustMatchAsText) {
   EXPECT_NE(twice.find("same text as the paragraph under \"C\""), std::string::npos);
 }
 
+TEST(RepeatedParagraphsTest, LongHeadingIsCutOnACharacterBoundary) {
+  std::string heading(79, 'h');
+  heading += "é and more";  // 'é' is bytes 79–80: the cut at 80 must not split it
+  std::string out = elide_repeated_paragraphs(join({"# " + heading, kLong, "# Again", kLong}));
+  std::string want = "same text as the paragraph under \"" + std::string(79, 'h') + "…\"";
+  EXPECT_NE(out.find(want), std::string::npos) << out;
+}
+
 TEST(RepeatedParagraphsTest, HeadingsAndShortParagraphsStay) {
   std::string text = join({"## Options", "Possible return values:", "## Options", "Possible return values:"});
   EXPECT_EQ(elide_repeated_paragraphs(text), text);
