@@ -1,9 +1,9 @@
 // caveman-proxy in front of an https:// upstream, the path every hosted provider takes: the
 // real @anthropic-ai/sdk through the proxy to a TLS stand-in whose certificate is trusted
 // through SSL_CERT_FILE (the OpenSSL default store the proxy uses). JSON and SSE answers
-// arrive byte-exact with usage rows. The certificate is verified: an untrusted certificate
-// and a certificate for another name are refused with cave_upstream_tls (502, one attempt)
-// before a single request byte reaches the upstream.
+// arrive byte-exact with usage rows, over one kept-alive TLS connection. The certificate is
+// verified: an untrusted certificate and a certificate for another name are refused with
+// cave_upstream_tls (502, one attempt) before a single request byte reaches the upstream.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,6 +47,8 @@ const user = [{ role: 'user', content: 'Say hello over TLS. ' + 'x'.repeat(1000)
     check(false, `SDK call through the proxy to the TLS upstream threw: ${e.stack || e}`);
   }
   check(mock.requests.length === 2, `the upstream received 2 requests (got ${mock.requests.length})`);
+  // Both requests rode one TLS connection: a handshake per request would cost a round trip.
+  check(mock.connections === 1, `one kept-alive TLS connection for both requests (got ${mock.connections})`);
   for (let i = 0; i < Math.min(2, mock.requests.length, sdkLog.length); i++) {
     const sent = mock.requests[i];
     check(sent.body.equals(sdkLog[i].requestBody), `request ${i}: upstream got the SDK's exact bytes`);
