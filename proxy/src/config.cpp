@@ -260,6 +260,16 @@ Result<Config> parse_config(std::string_view yaml, const EnvLookup& env, std::st
     CAVEMAN_RETURN_IF_ERROR(parse_count(*v, "CAVEMAN_SHUTDOWN_GRACE_MS", 0, &config.shutdown_grace_ms));
   }
   config.ssrf_allowlist = env("CAVE_SSRF_ALLOWLIST").value_or("");
+  // Lowercase first, as curl reads them.
+  std::optional<std::string> proxy = env("https_proxy");
+  if (!proxy) proxy = env("HTTPS_PROXY");
+  if (proxy) {
+    Result<std::optional<OutboundProxy>> parsed = parse_outbound_proxy(*proxy);
+    if (!parsed.ok()) return parsed.status();
+    config.https_proxy = std::move(*parsed);
+  }
+  std::optional<std::string> no_proxy = env("no_proxy");
+  config.no_proxy = no_proxy ? *no_proxy : env("NO_PROXY").value_or("");
   config.owner = env("CAVEMAN_PROXY_OWNER").value_or("start") == "wrap" ? "wrap" : "start";
   config.db_path = env("CAVEMAN_DB").value_or(config.home.empty() ? std::string(":memory:")
                                                                   : config.home + "/caveman.db");

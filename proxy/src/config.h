@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "caveman/status.h"
+#include "outbound_proxy.h"
 
 namespace caveman::proxy {
 
@@ -56,6 +57,8 @@ struct Config {
   std::int64_t upstream_timeout_ms = kDefaultUpstreamTimeoutMs;
   std::int64_t connect_timeout_ms = kDefaultConnectTimeoutMs;
   std::string ssrf_allowlist;     // CAVE_SSRF_ALLOWLIST, raw comma list
+  std::optional<OutboundProxy> https_proxy;  // HTTPS_PROXY / https_proxy
+  std::string no_proxy;                      // NO_PROXY / no_proxy, raw list
   int worker_threads = 64;        // connections served at once
   int max_queued = 1024;          // accepted connections waiting for a worker
   std::int64_t shutdown_grace_ms = 5000;

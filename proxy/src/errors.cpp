@@ -76,7 +76,7 @@ std::string error_envelope(int http_status, std::string_view code, std::string_v
                            std::string_view request_id, std::string_view trace_id) {
   std::string msg(message);
   bool keep = code == "cave_upstream_blocked" || code == "cave_upstream_timeout" ||
-              code == "cave_upstream_tls";
+              code == "cave_upstream_tls" || code == "cave_upstream_proxy";
   if (http_status >= 500 && !keep) {
     msg = http_status == 502 ? "Upstream service error." : "Service error.";
   }
@@ -94,7 +94,7 @@ int http_status_for(const Status& status) {
   if (c == "cave_header_mapping_failed" || c == "cave_provider_request_invalid") return 400;
   if (c == "cave_upstream_timeout") return 504;
   if (c == "cave_client_cancelled") return 499;
-  if (c == "cave_upstream_blocked" || c == "cave_upstream_unavailable" || c == "cave_upstream_tls" ||
+  if (c == "cave_upstream_blocked" || c == "cave_upstream_unavailable" || c == "cave_upstream_tls" || c == "cave_upstream_proxy" ||
       c == "cave_upstream_response_too_large") {
     return 502;
   }

@@ -26,7 +26,7 @@ std::string random_hex32();
 std::string pick_trace_id(std::string_view inbound_trace_id, std::string_view traceparent);
 
 // The JSON error body. A 5xx message is replaced by a generic one (it may describe the
-// upstream's internals) unless it is the proxy's own advice: blocked, timeout, tls.
+// upstream's internals) unless it is the proxy's own advice: blocked, timeout, tls, proxy.
 std::string error_envelope(int http_status, std::string_view code, std::string_view message,
                            std::string_view request_id, std::string_view trace_id);
 

@@ -47,13 +47,16 @@ UpstreamClient::UpstreamClient(const Config& config, Resolver resolver)
     : connect_timeout_ms_(config.connect_timeout_ms),
       timeout_ms_(config.upstream_timeout_ms),
       allowlist_(parse_allowlist(config.ssrf_allowlist)),
+      https_proxy_(config.https_proxy),
+      no_proxy_(config.no_proxy),
       resolver_(std::move(resolver)) {}
 
 UpstreamClient::~UpstreamClient() = default;
 
 std::unique_ptr<UpstreamConnection> UpstreamClient::acquire(const std::string& key,
                                                             const UpstreamRequest& request,
-                                                            const std::string& ip, bool* reused) {
+                                                            const std::string& ip, bool via_proxy,
+                                                            bool* reused) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = idle_.find(key);
@@ -72,6 +75,7 @@ std::unique_ptr<UpstreamConnection> UpstreamClient::acquire(const std::string& k
   options.host = request.host;
   options.port = request.port;
   options.ip = ip;
+  if (via_proxy) options.proxy = https_proxy_;
   options.connect_timeout_ms = connect_timeout_ms_;
   options.read_timeout_ms = timeout_ms_;
   options.write_timeout_ms = timeout_ms_;
@@ -98,12 +102,19 @@ void UpstreamClient::release(const std::string& key, std::unique_ptr<UpstreamCon
 ExchangeResult UpstreamClient::exchange(const UpstreamRequest& request, const HeadFn& on_head,
                                         const DataFn& on_data, CancelToken* cancel) {
   ExchangeResult result;
+  const bool via_proxy = https_proxy_.has_value() && request.origin.rfind("https://", 0) == 0 &&
+                         !no_proxy_.matches(request.host, request.port);
   Result<std::string> ip = guard_upstream(request.host, request.port, allowlist_, resolver_);
   if (!ip.ok()) {
-    result.status = ip.status();
-    return result;
+    // Behind an outbound proxy the local resolver may know no public names: the proxy
+    // resolves them. An address the guard refuses is refused either way.
+    if (!via_proxy || ip.status().cave_code() != "cave_upstream_unavailable") {
+      result.status = ip.status();
+      return result;
+    }
+    ip = std::string();
   }
-  const std::string key = request.origin + "|" + *ip;
+  const std::string key = request.origin + "|" + *ip + (via_proxy ? "|proxy" : "");
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_);
   std::string last_failure;
@@ -114,7 +125,7 @@ ExchangeResult UpstreamClient::exchange(const UpstreamRequest& request, const He
     if (cancel != nullptr && cancel->cancelled()) break;
     result.attempts = attempt;
     bool reused = false;
-    std::unique_ptr<UpstreamConnection> connection = acquire(key, request, *ip, &reused);
+    std::unique_ptr<UpstreamConnection> connection = acquire(key, request, *ip, via_proxy, &reused);
     if (cancel != nullptr) cancel->attach(connection.get());
 
     bool head_sent = false;
@@ -181,7 +192,9 @@ ExchangeResult UpstreamClient::exchange(const UpstreamRequest& request, const He
     return result;
   }
   const std::string& what = last_failure;
-  if (last_error == TransportError::kTls) {
+  if (last_error == TransportError::kProxyRefused) {
+    result.status = Status::Unavailable("cave_upstream_proxy", what);
+  } else if (last_error == TransportError::kTls) {
     result.status = Status::Unavailable("cave_upstream_tls",
                                         "the upstream's TLS certificate was refused (" + what +
                                             "); a private CA is trusted through SSL_CERT_FILE");

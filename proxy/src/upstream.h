@@ -66,13 +66,15 @@ class UpstreamClient {
  private:
   // A pooled idle connection (*reused = true) or a new one.
   std::unique_ptr<UpstreamConnection> acquire(const std::string& key, const UpstreamRequest& request,
-                                              const std::string& ip, bool* reused);
+                                              const std::string& ip, bool via_proxy, bool* reused);
   void drop_idle(const std::string& key);
   void release(const std::string& key, std::unique_ptr<UpstreamConnection> connection);
 
   std::int64_t connect_timeout_ms_;
   std::int64_t timeout_ms_;
   std::vector<AllowEntry> allowlist_;
+  std::optional<OutboundProxy> https_proxy_;
+  NoProxy no_proxy_;
   Resolver resolver_;
   std::mutex mu_;
   // Idle keep-alive connections by origin|ip, newest last.

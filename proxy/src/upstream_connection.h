@@ -1,13 +1,14 @@
 // One keep-alive connection to an upstream origin, as UpstreamClient uses it: send one POST,
 // hand the response head and body bytes to callbacks as they arrive, report how it ended.
 //
-// Two kinds: plain `http://` origins (local providers, Ollama, LM Studio, test stand-ins) use
-// a small HTTP/1.1 client of our own; `https://` origins use cpp-httplib's client (TLS).
-// The plain client exists for the hot path: httplib's client polls before every read and
-// write, formats each header line with snprintf and keeps headers in case-insensitive maps;
-// on a loopback upstream that was ~28% of the proxy's CPU per request. Ours writes a
-// request with one sendmsg, reads without polling first and waits (poll) only when a read
-// would block.
+// One HTTP/1.1 client of our own for every origin: plain for `http://` (local providers,
+// Ollama, LM Studio, test stand-ins), TLS for `https://` (tls_stream.h), the latter through
+// the outbound proxy's CONNECT tunnel when HTTPS_PROXY applies (outbound_proxy.h). It
+// replaced cpp-httplib's client: that one polled before every read and write and formatted
+// headers line by line (~28% of the proxy's CPU per request on a loopback upstream), and
+// through a proxy it sent the proxy's credentials on to the provider and relayed the
+// proxy's own refusals as if the provider had answered. Ours writes a request at once,
+// reads without polling first and waits (poll) only when a read would block.
 #ifndef CAVEMAN_PROXY_UPSTREAM_CONNECTION_H_
 #define CAVEMAN_PROXY_UPSTREAM_CONNECTION_H_
 
@@ -20,6 +21,7 @@
 
 #include "caveman/status.h"
 #include "headers.h"
+#include "outbound_proxy.h"
 
 namespace caveman::proxy {
 
@@ -53,6 +55,7 @@ enum class TransportError {
   kReadTimeout,     // the upstream was silent for the whole read timeout
   kProtocol,        // not a well-formed HTTP/1.x response
   kTls,             // the upstream's certificate did not verify (untrusted, wrong name)
+  kProxyRefused,    // the outbound proxy answered CONNECT with something other than 2xx
   kAborted,         // a callback returned false, or stop() was called
 };
 
@@ -65,7 +68,9 @@ struct AttemptOutcome {
 struct ConnectionOptions {
   std::string host;  // Host header and TLS name
   int port = 0;
-  std::string ip;    // the address the SSRF guard approved: what is dialed
+  std::string ip;    // the address the SSRF guard approved: what is dialed (empty: the
+                     // outbound proxy resolves the host)
+  std::optional<OutboundProxy> proxy;  // https only: tunnel through it with CONNECT
   std::int64_t connect_timeout_ms = 10000;
   std::int64_t read_timeout_ms = 600000;   // longest silence while waiting for bytes
   std::int64_t write_timeout_ms = 600000;
@@ -84,14 +89,12 @@ class UpstreamConnection {
   virtual bool reusable() const = 0;
 };
 
-// `origin` decides the kind: http:// → the plain client, https:// → cpp-httplib.
+// `origin`'s scheme decides: http:// → plain text, always direct (options.proxy ignored);
+// https:// → TLS, through options.proxy when set.
 std::unique_ptr<UpstreamConnection> make_upstream_connection(const std::string& origin,
                                                              const ConnectionOptions& options);
-std::unique_ptr<UpstreamConnection> make_plain_connection(const ConnectionOptions& options);
-std::unique_ptr<UpstreamConnection> make_httplib_connection(const std::string& origin,
-                                                            const ConnectionOptions& options);
 
-// The response head parser of the plain client, exposed for tests. `head` is everything up
+// The client's response head parser, exposed for tests. `head` is everything up
 // to and including the blank line. Errors: cave_upstream_bad_response.
 struct ParsedHead {
   int status = 0;

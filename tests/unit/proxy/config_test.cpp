@@ -90,6 +90,25 @@ TEST(ProxyConfig, EnvironmentWinsOverYaml) {
   EXPECT_EQ(c->ssrf_allowlist, "127.0.0.1");
 }
 
+TEST(ProxyConfig, ReadsTheOutboundProxyAsCurlDoes) {
+  Result<Config> none = parse("");
+  ASSERT_OK(none);
+  EXPECT_FALSE(none->https_proxy.has_value());
+  // The lowercase name wins, as in curl.
+  Result<Config> c = parse("", {{"https_proxy", "http://u:p@127.0.0.1:3128"},
+                               {"HTTPS_PROXY", "http://ignored:1"},
+                               {"NO_PROXY", "localhost,.corp"}});
+  ASSERT_OK(c);
+  ASSERT_TRUE(c->https_proxy.has_value());
+  EXPECT_EQ(c->https_proxy->host, "127.0.0.1");
+  EXPECT_EQ(c->https_proxy->port, 3128);
+  EXPECT_EQ(c->https_proxy->user, "u");
+  EXPECT_EQ(c->no_proxy, "localhost,.corp");
+  Result<Config> bad = parse("", {{"HTTPS_PROXY", "socks5://127.0.0.1:1080"}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().cave_code(), "cave_invalid_config");
+}
+
 TEST(ProxyConfig, UnknownModeIsRecord) {
   for (const char* mode : {"Compress", "turbo", "compres", "RECORD"}) {
     Result<Config> c = parse(std::string("mode: ") + mode + "\n");

@@ -1,6 +1,7 @@
-// Upstream connections: the plain-http client's head parsing, chunked decoding at every
-// split, and both connection kinds on a real socket against a scripted upstream that
-// answers with exact bytes (framings, interim answers, early close, silence, stop).
+// Upstream connections: the client's head parsing, chunked decoding at every split, and
+// plain-text connections on a real socket against a scripted upstream that answers with
+// exact bytes (framings, interim answers, early close, silence, stop). TLS and the
+// outbound proxy's CONNECT tunnel: e2e_proxy_tls_upstream.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -219,6 +220,10 @@ ConnectionOptions options_for(int port, std::int64_t read_timeout_ms = 5000) {
   return o;
 }
 
+std::unique_ptr<UpstreamConnection> plain_connection(const ConnectionOptions& o) {
+  return make_upstream_connection("http://127.0.0.1:" + std::to_string(o.port), o);
+}
+
 UpstreamRequest request_for(int port, std::string body) {
   UpstreamRequest r;
   r.origin = "http://127.0.0.1:" + std::to_string(port);
@@ -255,7 +260,7 @@ TEST(PlainConnection, SendsOneExactRequestAndReusesTheConnection) {
                       std::to_string(index) + "   }");
     return true;
   });
-  auto c = make_plain_connection(options_for(up.port()));
+  auto c = plain_connection(options_for(up.port()));
   for (int i = 0; i < 2; ++i) {
     Received got;
     AttemptOutcome out = c->send(request_for(up.port(), "{\"x\":1}"), got.on_head(), got.on_data());
@@ -285,7 +290,7 @@ TEST(PlainConnection, ChunkedBodiesArriveAsTheyAreSentAndInterimAnswersAreSkippe
     write_all(fd, "7\r\ndata: 2\r\n0\r\n\r\n");
     return true;
   });
-  auto c = make_plain_connection(options_for(up.port()));
+  auto c = plain_connection(options_for(up.port()));
   Received got;
   AttemptOutcome out = c->send(request_for(up.port(), "{}"), got.on_head(), [&](std::string_view d) {
     first_seen.store(true);
@@ -307,7 +312,7 @@ TEST(PlainConnection, ABodyEndingAtCloseIsCompleteButTheConnectionIsNotKept) {
     write_all(fd, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the end");
     return false;
   });
-  auto c = make_plain_connection(options_for(up.port()));
+  auto c = plain_connection(options_for(up.port()));
   Received got;
   AttemptOutcome out = c->send(request_for(up.port(), "{}"), got.on_head(), got.on_data());
   ASSERT_TRUE(out.ok()) << out.detail;
@@ -320,7 +325,7 @@ TEST(PlainConnection, ConnectionCloseAndNoBodyStatusesAreHonoured) {
     write_all(fd, "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n");
     return false;
   });
-  auto c = make_plain_connection(options_for(up.port()));
+  auto c = plain_connection(options_for(up.port()));
   Received got;
   AttemptOutcome out = c->send(request_for(up.port(), "{}"), got.on_head(), got.on_data());
   ASSERT_TRUE(out.ok()) << out.detail;
@@ -332,7 +337,7 @@ TEST(PlainConnection, ConnectionCloseAndNoBodyStatusesAreHonoured) {
 TEST(PlainConnection, EarlyCloseTruncationAndGarbageAreFailures) {
   {
     ScriptedUpstream up([](int, int, const std::string&) { return false; });  // closes unanswered
-    auto c = make_plain_connection(options_for(up.port()));
+    auto c = plain_connection(options_for(up.port()));
     Received got;
     AttemptOutcome out = c->send(request_for(up.port(), "{}"), got.on_head(), got.on_data());
     EXPECT_EQ(out.error, TransportError::kRead) << out.detail;
@@ -343,7 +348,7 @@ TEST(PlainConnection, EarlyCloseTruncationAndGarbageAreFailures) {
       write_all(fd, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhalf!");
       return false;
     });
-    auto c = make_plain_connection(options_for(up.port()));
+    auto c = plain_connection(options_for(up.port()));
     Received got;
     AttemptOutcome out = c->send(request_for(up.port(), "{}"), got.on_head(), got.on_data());
     EXPECT_EQ(out.error, TransportError::kRead) << out.detail;
@@ -356,7 +361,7 @@ TEST(PlainConnection, EarlyCloseTruncationAndGarbageAreFailures) {
       write_all(fd, "SSH-2.0-OpenSSH_9.2\r\n\r\n");
       return false;
     });
-    auto c = make_plain_connection(options_for(up.port()));
+    auto c = plain_connection(options_for(up.port()));
     Received got;
     EXPECT_EQ(c->send(request_for(up.port(), "{}"), got.on_head(), got.on_data()).error,
               TransportError::kProtocol);
@@ -369,7 +374,7 @@ TEST(PlainConnection, ARefusedConnectionIsAConnectFailure) {
     ScriptedUpstream up([](int, int, const std::string&) { return false; });
     port = up.port();
   }  // closed: nothing listens there now
-  auto c = make_plain_connection(options_for(port));
+  auto c = plain_connection(options_for(port));
   Received got;
   EXPECT_EQ(c->send(request_for(port, "{}"), got.on_head(), got.on_data()).error,
             TransportError::kConnect);
@@ -382,7 +387,7 @@ TEST(PlainConnection, ASilentUpstreamTimesOutAndStopWakesABlockedRead) {
     return false;
   });
   {
-    auto c = make_plain_connection(options_for(up.port(), 200));
+    auto c = plain_connection(options_for(up.port(), 200));
     Received got;
     auto started = std::chrono::steady_clock::now();
     AttemptOutcome out = c->send(request_for(up.port(), "{}"), got.on_head(), got.on_data());
@@ -393,7 +398,7 @@ TEST(PlainConnection, ASilentUpstreamTimesOutAndStopWakesABlockedRead) {
   std::this_thread::sleep_for(50ms);
   release.store(false);
   {
-    auto c = make_plain_connection(options_for(up.port(), 60000));
+    auto c = plain_connection(options_for(up.port(), 60000));
     std::thread stopper([&] {
       std::this_thread::sleep_for(150ms);
       c->stop();
@@ -416,49 +421,12 @@ TEST(PlainConnection, ALargeBodyIsSentAndReceivedWhole) {
     write_all(fd, "HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(echo.size()) + "\r\n\r\n" + echo);
     return true;
   });
-  auto c = make_plain_connection(options_for(up.port()));
+  auto c = plain_connection(options_for(up.port()));
   Received got;
   AttemptOutcome out = c->send(request_for(up.port(), big), got.on_head(), got.on_data());
   ASSERT_TRUE(out.ok()) << out.detail;
   EXPECT_EQ(got.body.size(), big.size());
   EXPECT_TRUE(got.body == big);
-}
-
-// The https kind is cpp-httplib behind the same interface; over plain http it must report
-// heads, bodies and failures the way the plain client does.
-TEST(HttplibConnection, ReportsHeadBodyAndFailuresLikeThePlainClient) {
-  ScriptedUpstream up([](int fd, int index, const std::string&) {
-    if (index == 0) {
-      write_all(fd, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
-                    "Transfer-Encoding: chunked\r\n\r\n7\r\ndata: 1\r\n0\r\n\r\n");
-      return true;
-    }
-    write_all(fd, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhalf!");
-    return false;
-  });
-  std::string origin = "http://127.0.0.1:" + std::to_string(up.port());
-  auto c = make_httplib_connection(origin, options_for(up.port()));
-  Received got;
-  AttemptOutcome out = c->send(request_for(up.port(), "{}"), got.on_head(), got.on_data());
-  ASSERT_TRUE(out.ok()) << out.detail;
-  EXPECT_EQ(got.head->content_type, "text/event-stream");
-  EXPECT_EQ(got.body, "data: 1");
-  EXPECT_TRUE(c->reusable());
-  Received cut;
-  EXPECT_EQ(c->send(request_for(up.port(), "{}"), cut.on_head(), cut.on_data()).error,
-            TransportError::kRead);
-  EXPECT_FALSE(c->reusable());
-
-  int closed_port = 0;
-  {
-    ScriptedUpstream gone([](int, int, const std::string&) { return false; });
-    closed_port = gone.port();
-  }
-  auto refused = make_httplib_connection("http://127.0.0.1:" + std::to_string(closed_port),
-                                         options_for(closed_port));
-  Received none;
-  EXPECT_EQ(refused->send(request_for(closed_port, "{}"), none.on_head(), none.on_data()).error,
-            TransportError::kConnect);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// The plain-http upstream connection (see upstream_connection.h for why it exists): HTTP/1.1
-// over a non-blocking socket, request written with one sendmsg, response read into one
-// buffer, framed by Content-Length, chunked encoding or connection close.
+// The upstream connection (see upstream_connection.h for why it is our own): HTTP/1.1 over
+// a non-blocking socket, in TLS for https origins (tls_stream.h), optionally through an
+// outbound proxy's CONNECT tunnel; request written at once (one sendmsg in plain text),
+// response read into one buffer, framed by Content-Length, chunked encoding or close.
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -12,11 +13,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <memory>
 #include <vector>
 
+#include <openssl/evp.h>
+
+#include "tls_stream.h"
 #include "upstream_connection.h"
 
 namespace caveman::proxy {
@@ -46,10 +51,24 @@ AttemptOutcome outcome(TransportError e, std::string detail) {
   return AttemptOutcome{e, std::move(detail)};
 }
 
-class PlainConnection final : public UpstreamConnection {
+std::string base64(std::string_view s) {
+  std::string out(4 * ((s.size() + 2) / 3) + 1, '\0');
+  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                          reinterpret_cast<const unsigned char*>(s.data()), static_cast<int>(s.size()));
+  out.resize(static_cast<std::size_t>(n));
+  return out;
+}
+
+std::string host_port(const std::string& host, int port) {
+  bool v6 = host.find(':') != std::string::npos;
+  return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
+class Http1Connection final : public UpstreamConnection {
  public:
-  explicit PlainConnection(ConnectionOptions options) : o_(std::move(options)) {}
-  ~PlainConnection() override {
+  Http1Connection(ConnectionOptions options, bool tls) : o_(std::move(options)), use_tls_(tls) {}
+  ~Http1Connection() override {
+    tls_.reset();  // before the socket it uses
     int fd = fd_.load();
     if (fd >= 0) ::close(fd);
   }
@@ -69,6 +88,15 @@ class PlainConnection final : public UpstreamConnection {
   enum class Fill { kData, kEof, kTimeout, kError };
 
   AttemptOutcome connect_socket();
+  // TCP connect to `address` (an IP literal, or a name resolved here) within the timeout.
+  AttemptOutcome dial(const std::string& address, int port, bool numeric);
+  AttemptOutcome connect_to(const addrinfo* address);
+  // CONNECT host:port through the outbound proxy; the tunnel is then the connection.
+  AttemptOutcome open_tunnel();
+  AttemptOutcome start_tls();
+  AttemptOutcome write_all(std::string_view head, std::string_view body);
+  // Reads until buffered bytes hold a response head; *head_end is its length.
+  AttemptOutcome read_head(std::size_t* head_end);
   AttemptOutcome write_request(const UpstreamRequest& request);
   Fill fill();
   // Waits for `events` up to `timeout_ms`: 1 ready, 0 timed out, -1 error.
@@ -84,6 +112,9 @@ class PlainConnection final : public UpstreamConnection {
   }
 
   ConnectionOptions o_;
+  bool use_tls_;
+  std::unique_ptr<TlsStream> tls_;  // set once the handshake is done
+  std::string tls_detail_;          // why the last TLS read or write failed
   std::atomic<int> fd_{-1};
   std::atomic<bool> stopped_{false};
   bool reusable_ = false;
@@ -93,7 +124,7 @@ class PlainConnection final : public UpstreamConnection {
   std::size_t end_ = 0;
 };
 
-int PlainConnection::wait(short events, std::int64_t timeout_ms) {
+int Http1Connection::wait(short events, std::int64_t timeout_ms) {
   pollfd p{fd_.load(), events, 0};
   while (true) {
     int r = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(timeout_ms, 1 << 30)));
@@ -102,23 +133,51 @@ int PlainConnection::wait(short events, std::int64_t timeout_ms) {
   }
 }
 
-AttemptOutcome PlainConnection::connect_socket() {
+AttemptOutcome Http1Connection::connect_socket() {
+  if (o_.proxy) {
+    AttemptOutcome dialled = dial(o_.proxy->host, o_.proxy->port, false);
+    if (!dialled.ok()) {
+      dialled.detail = "outbound proxy " + o_.proxy->display() + ": " + dialled.detail;
+      return dialled;
+    }
+    AttemptOutcome tunnel = open_tunnel();
+    if (!tunnel.ok()) return tunnel;
+  } else {
+    AttemptOutcome dialled = dial(o_.ip, o_.port, true);
+    if (!dialled.ok()) return dialled;
+  }
+  return use_tls_ ? start_tls() : AttemptOutcome{};
+}
+
+AttemptOutcome Http1Connection::dial(const std::string& address, int port_number, bool numeric) {
   addrinfo hints{};
-  hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+  hints.ai_flags = AI_NUMERICSERV | (numeric ? AI_NUMERICHOST : 0);
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* found = nullptr;
-  std::string port = std::to_string(o_.port);
-  if (::getaddrinfo(o_.ip.c_str(), port.c_str(), &hints, &found) != 0 || found == nullptr) {
-    return outcome(TransportError::kConnect, "not an IP address: " + o_.ip);
+  std::string port = std::to_string(port_number);
+  if (::getaddrinfo(address.c_str(), port.c_str(), &hints, &found) != 0 || found == nullptr) {
+    return outcome(TransportError::kConnect,
+                   numeric ? "not an IP address: " + address : "cannot resolve " + address);
   }
   std::unique_ptr<addrinfo, void (*)(addrinfo*)> guard(found, ::freeaddrinfo);
-  int fd = ::socket(found->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  // A name may resolve to several addresses (IPv6 and IPv4): the first that answers wins.
+  AttemptOutcome last;
+  for (const addrinfo* a = found; a != nullptr; a = a->ai_next) {
+    if (int old = fd_.exchange(-1); old >= 0) ::close(old);
+    last = connect_to(a);
+    if (last.ok() || last.error == TransportError::kAborted) return last;
+  }
+  return last;
+}
+
+AttemptOutcome Http1Connection::connect_to(const addrinfo* a) {
+  int fd = ::socket(a->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) return outcome(TransportError::kConnect, std::string("socket: ") + std::strerror(errno));
   fd_.store(fd);  // from here stop() can shut it down; the destructor closes it
   if (stopped_.load()) return outcome(TransportError::kAborted, "stopped");
   int one = 1;
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  if (::connect(fd, found->ai_addr, found->ai_addrlen) != 0) {
+  if (::connect(fd, a->ai_addr, a->ai_addrlen) != 0) {
     if (errno != EINPROGRESS) {
       return outcome(TransportError::kConnect, std::string("connect: ") + std::strerror(errno));
     }
@@ -135,27 +194,98 @@ AttemptOutcome PlainConnection::connect_socket() {
   return {};
 }
 
-AttemptOutcome PlainConnection::write_request(const UpstreamRequest& request) {
-  const std::string& body = request.body ? *request.body : std::string();
-  std::string head;
-  head.reserve(256 + request.path.size() + 64 * request.headers.size());
-  head.append("POST ").append(request.path).append(" HTTP/1.1\r\nHost: ");
-  bool v6 = request.host.find(':') != std::string::npos && request.host.front() != '[';
-  head.append(v6 ? "[" : "").append(request.host).append(v6 ? "]" : "");
-  if (request.port != 80) head.append(":").append(std::to_string(request.port));
-  head.append("\r\n");
-  for (const auto& [name, value] : request.headers) {
-    // Framing and connection handling are this client's; the mapped headers never carry
-    // them, but a duplicate here would corrupt the request.
-    if (iequals(name, "host") || iequals(name, "content-length") ||
-        iequals(name, "transfer-encoding") || iequals(name, "connection")) {
-      continue;
-    }
-    head.append(name).append(": ").append(value).append("\r\n");
+AttemptOutcome Http1Connection::open_tunnel() {
+  std::string target = host_port(o_.host, o_.port);
+  std::string connect = "CONNECT " + target + " HTTP/1.1\r\nHost: " + target + "\r\n";
+  if (!o_.proxy->user.empty()) {
+    connect += "Proxy-Authorization: Basic " + base64(o_.proxy->user + ":" + o_.proxy->password) + "\r\n";
   }
-  head.append("Content-Length: ").append(std::to_string(body.size())).append("\r\n\r\n");
+  connect += "\r\n";
+  AttemptOutcome w = write_all(connect, {});
+  if (!w.ok()) return w;
+  std::size_t head_end = 0;
+  AttemptOutcome r = read_head(&head_end);
+  if (!r.ok()) {
+    r.detail = "outbound proxy " + o_.proxy->display() + ": " + r.detail;
+    return r;
+  }
+  Result<ParsedHead> head = parse_response_head(unread().substr(0, head_end));
+  if (!head.ok()) return outcome(TransportError::kProtocol, "outbound proxy: " + head.status().message());
+  consume(head_end);
+  if (head->status / 100 != 2) {
+    std::string why = head->status == 407 ? " (it wants credentials: HTTPS_PROXY=http://user:password@host:port)" : "";
+    return outcome(TransportError::kProxyRefused, "outbound proxy " + o_.proxy->display() + " answered " +
+                                                      std::to_string(head->status) + " to CONNECT " +
+                                                      target + why);
+  }
+  // A proxy that sends bytes beyond its answer before the handshake is not a tunnel.
+  if (buffered() != 0) return outcome(TransportError::kProtocol, "outbound proxy: data after the CONNECT answer");
+  return {};
+}
 
-  iovec iov[2] = {{head.data(), head.size()}, {const_cast<char*>(body.data()), body.size()}};
+AttemptOutcome Http1Connection::start_tls() {
+  Result<std::unique_ptr<TlsStream>> opened = TlsStream::open(fd_.load(), o_.host);
+  if (!opened.ok()) return outcome(TransportError::kTls, opened.status().message());
+  std::unique_ptr<TlsStream> tls = std::move(opened).value();
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(o_.connect_timeout_ms);
+  while (true) {
+    TlsStream::Io io = tls->handshake();
+    if (io == TlsStream::Io::kDone) break;
+    if (stopped_.load()) return outcome(TransportError::kAborted, "stopped");
+    if (io == TlsStream::Io::kError || io == TlsStream::Io::kEof) {
+      // A refused certificate stays refused; a reset or garbled handshake may not.
+      return outcome(tls->certificate_refused() ? TransportError::kTls : TransportError::kConnect,
+                     io == TlsStream::Io::kEof ? "the connection closed during the TLS handshake" : tls->detail());
+    }
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    int ready = left.count() <= 0 ? 0 : wait(io == TlsStream::Io::kWantRead ? POLLIN : POLLOUT, left.count());
+    if (stopped_.load()) return outcome(TransportError::kAborted, "stopped");
+    if (ready == 0) return outcome(TransportError::kConnectTimeout, "TLS handshake timed out");
+    if (ready < 0) return outcome(TransportError::kConnect, "TLS handshake: poll failed");
+  }
+  tls_ = std::move(tls);
+  return {};
+}
+
+AttemptOutcome Http1Connection::read_head(std::size_t* head_end) {
+  std::size_t scanned = 0;
+  while (true) {
+    std::string_view data = unread();
+    std::size_t from = scanned >= 3 ? scanned - 3 : 0;
+    std::size_t at = data.find("\r\n\r\n", from);
+    if (at != std::string_view::npos) {
+      *head_end = at + 4;
+      return {};
+    }
+    scanned = data.size();
+    if (scanned > kMaxHead) return outcome(TransportError::kProtocol, "response head over 64 KiB");
+    Fill f = fill();
+    if (f != Fill::kData) return read_failure(f, buffered() == 0 ? "before answering" : "mid-head");
+  }
+}
+
+AttemptOutcome Http1Connection::write_all(std::string_view head, std::string_view body) {
+  if (tls_) {
+    for (std::string_view part : {head, body}) {
+      while (!part.empty()) {
+        std::size_t n = 0;
+        TlsStream::Io io = tls_->write(part.data(), part.size(), &n);
+        if (io == TlsStream::Io::kDone) {
+          part.remove_prefix(n);
+          continue;
+        }
+        if (stopped_.load()) return outcome(TransportError::kAborted, "stopped");
+        if (io != TlsStream::Io::kWantRead && io != TlsStream::Io::kWantWrite) {
+          return outcome(TransportError::kWrite, "TLS write: " + tls_->detail());
+        }
+        int ready = wait(io == TlsStream::Io::kWantRead ? POLLIN : POLLOUT, o_.write_timeout_ms);
+        if (stopped_.load()) return outcome(TransportError::kAborted, "stopped");
+        if (ready <= 0) return outcome(TransportError::kWrite, ready == 0 ? "send timed out" : "send: poll failed");
+      }
+    }
+    return {};
+  }
+  iovec iov[2] = {{const_cast<char*>(head.data()), head.size()}, {const_cast<char*>(body.data()), body.size()}};
   msghdr msg{};
   msg.msg_iov = iov;
   msg.msg_iovlen = body.empty() ? 1 : 2;
@@ -188,7 +318,29 @@ AttemptOutcome PlainConnection::write_request(const UpstreamRequest& request) {
   return {};
 }
 
-PlainConnection::Fill PlainConnection::fill() {
+AttemptOutcome Http1Connection::write_request(const UpstreamRequest& request) {
+  const std::string& body = request.body ? *request.body : std::string();
+  std::string head;
+  head.reserve(256 + request.path.size() + 64 * request.headers.size());
+  head.append("POST ").append(request.path).append(" HTTP/1.1\r\nHost: ");
+  bool v6 = request.host.find(':') != std::string::npos && request.host.front() != '[';
+  head.append(v6 ? "[" : "").append(request.host).append(v6 ? "]" : "");
+  if (request.port != (use_tls_ ? 443 : 80)) head.append(":").append(std::to_string(request.port));
+  head.append("\r\n");
+  for (const auto& [name, value] : request.headers) {
+    // Framing and connection handling are this client's; the mapped headers never carry
+    // them, but a duplicate here would corrupt the request.
+    if (iequals(name, "host") || iequals(name, "content-length") ||
+        iequals(name, "transfer-encoding") || iequals(name, "connection")) {
+      continue;
+    }
+    head.append(name).append(": ").append(value).append("\r\n");
+  }
+  head.append("Content-Length: ").append(std::to_string(body.size())).append("\r\n\r\n");
+  return write_all(head, body);
+}
+
+Http1Connection::Fill Http1Connection::fill() {
   if (end_ == buf_.size()) {
     if (begin_ > 0) {
       std::memmove(buf_.data(), buf_.data() + begin_, buffered());
@@ -196,6 +348,26 @@ PlainConnection::Fill PlainConnection::fill() {
       begin_ = 0;
     } else {
       buf_.resize(buf_.empty() ? kBufferSize : buf_.size() * 2);
+    }
+  }
+  while (tls_) {
+    std::size_t n = 0;
+    TlsStream::Io io = tls_->read(buf_.data() + end_, buf_.size() - end_, &n);
+    if (io == TlsStream::Io::kDone) {
+      end_ += n;
+      return Fill::kData;
+    }
+    if (io == TlsStream::Io::kEof) return Fill::kEof;
+    if (stopped_.load()) return Fill::kEof;
+    if (io == TlsStream::Io::kError) {
+      tls_detail_ = tls_->detail();
+      return Fill::kError;
+    }
+    int ready = wait(io == TlsStream::Io::kWantRead ? POLLIN : POLLOUT, o_.read_timeout_ms);
+    if (ready == 0) return Fill::kTimeout;
+    if (ready < 0) {
+      saved_errno_ = errno;
+      return Fill::kError;
     }
   }
   while (true) {
@@ -220,19 +392,20 @@ PlainConnection::Fill PlainConnection::fill() {
   }
 }
 
-AttemptOutcome PlainConnection::read_failure(Fill f, const char* where) {
+AttemptOutcome Http1Connection::read_failure(Fill f, const char* where) {
   if (stopped_.load()) return outcome(TransportError::kAborted, "stopped");
   switch (f) {
     case Fill::kTimeout:
       return outcome(TransportError::kReadTimeout, std::string("no bytes from the upstream ") + where);
     case Fill::kError:
+      if (!tls_detail_.empty()) return outcome(TransportError::kRead, "TLS read: " + tls_detail_ + " " + where);
       return outcome(TransportError::kRead, std::string("recv: ") + std::strerror(saved_errno_) + " " + where);
     default:
       return outcome(TransportError::kRead, std::string("the upstream closed the connection ") + where);
   }
 }
 
-AttemptOutcome PlainConnection::read_body(const ParsedHead& head, const DataFn& on_data,
+AttemptOutcome Http1Connection::read_body(const ParsedHead& head, const DataFn& on_data,
                                           bool* close_delimited) {
   auto deliver = [&](std::string_view data) {
     return data.empty() || on_data(data);
@@ -275,7 +448,7 @@ AttemptOutcome PlainConnection::read_body(const ParsedHead& head, const DataFn& 
   }
 }
 
-AttemptOutcome PlainConnection::send(const UpstreamRequest& request, const HeadFn& on_head,
+AttemptOutcome Http1Connection::send(const UpstreamRequest& request, const HeadFn& on_head,
                                      const DataFn& on_data) {
   reusable_ = false;
   if (fd_.load() < 0) {
@@ -287,23 +460,9 @@ AttemptOutcome PlainConnection::send(const UpstreamRequest& request, const HeadF
 
   ParsedHead parsed;
   while (true) {  // 1xx interim answers (100 Continue, 103 Early Hints) are skipped
-    std::size_t scanned = 0;
-    std::size_t head_end = std::string_view::npos;
-    while (true) {
-      std::string_view data = unread();
-      std::size_t from = scanned >= 3 ? scanned - 3 : 0;
-      std::size_t at = data.find("\r\n\r\n", from);
-      if (at != std::string_view::npos) {
-        head_end = at + 4;
-        break;
-      }
-      scanned = data.size();
-      if (scanned > kMaxHead) return outcome(TransportError::kProtocol, "response head over 64 KiB");
-      Fill f = fill();
-      if (f != Fill::kData) {
-        return read_failure(f, buffered() == 0 ? "before answering" : "mid-head");
-      }
-    }
+    std::size_t head_end = 0;
+    AttemptOutcome r = read_head(&head_end);
+    if (!r.ok()) return r;
     Result<ParsedHead> head = parse_response_head(unread().substr(0, head_end));
     if (!head.ok()) return outcome(TransportError::kProtocol, head.status().message());
     consume(head_end);
@@ -467,14 +626,12 @@ Result<std::size_t> ChunkedDecoder::feed(std::string_view in, const DataFn& out,
   return pos;
 }
 
-std::unique_ptr<UpstreamConnection> make_plain_connection(const ConnectionOptions& options) {
-  return std::make_unique<PlainConnection>(options);
-}
-
 std::unique_ptr<UpstreamConnection> make_upstream_connection(const std::string& origin,
                                                              const ConnectionOptions& options) {
-  if (origin.rfind("http://", 0) == 0) return make_plain_connection(options);
-  return make_httplib_connection(origin, options);
+  bool tls = origin.rfind("https://", 0) == 0;
+  ConnectionOptions o = options;
+  if (!tls) o.proxy.reset();  // plain http upstreams (local servers) are always direct
+  return std::make_unique<Http1Connection>(std::move(o), tls);
 }
 
 }  // namespace caveman::proxy
