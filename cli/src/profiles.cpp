@@ -1,6 +1,9 @@
 #include "profiles.h"
 
 #include <algorithm>
+#include <optional>
+#include <string_view>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "profiles_data.h"
@@ -141,7 +144,36 @@ Environment wrap_environment(const Environment& base, const AgentProfile& profil
   };
   apply(generic);
   if (profile.id != generic.id) apply(profile);
+  bypass_proxy_for_loopback(env);
   return env;
+}
+
+void bypass_proxy_for_loopback(Environment& env) {
+  bool proxied = false;
+  for (const char* name : {"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"}) {
+    proxied = proxied || !env.get(name).value_or("").empty();
+  }
+  if (!proxied) return;
+  std::optional<std::string> upper = env.get("NO_PROXY");
+  std::optional<std::string> lower = env.get("no_proxy");
+  for (const auto& [name, own, other] : {std::tuple{"NO_PROXY", upper, lower}, std::tuple{"no_proxy", lower, upper}}) {
+    std::string value = own ? *own : other.value_or("");
+    for (std::string_view host : {"127.0.0.1", "localhost", "::1"}) {
+      bool listed = false;
+      std::size_t start = 0;
+      while (start <= value.size() && !listed) {
+        std::size_t end = value.find(',', start);
+        if (end == std::string::npos) end = value.size();
+        std::string_view item = std::string_view(value).substr(start, end - start);
+        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+        while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+        listed = item == host;
+        start = end + 1;
+      }
+      if (!listed) value += (value.empty() ? "" : ",") + std::string(host);
+    }
+    env.set(name, value);
+  }
 }
 
 std::vector<std::string> wrap_args(const AgentProfile& profile, std::string_view base_url) {

@@ -54,6 +54,11 @@ std::string render_template(std::string_view text, std::string_view base_url);
 // injection, all pointing at `base_url`.
 Environment wrap_environment(const Environment& base, const AgentProfile& profile,
                              std::string_view base_url);
+// When the environment names an HTTP(S) proxy, NO_PROXY and no_proxy gain 127.0.0.1,
+// localhost and ::1 (kept as they are otherwise): a wrapped agent must reach the loopback
+// gateway directly, not through the proxy (curl, Node and Python clients do not bypass
+// loopback on their own). Called by wrap_environment.
+void bypass_proxy_for_loopback(Environment& env);
 // Profile args rendered for `base_url`.
 std::vector<std::string> wrap_args(const AgentProfile& profile, std::string_view base_url);
 

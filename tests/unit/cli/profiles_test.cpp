@@ -47,6 +47,19 @@ TEST(Profiles, ClaudeEnvironmentPointsAtAttributedGateway) {
   EXPECT_EQ(env.get("PATH").value_or(""), "/bin");
 }
 
+TEST(Profiles, LoopbackBypassesTheCallersProxy) {
+  Environment plain = wrap_environment(Environment({{"PATH", "/bin"}}), *find_profile("claude"), "http://x");
+  EXPECT_FALSE(plain.get("NO_PROXY").has_value());  // no proxy configured: nothing added
+  Environment base({{"HTTPS_PROXY", "http://proxy.corp:3128"}, {"no_proxy", "corp.internal, localhost"}});
+  Environment env = wrap_environment(base, *find_profile("claude"), "http://127.0.0.1:9/w/claude");
+  EXPECT_EQ(env.get("no_proxy").value_or(""), "corp.internal, localhost,127.0.0.1,::1");
+  EXPECT_EQ(env.get("NO_PROXY").value_or(""), "corp.internal, localhost,127.0.0.1,::1");
+  EXPECT_EQ(env.get("HTTPS_PROXY").value_or(""), "http://proxy.corp:3128");
+  Environment again = env;
+  bypass_proxy_for_loopback(again);
+  EXPECT_EQ(again.get("NO_PROXY"), env.get("NO_PROXY"));  // idempotent
+}
+
 TEST(Profiles, EnvIfUnsetKeepsTheCallersValue) {
   Environment base({{"ENABLE_TOOL_SEARCH", "false"}});
   Environment env = wrap_environment(base, *find_profile("claude"), "http://x");
