@@ -44,7 +44,9 @@ constexpr const char* kUsage =
     "upstream.{timeout_ms,connect_timeout_ms}, server.{threads,max_queue}).\n"
     "Env: CAVEMAN_MODE, CAVEMAN_LISTEN, CAVEMAN_LABEL, CAVEMAN_RECOVERY=mcp,\n"
     "CAVE_SSRF_ALLOWLIST, CAVE_MAX_REQUEST_BYTES, CAVE_GATEWAY_UPSTREAM_TIMEOUT_MS,\n"
-    "CAVEMAN_NATIVE_IDLE_TIMEOUT (a proxy started by `caveman wrap` exits when idle that long; 30m).\n"
+    "CAVEMAN_NATIVE_IDLE_TIMEOUT (a proxy started by `caveman wrap` exits when idle that long; 30m),\n"
+    "HTTPS_PROXY / NO_PROXY (https upstreams through an http:// proxy's CONNECT tunnel),\n"
+    "SSL_CERT_FILE / SSL_CERT_DIR (CAs trusted for https upstreams; default: the system's).\n"
     "Exit codes: 0 ok, 1 runtime failure (port taken, store), 2 usage or non-loopback listen.\n"
     "Docs: docs/proxy.md\n";
 
