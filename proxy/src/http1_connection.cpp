@@ -31,6 +31,7 @@ constexpr std::size_t kBufferSize = 64 * 1024;
 constexpr std::size_t kMaxHead = 64 * 1024;
 constexpr std::size_t kMaxChunkLine = 4096;
 constexpr int kMaxTrailerLines = 64;
+constexpr std::size_t kCoalesceBytes = 16 * 1024;  // one TLS record's worth of plaintext
 
 Status bad_response(std::string what) {
   return Status::Unavailable("cave_upstream_bad_response", std::move(what));
@@ -213,7 +214,11 @@ AttemptOutcome Http1Connection::open_tunnel() {
   if (!head.ok()) return outcome(TransportError::kProtocol, "outbound proxy: " + head.status().message());
   consume(head_end);
   if (head->status / 100 != 2) {
-    std::string why = head->status == 407 ? " (it wants credentials: HTTPS_PROXY=http://user:password@host:port)" : "";
+    std::string why;
+    if (head->status == 407) {
+      why = o_.proxy->user.empty() ? " (it wants credentials: HTTPS_PROXY=http://user:password@host:port)"
+                                   : " (it refused the credentials in HTTPS_PROXY)";
+    }
     return outcome(TransportError::kProxyRefused, "outbound proxy " + o_.proxy->display() + " answered " +
                                                       std::to_string(head->status) + " to CONNECT " +
                                                       target + why);
@@ -266,6 +271,14 @@ AttemptOutcome Http1Connection::read_head(std::size_t* head_end) {
 
 AttemptOutcome Http1Connection::write_all(std::string_view head, std::string_view body) {
   if (tls_) {
+    // A small request goes out as one TLS record (one segment), as the plain path's sendmsg.
+    std::string joined;
+    if (!body.empty() && head.size() + body.size() <= kCoalesceBytes) {
+      joined.reserve(head.size() + body.size());
+      joined.append(head).append(body);
+      head = joined;
+      body = {};
+    }
     for (std::string_view part : {head, body}) {
       while (!part.empty()) {
         std::size_t n = 0;

@@ -130,7 +130,8 @@ async function postMessages(proxy) {
     env: { ...env, HTTPS_PROXY: `http://alice:wrong@127.0.0.1:${outbound.port}` } });
   const connectsBefore = outbound.connects.length;
   const bad = await postMessages(refused);
-  check(bad.status === 502 && bad.text.includes('cave_upstream_proxy') && bad.text.includes('407'),
+  check(bad.status === 502 && bad.text.includes('cave_upstream_proxy') && bad.text.includes('407') &&
+    bad.text.includes('refused the credentials'),
     `wrong proxy credentials: 502 cave_upstream_proxy naming the 407 (${bad.status} ${bad.text})`);
   check(outbound.connects.length === connectsBefore + 1, 'a refused CONNECT is not retried');
   await refused.stop();
