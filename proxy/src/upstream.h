@@ -1,9 +1,11 @@
 // The upstream HTTP client: sends one provider request and streams the answer back through
 // callbacks, chunk by chunk, without touching the bytes (no Accept-Encoding of its own, no
-// decompression, no URL re-encoding). The connections themselves (plain http: our own
-// HTTP/1.1 client; https: cpp-httplib) are in upstream_connection.h.
+// decompression, no URL re-encoding). The connections themselves (our own HTTP/1.1 client,
+// plain or TLS) are in upstream_connection.h.
 //
-// Every exchange first passes the SSRF guard (the checked address is what gets dialed).
+// Every exchange first passes the SSRF guard (the checked address is what gets dialed;
+// through an outbound proxy, the CONNECT names the host and a name the local resolver does
+// not know is left to the proxy).
 // Transport failures before any response byte are retried: 3 attempts in total, 200 ms then
 // 400 ms apart, never after cancellation. A pooled keep-alive connection that fails that way
 // (the upstream closed it as idle) is replaced at once by a fresh one, once per exchange,
@@ -11,6 +13,7 @@
 // pool. A CancelToken aborts an exchange from another thread, including one blocked on a
 // silent upstream (the socket is shut down). Thread-safe: one UpstreamClient serves all
 // requests. Failures: cave_upstream_blocked, cave_upstream_unavailable, cave_upstream_timeout,
+// cave_upstream_tls (certificate refused), cave_upstream_proxy (CONNECT refused),
 // cave_client_cancelled.
 #ifndef CAVEMAN_PROXY_UPSTREAM_H_
 #define CAVEMAN_PROXY_UPSTREAM_H_
