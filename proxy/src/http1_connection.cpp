@@ -23,6 +23,7 @@
 
 #include "tls_stream.h"
 #include "upstream_connection.h"
+#include "url.h"
 
 namespace caveman::proxy {
 namespace {
@@ -58,11 +59,6 @@ std::string base64(std::string_view s) {
                           reinterpret_cast<const unsigned char*>(s.data()), static_cast<int>(s.size()));
   out.resize(static_cast<std::size_t>(n));
   return out;
-}
-
-std::string host_port(const std::string& host, int port) {
-  bool v6 = host.find(':') != std::string::npos;
-  return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
 }
 
 class Http1Connection final : public UpstreamConnection {
@@ -115,7 +111,6 @@ class Http1Connection final : public UpstreamConnection {
   ConnectionOptions o_;
   bool use_tls_;
   std::unique_ptr<TlsStream> tls_;  // set once the handshake is done
-  std::string tls_detail_;          // why the last TLS read or write failed
   std::atomic<int> fd_{-1};
   std::atomic<bool> stopped_{false};
   bool reusable_ = false;
@@ -336,8 +331,7 @@ AttemptOutcome Http1Connection::write_request(const UpstreamRequest& request) {
   std::string head;
   head.reserve(256 + request.path.size() + 64 * request.headers.size());
   head.append("POST ").append(request.path).append(" HTTP/1.1\r\nHost: ");
-  bool v6 = request.host.find(':') != std::string::npos && request.host.front() != '[';
-  head.append(v6 ? "[" : "").append(request.host).append(v6 ? "]" : "");
+  head.append(url_host(request.host));
   if (request.port != (use_tls_ ? 443 : 80)) head.append(":").append(std::to_string(request.port));
   head.append("\r\n");
   for (const auto& [name, value] : request.headers) {
@@ -372,10 +366,7 @@ Http1Connection::Fill Http1Connection::fill() {
     }
     if (io == TlsStream::Io::kEof) return Fill::kEof;
     if (stopped_.load()) return Fill::kEof;
-    if (io == TlsStream::Io::kError) {
-      tls_detail_ = tls_->detail();
-      return Fill::kError;
-    }
+    if (io == TlsStream::Io::kError) return Fill::kError;
     int ready = wait(io == TlsStream::Io::kWantRead ? POLLIN : POLLOUT, o_.read_timeout_ms);
     if (ready == 0) return Fill::kTimeout;
     if (ready < 0) {
@@ -411,7 +402,9 @@ AttemptOutcome Http1Connection::read_failure(Fill f, const char* where) {
     case Fill::kTimeout:
       return outcome(TransportError::kReadTimeout, std::string("no bytes from the upstream ") + where);
     case Fill::kError:
-      if (!tls_detail_.empty()) return outcome(TransportError::kRead, "TLS read: " + tls_detail_ + " " + where);
+      if (tls_ && !tls_->detail().empty()) {
+        return outcome(TransportError::kRead, "TLS read: " + tls_->detail() + " " + where);
+      }
       return outcome(TransportError::kRead, std::string("recv: ") + std::strerror(saved_errno_) + " " + where);
     default:
       return outcome(TransportError::kRead, std::string("the upstream closed the connection ") + where);

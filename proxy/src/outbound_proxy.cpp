@@ -1,7 +1,6 @@
 #include "outbound_proxy.h"
 
 #include <cctype>
-#include <cstdlib>
 
 #include "url.h"
 
@@ -33,18 +32,9 @@ std::string percent_decode(std::string_view s) {
   return out;
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 }  // namespace
 
-std::string OutboundProxy::display() const {
-  bool v6 = host.find(':') != std::string::npos;
-  return "http://" + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
-}
+std::string OutboundProxy::display() const { return "http://" + host_port(host, port); }
 
 Result<std::optional<OutboundProxy>> parse_outbound_proxy(std::string_view value) {
   while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front()))) value.remove_prefix(1);
@@ -52,7 +42,7 @@ Result<std::optional<OutboundProxy>> parse_outbound_proxy(std::string_view value
   if (value.empty()) return std::optional<OutboundProxy>();
   std::string_view rest = value;
   if (std::size_t sep = rest.find("://"); sep != std::string_view::npos) {
-    std::string scheme = lower(rest.substr(0, sep));
+    std::string scheme = ascii_lower(rest.substr(0, sep));
     if (scheme != "http") {
       return invalid("only http:// proxies are supported (got " + scheme +
                      "://); the tunnel to the provider is TLS either way");
@@ -78,36 +68,17 @@ Result<std::optional<OutboundProxy>> parse_outbound_proxy(std::string_view value
 }
 
 NoProxy::NoProxy(std::string_view list) {
-  std::size_t i = 0;
-  while (i < list.size()) {
-    std::size_t end = list.find_first_of(", \t", i);
-    if (end == std::string_view::npos) end = list.size();
-    std::string_view item = list.substr(i, end - i);
-    i = end + 1;
-    if (item.empty()) continue;
-    Entry e;
-    // host[:port], [v6][:port] or a bare v6 literal (several colons: no port).
-    if (item.front() == '[') {
-      std::size_t close = item.find(']');
-      if (close == std::string_view::npos) continue;
-      std::string_view after = item.substr(close + 1);
-      if (after.size() > 1 && after.front() == ':') e.port = std::atoi(std::string(after.substr(1)).c_str());
-      item = item.substr(1, close - 1);
-    } else if (std::size_t colon = item.rfind(':');
-               colon != std::string_view::npos && item.find(':') == colon) {
-      e.port = std::atoi(std::string(item.substr(colon + 1)).c_str());
-      item = item.substr(0, colon);
-    }
-    while (!item.empty() && item.front() == '.') item.remove_prefix(1);
-    if (item.empty()) continue;
-    e.host = lower(item);
+  for (HostEntry& e : parse_host_list(list, ", \t")) {
+    std::size_t dots = e.host.find_first_not_of('.');
+    if (dots == std::string::npos) continue;  // "." alone names nothing
+    e.host.erase(0, dots);
     entries_.push_back(std::move(e));
   }
 }
 
 bool NoProxy::matches(std::string_view host, int port) const {
-  std::string h = lower(host);
-  for (const Entry& e : entries_) {
+  std::string h = ascii_lower(host);
+  for (const HostEntry& e : entries_) {
     if (e.port != 0 && e.port != port) continue;
     if (e.host == "*" || h == e.host) return true;
     if (h.size() > e.host.size() && h.compare(h.size() - e.host.size(), e.host.size(), e.host) == 0 &&

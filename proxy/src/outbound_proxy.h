@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "caveman/status.h"
+#include "url.h"
 
 namespace caveman::proxy {
 
@@ -31,8 +32,8 @@ Result<std::optional<OutboundProxy>> parse_outbound_proxy(std::string_view value
 
 // NO_PROXY: comma- or space-separated entries; `*` matches every host; a name matches itself
 // and its subdomains (a leading dot is optional: `example.com` and `.example.com` both match
-// api.example.com); an IP literal matches itself; `entry:port` matches that port only.
-// Matching ignores ASCII case.
+// api.example.com); an IP literal matches itself; `entry:port` matches that port only (an
+// entry with a bad port is skipped, as in parse_host_list). Matching ignores ASCII case.
 class NoProxy {
  public:
   NoProxy() = default;
@@ -40,11 +41,7 @@ class NoProxy {
   bool matches(std::string_view host, int port) const;
 
  private:
-  struct Entry {
-    std::string host;  // lowercased, without a leading dot or brackets; "*" for all
-    int port = 0;      // 0 = every port
-  };
-  std::vector<Entry> entries_;
+  std::vector<HostEntry> entries_;  // hosts without a leading dot; "*" for all
 };
 
 }  // namespace caveman::proxy

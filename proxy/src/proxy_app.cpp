@@ -22,6 +22,7 @@
 #include "run_state.h"
 #include "server.h"
 #include "stats.h"
+#include "url.h"
 
 namespace caveman::proxy {
 namespace {
@@ -166,8 +167,7 @@ int serve(const Config& config, std::ostream& err) {
   if (Status s = write_run_state(config.home, state); !s.ok()) {
     spdlog::warn("run-state file not written: {}", s.ToString());
   }
-  std::string host = config.listen_host.find(':') != std::string::npos ? "[" + config.listen_host + "]"
-                                                                        : config.listen_host;
+  std::string host = url_host(config.listen_host);
   spdlog::info("listening on http://{}:{} mode={}{} home={}", host, server.port(), config.mode,
                rt.compress_enabled() ? (config.recovery_via_mcp ? " recovery=mcp" : " recovery=server")
                                      : "",

@@ -11,14 +11,6 @@
 namespace caveman::proxy {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
 AddressClass classify_v4(const std::array<std::uint8_t, 4>& a) {
   if (a[0] == 169 && a[1] == 254 && a[2] == 169 && a[3] == 254) return AddressClass::kMetadata;
   if (a[0] == 127) return AddressClass::kLoopback;
@@ -85,50 +77,12 @@ std::string_view address_class_name(AddressClass c) {
   return "invalid";
 }
 
-std::vector<AllowEntry> parse_allowlist(std::string_view list) {
-  std::vector<AllowEntry> out;
-  std::size_t at = 0;
-  while (at <= list.size()) {
-    std::size_t comma = list.find(',', at);
-    if (comma == std::string_view::npos) comma = list.size();
-    std::string_view item = list.substr(at, comma - at);
-    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
-    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
-    at = comma + 1;
-    if (item.empty()) continue;
-    AllowEntry entry;
-    std::string_view host = item;
-    std::string_view port;
-    if (item.front() == '[') {
-      std::size_t close = item.find(']');
-      if (close == std::string_view::npos) continue;
-      host = item.substr(1, close - 1);
-      if (close + 1 < item.size() && item[close + 1] == ':') port = item.substr(close + 2);
-    } else if (std::size_t colon = item.rfind(':');
-               colon != std::string_view::npos && item.find(':') == colon) {
-      host = item.substr(0, colon);
-      port = item.substr(colon + 1);
-    }
-    if (!port.empty()) {
-      int p = 0;
-      bool ok = port.size() <= 5;
-      for (char c : port) {
-        ok = ok && c >= '0' && c <= '9';
-        if (ok) p = p * 10 + (c - '0');
-      }
-      if (!ok || p <= 0 || p > 65535) continue;
-      entry.port = p;
-    }
-    entry.host = lower(host);
-    out.push_back(std::move(entry));
-  }
-  return out;
-}
+std::vector<AllowEntry> parse_allowlist(std::string_view list) { return parse_host_list(list, ","); }
 
 bool is_allowlisted(const std::vector<AllowEntry>& allowlist, std::string_view host,
                     std::string_view ip, int port) {
-  std::string h = lower(host);
-  std::string i = lower(ip);
+  std::string h = ascii_lower(host);
+  std::string i = ascii_lower(ip);
   for (const AllowEntry& e : allowlist) {
     if (e.port != 0 && e.port != port) continue;
     if (e.host == h || e.host == i) return true;
@@ -199,9 +153,7 @@ Result<std::string> guard_upstream(const std::string& host, int port,
       first_refusal = "upstream " + target + " resolves to a " + std::string(address_class_name(c)) +
                       " address (" + ip +
                       "); caveman-proxy blocks loopback and private upstreams (SSRF guard). "
-                      "To allow this upstream, set CAVE_SSRF_ALLOWLIST=" +
-                      (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
-                      std::to_string(port);
+                      "To allow this upstream, set CAVE_SSRF_ALLOWLIST=" + host_port(host, port);
     } else {
       first_refusal = "upstream " + target + " resolves to a " +
                       std::string(address_class_name(c)) + " address (" + ip +

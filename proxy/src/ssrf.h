@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "caveman/status.h"
+#include "url.h"
 
 namespace caveman::proxy {
 
@@ -36,10 +37,8 @@ enum class AddressClass {
 AddressClass classify_address(std::string_view ip);
 std::string_view address_class_name(AddressClass c);
 
-struct AllowEntry {
-  std::string host;  // lowercased host name or IP literal
-  int port = 0;      // 0 = every port
-};
+using AllowEntry = HostEntry;
+// The comma list of CAVE_SSRF_ALLOWLIST (parse_host_list's grammar).
 std::vector<AllowEntry> parse_allowlist(std::string_view list);
 bool is_allowlisted(const std::vector<AllowEntry>& allowlist, std::string_view host,
                     std::string_view ip, int port);

@@ -6,14 +6,6 @@
 namespace caveman::proxy {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
 std::vector<std::string_view> segments(std::string_view path) {
   std::vector<std::string_view> out;
   std::size_t at = 0;
@@ -32,9 +24,62 @@ std::vector<std::string_view> segments(std::string_view path) {
 
 }  // namespace
 
+std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+std::string url_host(std::string_view host) {
+  return host.find(':') != std::string_view::npos ? "[" + std::string(host) + "]" : std::string(host);
+}
+
+std::string host_port(std::string_view host, int port) { return url_host(host) + ":" + std::to_string(port); }
+
+std::vector<HostEntry> parse_host_list(std::string_view list, std::string_view separators) {
+  std::vector<HostEntry> out;
+  std::size_t at = 0;
+  while (at <= list.size()) {
+    std::size_t end = list.find_first_of(separators, at);
+    if (end == std::string_view::npos) end = list.size();
+    std::string_view item = list.substr(at, end - at);
+    at = end + 1;
+    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+    if (item.empty()) continue;
+    HostEntry entry;
+    std::string_view host = item;
+    std::string_view port;
+    if (item.front() == '[') {
+      std::size_t close = item.find(']');
+      if (close == std::string_view::npos) continue;
+      host = item.substr(1, close - 1);
+      if (close + 1 < item.size() && item[close + 1] == ':') port = item.substr(close + 2);
+    } else if (std::size_t colon = item.rfind(':');
+               colon != std::string_view::npos && item.find(':') == colon) {
+      host = item.substr(0, colon);
+      port = item.substr(colon + 1);
+    }
+    if (!port.empty()) {
+      int p = 0;
+      bool ok = port.size() <= 5;
+      for (char c : port) {
+        ok = ok && c >= '0' && c <= '9';
+        if (ok) p = p * 10 + (c - '0');
+      }
+      if (!ok || p <= 0 || p > 65535) continue;
+      entry.port = p;
+    }
+    entry.host = ascii_lower(host);
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
 std::string Url::origin() const {
-  std::string out = scheme + "://";
-  out += host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  std::string out = scheme + "://" + url_host(host);
   bool default_port = (scheme == "http" && port == 80) || (scheme == "https" && port == 443);
   if (!default_port) out += ":" + std::to_string(port);
   return out;
@@ -44,7 +89,7 @@ std::optional<Url> parse_url(std::string_view text) {
   Url url;
   std::size_t sep = text.find("://");
   if (sep == std::string_view::npos) return std::nullopt;
-  url.scheme = lower(text.substr(0, sep));
+  url.scheme = ascii_lower(text.substr(0, sep));
   if (url.scheme != "http" && url.scheme != "https") return std::nullopt;
   std::string_view rest = text.substr(sep + 3);
   if (rest.find_first_of("?#") != std::string_view::npos) return std::nullopt;
@@ -56,7 +101,7 @@ std::optional<Url> parse_url(std::string_view text) {
   if (authority.front() == '[') {
     std::size_t close = authority.find(']');
     if (close == std::string_view::npos || close == 1) return std::nullopt;
-    url.host = lower(authority.substr(1, close - 1));
+    url.host = ascii_lower(authority.substr(1, close - 1));
     std::string_view after = authority.substr(close + 1);
     if (!after.empty()) {
       if (after.front() != ':') return std::nullopt;
@@ -71,7 +116,7 @@ std::optional<Url> parse_url(std::string_view text) {
       authority = authority.substr(0, colon);
     }
     if (authority.empty() || authority.find(':') != std::string_view::npos) return std::nullopt;
-    url.host = lower(authority);
+    url.host = ascii_lower(authority);
   }
   for (char c : url.host) {
     if (c == ' ' || c == '/' || c == '\\' || static_cast<unsigned char>(c) < 0x21) {

@@ -1,11 +1,12 @@
 // Absolute http(s) URLs as the proxy uses them for upstream origins (no user info, no
-// fragment). Pure functions.
+// fragment), and the host-name helpers around them. Pure functions.
 #ifndef CAVEMAN_PROXY_URL_H_
 #define CAVEMAN_PROXY_URL_H_
 
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace caveman::proxy {
 
@@ -22,6 +23,24 @@ struct Url {
 // nullopt for anything but an absolute http(s) URL with a host (user info, fragments,
 // queries and bad ports are refused).
 std::optional<Url> parse_url(std::string_view text);
+
+// ASCII letters lowercased (host names, IP literals), other bytes as they are.
+std::string ascii_lower(std::string_view s);
+
+// `host` as it appears before ":port" in a URL or Host header: IPv6 literals in brackets.
+std::string url_host(std::string_view host);
+// url_host(host) + ":" + port.
+std::string host_port(std::string_view host, int port);
+
+// One entry of a host list (CAVE_SSRF_ALLOWLIST, NO_PROXY).
+struct HostEntry {
+  std::string host;  // lowercased; IPv6 literals without brackets
+  int port = 0;      // 0 = every port
+};
+// Entries separated by any of `separators`, each `host`, `host:port`, `[v6]` or `[v6]:port`
+// (a bare IPv6 literal, with several colons, has no port), trimmed of spaces and tabs.
+// Empty entries and malformed ones (unclosed bracket, port not in 1–65535) are skipped.
+std::vector<HostEntry> parse_host_list(std::string_view list, std::string_view separators);
 
 // Joins a base path and a request path, dropping the longest run of whole segments that
 // ends the base and starts the request ("/v1" + "/v1/chat" → "/v1/chat").

@@ -61,6 +61,8 @@ TEST(NoProxy, NamesMatchThemselvesAndSubdomains) {
   EXPECT_TRUE(n.matches("api.test", 443));
   EXPECT_FALSE(n.matches("api.test", 8443));
   EXPECT_FALSE(n.matches("api.anthropic.com", 443));
+  // An entry whose port is not a port names nothing (it does not widen to every port).
+  EXPECT_FALSE(NoProxy("api.test:https, .").matches("api.test", 443));
 }
 
 TEST(NoProxy, StarMatchesEverythingAndEmptyMatchesNothing) {
