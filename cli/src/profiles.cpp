@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <optional>
 #include <string_view>
-#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "profiles_data.h"
@@ -44,6 +43,26 @@ std::vector<AgentProfile> load_builtin() {
   std::sort(out.begin(), out.end(),
             [](const AgentProfile& a, const AgentProfile& b) { return a.id < b.id; });
   return out;
+}
+
+// `list` (comma-separated, spaces around items ignored) plus each loopback name it lacks.
+std::string with_loopback(std::string list) {
+  auto listed = [&](std::string_view host) {
+    std::size_t start = 0;
+    while (start <= list.size()) {
+      std::size_t end = std::min(list.find(',', start), list.size());
+      std::string_view item = std::string_view(list).substr(start, end - start);
+      std::size_t first = item.find_first_not_of(' ');
+      std::size_t last = item.find_last_not_of(' ');
+      if (first != std::string_view::npos && item.substr(first, last - first + 1) == host) return true;
+      start = end + 1;
+    }
+    return false;
+  };
+  for (std::string_view host : {"127.0.0.1", "localhost", "::1"}) {
+    if (!listed(host)) list += (list.empty() ? "" : ",") + std::string(host);
+  }
+  return list;
 }
 
 }  // namespace
@@ -156,24 +175,9 @@ void bypass_proxy_for_loopback(Environment& env) {
   if (!proxied) return;
   std::optional<std::string> upper = env.get("NO_PROXY");
   std::optional<std::string> lower = env.get("no_proxy");
-  for (const auto& [name, own, other] : {std::tuple{"NO_PROXY", upper, lower}, std::tuple{"no_proxy", lower, upper}}) {
-    std::string value = own ? *own : other.value_or("");
-    for (std::string_view host : {"127.0.0.1", "localhost", "::1"}) {
-      bool listed = false;
-      std::size_t start = 0;
-      while (start <= value.size() && !listed) {
-        std::size_t end = value.find(',', start);
-        if (end == std::string::npos) end = value.size();
-        std::string_view item = std::string_view(value).substr(start, end - start);
-        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-        while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-        listed = item == host;
-        start = end + 1;
-      }
-      if (!listed) value += (value.empty() ? "" : ",") + std::string(host);
-    }
-    env.set(name, value);
-  }
+  // Each keeps its own list; one that is unset starts from the other's.
+  env.set("NO_PROXY", with_loopback(upper ? *upper : lower.value_or("")));
+  env.set("no_proxy", with_loopback(lower ? *lower : upper.value_or("")));
 }
 
 std::vector<std::string> wrap_args(const AgentProfile& profile, std::string_view base_url) {

@@ -61,7 +61,7 @@ Result<std::unique_ptr<TlsStream>> TlsStream::open(int fd, const std::string& ho
 
 TlsStream::~TlsStream() { SSL_free(ssl_); }
 
-TlsStream::Io TlsStream::result(int ret, std::size_t* n) {
+TlsStream::Io TlsStream::result(int ret, bool reading) {
   if (ret == 1) return Io::kDone;
   int err = SSL_get_error(ssl_, ret);
   switch (err) {
@@ -83,12 +83,12 @@ TlsStream::Io TlsStream::result(int ret, std::size_t* n) {
     int saved = errno;
     ERR_clear_error();
     // A peer that closes without close_notify: the end of the stream for a reader.
-    if (n != nullptr && saved == 0) return Io::kEof;
+    if (reading && saved == 0) return Io::kEof;
     detail_ = saved == 0 ? "the connection closed during the TLS handshake" : std::strerror(saved);
     return Io::kError;
   }
   unsigned long e = ERR_peek_error();
-  if (n != nullptr && ERR_GET_REASON(e) == SSL_R_UNEXPECTED_EOF_WHILE_READING) {
+  if (reading && ERR_GET_REASON(e) == SSL_R_UNEXPECTED_EOF_WHILE_READING) {
     ERR_clear_error();
     return Io::kEof;
   }
@@ -98,19 +98,19 @@ TlsStream::Io TlsStream::result(int ret, std::size_t* n) {
 
 TlsStream::Io TlsStream::handshake() {
   ERR_clear_error();
-  return result(SSL_connect(ssl_), nullptr);
+  return result(SSL_connect(ssl_), false);
 }
 
 TlsStream::Io TlsStream::read(char* buf, std::size_t cap, std::size_t* n) {
   ERR_clear_error();
   *n = 0;
-  return result(SSL_read_ex(ssl_, buf, cap, n), n);
+  return result(SSL_read_ex(ssl_, buf, cap, n), true);
 }
 
 TlsStream::Io TlsStream::write(const char* data, std::size_t len, std::size_t* n) {
   ERR_clear_error();
   *n = 0;
-  return result(SSL_write_ex(ssl_, data, len, n), nullptr);
+  return result(SSL_write_ex(ssl_, data, len, n), false);
 }
 
 }  // namespace caveman::proxy

@@ -44,7 +44,9 @@ class TlsStream {
 
  private:
   TlsStream(SSL* ssl, std::string host) : ssl_(ssl), host_(std::move(host)) {}
-  Io result(int ret, std::size_t* n);
+  // Maps an SSL call's return; `reading`: a peer's close (with or without close_notify)
+  // is the end of the stream, not an error.
+  Io result(int ret, bool reading);
 
   SSL* ssl_;
   std::string host_;

@@ -75,15 +75,13 @@ std::string normalise(std::string_view s, std::size_t limit) {
   return out;
 }
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
 std::string_view without_list_mark(std::string_view s) {
-  if (starts_with(s, "- ")) return s.substr(2);
+  if (s.starts_with("- ")) return s.substr(2);
   return s;
 }
 
 bool is_list_item(std::string_view block) {
-  if (starts_with(block, "- ")) return true;
+  if (block.starts_with("- ")) return true;
   std::size_t i = 0;
   while (i < block.size() && block[i] >= '0' && block[i] <= '9') ++i;
   return i > 0 && i + 1 < block.size() && (block[i] == '.' || block[i] == ')') && block[i + 1] == ' ';
@@ -93,7 +91,7 @@ bool is_list_item(std::string_view block) {
 std::string_view licence_sentence(std::string_view block) {
   std::string probe = normalise(without_list_mark(block), kProbeBytes);
   for (const Sentence& s : kSentences) {
-    if (s.anywhere_in_probe ? probe.find(s.text) != std::string::npos : starts_with(probe, s.text)) {
+    if (s.anywhere_in_probe ? probe.find(s.text) != std::string::npos : probe.starts_with(s.text)) {
       return s.label;
     }
   }
@@ -118,7 +116,7 @@ bool names_licence(std::string_view heading) {
 }
 
 bool is_version_line(std::string_view block) {
-  return starts_with(block, "Version ") && block.size() > 8 && block[8] >= '0' && block[8] <= '9' &&
+  return block.starts_with("Version ") && block.size() > 8 && block[8] >= '0' && block[8] <= '9' &&
          block.find('\n') == std::string_view::npos;
 }
 
