@@ -8,7 +8,7 @@ import { MINUTE_MS, billAnthropic, countTokens } from '../lib/billing.mjs';
 const words = (n, w = ' cat') => w.repeat(n);
 const cc = { type: 'ephemeral' };
 const cc1h = { type: 'ephemeral', ttl: '1h' };
-const MODEL = 'claude-sonnet-4-5'; // minimum cacheable prompt: 1,024 tokens
+const MODEL = 'claude-sonnet-4-6'; // minimum cacheable prompt: 1,024 tokens
 
 // One account: a cache and a clock that only moves when told to.
 function account(model = MODEL) {
@@ -100,9 +100,9 @@ describe('Anthropic prompt cache: hits and misses', () => {
   test('the model is part of the cache: another model misses', () => {
     const cache = new Map();
     const body = (model) => ({ model, ...ask(' dog') });
-    billAnthropic(cache, body('claude-sonnet-4-5'), 1, 0);
-    assert.equal(billAnthropic(cache, body('claude-opus-4-1'), 1, 0).cache_read_input_tokens, 0);
-    assert.equal(billAnthropic(cache, body('claude-sonnet-4-5'), 1, 0).cache_read_input_tokens, 2000);
+    billAnthropic(cache, body('claude-sonnet-4-6'), 1, 0);
+    assert.equal(billAnthropic(cache, body('claude-opus-4-8'), 1, 0).cache_read_input_tokens, 0);
+    assert.equal(billAnthropic(cache, body('claude-sonnet-4-6'), 1, 0).cache_read_input_tokens, 2000);
   });
 
   test('no breakpoint: everything is input', () => {
@@ -226,8 +226,8 @@ describe('Anthropic prompt cache: minimum cacheable length', () => {
     assert.equal(u.cache_creation_input_tokens, toolTokens(t) + 600);
   });
 
-  test('per model: 3,000 tokens cache on Sonnet 4.5 (1,024) but not on Haiku 4.5 or Opus 4.5 (4,096)', () => {
-    assert.equal(account('claude-sonnet-4-5-20250929').bill(body(3000)).cache_creation_input_tokens, 3000);
+  test('per model: 3,000 tokens cache on Sonnet 4.6 (1,024) but not on Haiku 4.5 or Opus 4.5 (4,096)', () => {
+    assert.equal(account('claude-sonnet-4-6').bill(body(3000)).cache_creation_input_tokens, 3000);
     assert.equal(account('claude-haiku-4-5-20251001').bill(body(3000)).cache_creation_input_tokens, 0);
     assert.equal(account('claude-opus-4-5').bill(body(3000)).cache_creation_input_tokens, 0);
     assert.equal(account('claude-haiku-4-5').bill(body(4096)).cache_creation_input_tokens, 4096);
