@@ -6,8 +6,14 @@
 //
 // Module interface:
 //   const mock = await startMockUpstream({ port = 0, eventDelayMs = 2, replies = [], log = null,
-//                                          tls = null });
+//                                          tls = null, billing = null });
 //   tls: { key, cert } (PEM) serves HTTPS instead of plain HTTP
+//   billing: true, or a biller from createBiller() (./billing.mjs, e.g. with a test clock): Anthropic
+//                                   messages, chat and responses replies carry the usage the
+//                                   provider would bill (prompt caching modelled, o200k counts);
+//                                   an Anthropic request with invalid breakpoints gets the 400.
+//                                   Off (null): the fixed USAGE numbers below, as before.
+//   mock.biller                     the biller in use (null when billing is off)
 //   mock.url / mock.port            'http://127.0.0.1:<port>' (https:// with tls) / the bound port
 //   mock.connections                TCP connections accepted so far
 //   mock.requests                   [{ method, url, path, headers, body: Buffer, json, reply,
@@ -28,7 +34,7 @@
 //   { status: 529, body: {...} }                an error answer (JSON body)
 //   any reply may add usage: {...} to replace the provider's USAGE numbers below.
 // Standalone (for shell/python tests):
-//   node mock_upstream.mjs [--port N] [--log FILE] [--replies JSON|@file.json]
+//   node mock_upstream.mjs [--port N] [--log FILE] [--replies JSON|@file.json] [--billing]
 // prints the bound port on stdout (one line), then serves until SIGTERM/SIGINT; with --log
 // every request is appended as a JSON line {method, url, headers, body (utf8), reply}.
 import fs from 'node:fs';
@@ -78,7 +84,11 @@ export function latestToolResult(body) {
   return found;
 }
 
-export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = [], log = null, tls = null } = {}) {
+export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = [], log = null, tls = null,
+  billing = null } = {}) {
+  // Loaded only when asked for: the o200k tables cost start-up time other tests need not pay.
+  const billingLib = billing ? await import('./billing.mjs') : null;
+  const biller = billing === true ? billingLib.createBiller() : billing || null;
   const requests = [];
   const queue = [...replies];
   let scripted = null;
@@ -164,11 +174,15 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
     const kind = p.endsWith('/v1/messages') ? 'anthropic' : p.endsWith('/chat/completions') ? 'chat'
       : p.endsWith('/responses') ? 'responses' : gem ? 'gemini' : null;
     if (!kind) return json(res, 404, { error: { type: 'not_found_error', message: `mock: no route ${p}` } });
+    const billed = biller && kind !== 'gemini';
+    const refused = billed ? biller.validate(kind, parsed) : null;
+    if (refused) return json(res, refused.status, refused.body);
     const reply = nextReply(record, parsed);
     if (reply.status) return json(res, reply.status, reply.body ?? { error: { type: 'mock_error', message: 'scripted error' } });
-    if (kind === 'anthropic') return anthropic(parsed, reply, res);
-    if (kind === 'chat') return chat(parsed, reply, res);
-    if (kind === 'responses') return responses(parsed, reply, res);
+    const usage = reply.usage ?? (billed ? biller.usage(kind, parsed, billingLib.countTokens(outputText(reply))) : null);
+    if (kind === 'anthropic') return anthropic(parsed, reply, res, usage);
+    if (kind === 'chat') return chat(parsed, reply, res, usage);
+    if (kind === 'responses') return responses(parsed, reply, res, usage);
     return gemini(gem[2], record.url.includes('alt=sse'), reply, res);
   }
 
@@ -188,14 +202,19 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
     res.end();
   }
 
+  // What the model "wrote": its output tokens are counted from this.
+  function outputText(reply) {
+    return reply.tool_use ? reply.tool_use.name + JSON.stringify(reply.tool_use.input ?? {}) : reply.text;
+  }
+
   function toolCall(reply) {
     const t = reply.tool_use;
     return { id: t.id ?? `toolu_mock${++toolIds}`, name: t.name, input: t.input ?? {} };
   }
 
-  async function anthropic(body, reply, res) {
+  async function anthropic(body, reply, res, billedUsage) {
     const model = body.model || 'mock-model';
-    const usage = reply.usage ?? USAGE.anthropic;
+    const usage = billedUsage ?? USAGE.anthropic;
     const tool = reply.tool_use ? toolCall(reply) : null;
     const content = tool ? [{ type: 'tool_use', ...tool }] : [{ type: 'text', text: reply.text }];
     const stop = tool ? 'tool_use' : 'end_turn';
@@ -217,14 +236,15 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
       ...blocks,
       ['content_block_stop', { type: 'content_block_stop', index: 0 }],
       ['message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null },
-        usage: { output_tokens: usage.output_tokens } }],
+        // Billed: the cumulative totals, as the API sends them; else only output_tokens, as before.
+        usage: biller ? usage : { output_tokens: usage.output_tokens } }],
       ['message_stop', { type: 'message_stop' }],
     ]);
   }
 
-  async function chat(body, reply, res) {
+  async function chat(body, reply, res, billedUsage) {
     const model = body.model || 'mock-model';
-    const usage = reply.usage ?? USAGE.chat;
+    const usage = billedUsage ?? USAGE.chat;
     const tool = reply.tool_use ? toolCall(reply) : null;
     const call = tool && { id: tool.id, type: 'function', function: { name: tool.name, arguments: JSON.stringify(tool.input) } };
     const finish = tool ? 'tool_calls' : 'stop';
@@ -251,7 +271,7 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
     return sse(res, events);
   }
 
-  async function responses(body, reply, res) {
+  async function responses(body, reply, res, billedUsage) {
     const model = body.model || 'mock-model';
     const tool = reply.tool_use ? toolCall(reply) : null;
     const item = tool
@@ -259,7 +279,7 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
       : { id: 'msg_mock', type: 'message', status: 'completed', role: 'assistant',
         content: [{ type: 'output_text', text: reply.text, annotations: [] }] };
     const resp = { id: 'resp_mock', object: 'response', created_at: 1700000000, status: 'completed', model,
-      output: [item], usage: reply.usage ?? USAGE.responses, error: null, incomplete_details: null };
+      output: [item], usage: billedUsage ?? USAGE.responses, error: null, incomplete_details: null };
     if (!body.stream) return json(res, 200, resp);
     let seq = 0;
     const ev = (type, extra) => [type, { type, sequence_number: seq++, ...extra }];
@@ -303,6 +323,7 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
   await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
   const bound = server.address().port;
   return {
+    biller,
     port: bound,
     url: `${tls ? 'https' : 'http'}://127.0.0.1:${bound}`,
     requests,
@@ -333,7 +354,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   let replies = [];
   const r = opt('--replies');
   if (r) replies = JSON.parse(r.startsWith('@') ? fs.readFileSync(r.slice(1), 'utf8') : r);
-  const mock = await startMockUpstream({ port: Number(opt('--port') || 0), replies, log: opt('--log') || null });
+  const mock = await startMockUpstream({ port: Number(opt('--port') || 0), replies, log: opt('--log') || null,
+    billing: args.includes('--billing') });
   console.log(mock.port);
   const stop = () => mock.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);
