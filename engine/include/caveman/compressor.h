@@ -8,6 +8,7 @@
 #ifndef CAVEMAN_COMPRESSOR_H_
 #define CAVEMAN_COMPRESSOR_H_
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -41,6 +42,12 @@ struct CompressorOutput {
   std::string recovery_metadata;           // stored beside the handle (a11y uid map)
 };
 
+// What a caller asks of one compression beyond the bytes.
+struct Request {
+  std::string_view query;          // relevance hint; empty = query-agnostic
+  std::int64_t budget_tokens = 0;  // > 0: a view still larger is cut to about this size
+};
+
 class Compressor {
  public:
   virtual ~Compressor() = default;
@@ -51,6 +58,11 @@ class Compressor {
   // behave exactly like no query. nullopt = cannot improve this input (pass through).
   virtual std::optional<CompressorOutput> compress(std::string_view input,
                                                    std::string_view query) const = 0;
+  // The same with every request field; compressors that honour a token budget override it.
+  virtual std::optional<CompressorOutput> compress_with(std::string_view input,
+                                                        const Request& request) const {
+    return compress(input, request.query);
+  }
 };
 
 // Maps registry keys to compressors. Iteration order (types()) is sorted by key.

@@ -26,12 +26,16 @@ inline constexpr std::string_view kContentTypes[] = {
     "json", "log",  "code", "diff",     "search-result", "text",
     "toon", "html", "a11y", "terminal", "tabular",       "config"};
 inline constexpr std::string_view kBasisInferred = "inferred";
+inline constexpr std::int64_t kDefaultBudgetTokens = 25000;
 
 struct Options {
   std::string mode;   // "compress" transforms; anything else (incl. empty) = record
   std::string type;   // forced registry key; empty (or "auto") = detect
   std::string query;  // relevance hint; empty = query-agnostic
   bool external_recovery = false;  // caller stored the original: run S4 without a store
+  // A line-oriented view still over this many o200k tokens after factoring is cut by eliding
+  // its most repetitive lines behind markers (docs/formats.md, "budget"); 0 = no budget.
+  std::int64_t budget_tokens = kDefaultBudgetTokens;
 };
 
 struct CompressResult {
@@ -73,6 +77,11 @@ struct SimResult {
 // Deterministic; never consults a registry. Line-number gutters and <file> wrappers are
 // looked through.
 std::string detect(std::string_view input);
+
+// Decodes a factored view (docs/formats.md) into the exact bytes it stands for, without the
+// recovery store; text without factored blocks comes back unchanged and elision markers
+// stay as they are. kInvalidArgument (cave_invalid_view) when a block is cut short.
+Result<std::string> expand_view(std::string_view view);
 
 class Engine {
  public:

@@ -1,5 +1,6 @@
 #include "cli/engine_cli.h"
 
+#include <charconv>
 #include <functional>
 #include <istream>
 #include <optional>
@@ -30,9 +31,15 @@ struct Io {
 
 // Per-command usage lines; the top-level usage is assembled from them so the two never drift.
 constexpr const char* kCompressUsage =
-    "  compress [--type T|auto] [--query Q] [--json]  stdin → compressed stdout, report on stderr\n";
+    "  compress [--type T|auto] [--query Q] [--budget N] [--json]\n"
+    "                                                stdin → compressed stdout, report on stderr;\n"
+    "                                                --budget: o200k tokens a line-oriented view is\n"
+    "                                                cut to (default 25000, 0 = none)\n";
 constexpr const char* kDetectUsage =
     "  detect                                        print the content type of stdin\n";
+constexpr const char* kExpandUsage =
+    "  expand                                        factored view on stdin → the exact bytes it\n"
+    "                                                stands for (no store; markers stay)\n";
 constexpr const char* kRetrieveUsage =
     "  retrieve <handle> [query]                     exact original bytes (or a query view);\n"
     "                                                handle: ccr_…, ccr_obj_… or ccr://<id>\n";
@@ -63,7 +70,7 @@ constexpr const char* kUsageFooter =
 
 const std::string& usage() {
   static const std::string text = std::string("usage: caveman-engine <command> [options]\n\ncommands:\n") +
-                                  kCompressUsage + kDetectUsage + kRetrieveUsage + kObjectsUsage +
+                                  kCompressUsage + kDetectUsage + kExpandUsage + kRetrieveUsage + kObjectsUsage +
                                   kStatsUsage + kRegistryUsage + kCountUsage + kToonUsage +
                                   kEvalsUsage + kPixelUsage + kVersionUsage + kUsageFooter;
   return text;
@@ -91,12 +98,21 @@ int cmd_compress(const Args& args, Io& io) {
     const std::string& a = args[i];
     if (a == "--json") {
       as_json = true;
-    } else if (a == "--type" || a == "--query") {
+    } else if (a == "--type" || a == "--query" || a == "--budget") {
       if (i + 1 >= args.size()) {
         io.err << "compress: " << a << " needs a value\n" << usage();
         return kExitUsage;
       }
-      (a == "--type" ? options.type : options.query) = args[++i];
+      const std::string& v = args[++i];
+      if (a == "--budget") {
+        auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), options.budget_tokens);
+        if (ec != std::errc() || end != v.data() + v.size() || options.budget_tokens < 0) {
+          io.err << "compress: cave_invalid_arguments: --budget takes a whole number ≥ 0\n";
+          return kExitUsage;
+        }
+      } else {
+        (a == "--type" ? options.type : options.query) = v;
+      }
     } else {
       io.err << "compress: cave_invalid_arguments: unknown compress flag: " << a << "\n";
       return kExitUsage;
@@ -127,6 +143,15 @@ int cmd_detect(const Args&, Io& io) {
   Result<std::string> input = read_stdin(io);
   if (!input.ok()) return fail(io, "read stdin", input.status());
   io.out << detect(input.value()) << "\n";
+  return kExitOk;
+}
+
+int cmd_expand(const Args&, Io& io) {
+  Result<std::string> input = read_stdin(io);
+  if (!input.ok()) return fail(io, "read stdin", input.status());
+  Result<std::string> out = expand_view(input.value());
+  if (!out.ok()) return fail(io, "expand", out.status());
+  io.out << out.value();
   return kExitOk;
 }
 
@@ -252,6 +277,7 @@ int run_engine_cli(const Args& args, std::istream& in, std::ostream& out, std::o
   const Command commands[] = {
       {"compress", kCompressUsage, cmd_compress},
       {"detect", kDetectUsage, cmd_detect},
+      {"expand", kExpandUsage, cmd_expand},
       {"retrieve", kRetrieveUsage, cmd_retrieve},
       {"stats", kStatsUsage, cmd_stats},
       {"registry", kRegistryUsage, cmd_registry},

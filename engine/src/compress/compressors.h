@@ -27,6 +27,11 @@ std::unique_ptr<Compressor> make_terminal_compressor();
 // CAVE_ENGINE_TOON=best-of: TOON when it has fewer tokens, else JSON elision (§4.0).
 std::unique_ptr<Compressor> make_best_of_json_compressor(const tokens::Counter& counter);
 
+// The factoring layer (docs/formats.md) over a line-oriented compressor: its output, or the
+// input when it declines, as a factored view when that costs fewer tokens of `counter`.
+std::unique_ptr<Compressor> make_factored(std::unique_ptr<Compressor> inner,
+                                          const tokens::Counter& counter);
+
 // A compressor that always declines; used for types whose implementation has not landed.
 std::unique_ptr<Compressor> make_declining_compressor(std::string_view type);
 

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "core/detect_rules.h"
+#include "compress/factor/expand.h"
 #include "core/wrappers.h"
 #include "recovery/retrieve_query.h"
 #include "tokens/segment_memo.h"
@@ -107,7 +108,7 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   if (safety.requires_ccr && !store_available) return std::nullopt;
   std::optional<CompressorOutput> out;
   try {
-    out = c->compress(u.body, options.query);
+    out = c->compress_with(u.body, Request{options.query, options.budget_tokens});
   } catch (const std::exception&) {
     return std::nullopt;  // a library threw inside a compressor: fail open
   }
@@ -120,7 +121,8 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   a.compressor = std::string(c->type());
   a.safety = c->safety_class();
   a.method = out->method.empty() ? a.compressor : out->method;
-  a.lossless = out->lossless_to_model.value_or(safety.reversible);
+  // Under a gutter or <file> wrapper the view no longer expands to the caller's bytes.
+  a.lossless = u.layers.empty() ? out->lossless_to_model.value_or(safety.reversible) : false;
   a.metadata = std::move(out->recovery_metadata);
   return a;
 }
@@ -185,6 +187,15 @@ SimResult Engine::simulate(std::string_view input, const Options& options) const
   s.method = a->method;
   s.lossless_to_model = a->lossless;
   return s;
+}
+
+Result<std::string> expand_view(std::string_view view) {
+  std::optional<std::string> out = compress::factor::expand_blocks(view);
+  if (!out) {
+    return Status::InvalidArgument("cave_invalid_view",
+                                   "a factored block is cut short (fewer rows than its header states)");
+  }
+  return std::move(*out);
 }
 
 Result<std::string> Engine::retrieve(std::string_view handle) const {

@@ -27,20 +27,20 @@ Registry Registry::default_registry(const tokens::Counter& counter, bool toon_be
   Registry r;
   r.add(toon_best_of ? compress::make_best_of_json_compressor(counter)
                      : compress::make_json_compressor());
-  r.add(compress::make_log_compressor());
+  r.add(compress::make_factored(compress::make_log_compressor(), counter));
   r.add(compress::make_code_compressor());
   r.add(compress::make_diff_compressor());
-  r.add(compress::make_search_result_compressor());
-  r.add(compress::make_text_compressor());
+  r.add(compress::make_factored(compress::make_search_result_compressor(), counter));
+  r.add(compress::make_factored(compress::make_text_compressor(), counter));
   r.add(compress::make_html_compressor());
-  r.add(compress::make_tabular_compressor());
-  r.add(compress::make_config_compressor());
+  r.add(compress::make_factored(compress::make_tabular_compressor(), counter));
+  r.add(compress::make_factored(compress::make_config_compressor(), counter));
   r.add(compress::make_toolschema_compressor());
   r.add(compress::make_toolschema_annotations_compressor());
   r.add(compress::make_toon_compressor());
   r.add(compress::make_a11y_compressor());
   r.add(compress::make_repetition_compressor());
-  r.add(compress::make_terminal_compressor());
+  r.add(compress::make_factored(compress::make_terminal_compressor(), counter));
   return r;
 }
 

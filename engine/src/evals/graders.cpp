@@ -20,6 +20,12 @@
 namespace caveman::evals {
 namespace {
 
+// What the model reads (GradeInput::readable); the raw output when the caller left it unset.
+std::string_view readable(const GradeInput& in) {
+  return in.readable.data() != nullptr ? in.readable : std::string_view(in.result.output);
+}
+
+
 using Grader = std::string (*)(const GraderSpec&, const GradeInput&);
 
 // The grader's needles: `value`, else `options.values` (a list), else `options.value`.
@@ -47,7 +53,7 @@ std::string contains(const GraderSpec& g, const GradeInput& in) {
   std::vector<std::string> ns = needles(g);
   if (ns.empty()) return g.type + " needs a value";
   for (const std::string& n : ns) {
-    if (in.result.output.find(n) == std::string::npos) return "missing \"" + n + "\"";
+    if (readable(in).find(n) == std::string::npos) return "missing \"" + n + "\"";
   }
   return "";
 }
@@ -56,7 +62,7 @@ std::string not_contains(const GraderSpec& g, const GradeInput& in) {
   std::vector<std::string> ns = needles(g);
   if (ns.empty()) return g.type + " needs a value";
   for (const std::string& n : ns) {
-    if (in.result.output.find(n) != std::string::npos) return "unexpected \"" + n + "\"";
+    if (readable(in).find(n) != std::string::npos) return "unexpected \"" + n + "\"";
   }
   return "";
 }
@@ -80,6 +86,13 @@ std::string ratio_threshold(const GraderSpec& g, const GradeInput& in) {
 
 std::string valid_json(const GraderSpec&, const GradeInput& in) {
   return json::is_valid(in.result.output) ? "" : "output is not valid JSON";
+}
+
+// The view keeps every line in view: its factored blocks expand to the exact input with no
+// store, and the result says so (docs/formats.md).
+std::string lossless_view(const GraderSpec&, const GradeInput& in) {
+  if (in.result.lossless_to_model != true) return "the result is not lossless_to_model";
+  return readable(in) == in.input ? "" : "the view does not expand to the input";
 }
 
 std::string byte_identical(const GraderSpec&, const GradeInput& in) {
@@ -161,7 +174,7 @@ std::string recall_keys(const GraderSpec& g, const GradeInput& in) {
   std::size_t found = 0;
   for (const json::Value& k : keys->items) {
     std::string needle = k.is_string() ? k.text : json::to_compact(k);
-    found += in.result.output.find(needle) != std::string::npos ? 1 : 0;
+    found += readable(in).find(needle) != std::string::npos ? 1 : 0;
   }
   double recall = static_cast<double>(found) / static_cast<double>(keys->items.size());
   return recall >= min_recall
@@ -179,7 +192,7 @@ std::optional<compress::code::Language> language_named(std::string_view name) {
 std::string reparses(const GraderSpec& g, const GradeInput& in) {
   std::string format = option_text(g, "format");
   if (format.empty()) format = in.result.content_type;
-  const std::string& out = in.result.output;
+  const std::string out(readable(in));
   if (format == "json" || format == "toolschema" || format == "toolschema-annotations") {
     return json::is_valid(out) ? "" : "output does not re-parse as JSON";
   }
@@ -289,7 +302,7 @@ std::string tool_sequence(const GraderSpec& g, const GradeInput& in) {
 }
 
 std::string marker_facts_true(const GraderSpec& g, const GradeInput& in) {
-  MarkerFacts r = check_marker_facts(in.result.content_type, in.input, in.result.output);
+  MarkerFacts r = check_marker_facts(in.result.content_type, in.input, readable(in));
   if (!r.failures.empty()) return r.failures.front();
   std::string min = option_text(g, "min_markers");
   if (!min.empty() && r.markers < std::atoi(min.c_str())) {
@@ -306,6 +319,7 @@ const std::map<std::string, Grader, std::less<>>& graders() {
       {"exact_match", exact_match},
       {"json_or_toon_round_trip", json_or_toon_round_trip},
       {"json_schema", json_schema},
+      {"lossless_view", lossless_view},
       {"marker_facts_true", marker_facts_true},
       {"must_contain", contains},
       {"must_not_contain", not_contains},

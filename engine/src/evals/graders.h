@@ -17,6 +17,9 @@ struct GradeInput {
   std::string_view input;        // the fixture's exact bytes
   const CompressResult& result;  // output, content_type, method, ratio, handle
   bool recoverable = false;      // output == input, or the handle retrieves the input exactly
+  // What the model reads without a retrieve: the output with its factored blocks expanded
+  // (docs/formats.md); markers stay. Content graders judge this, not the raw view.
+  std::string_view readable;
 };
 
 std::string grade(const GraderSpec& grader, const GradeInput& in);

@@ -64,6 +64,8 @@ FixtureReport run_fixture(const Engine& engine, const FixtureSpec& f, const std:
   options.type = f.type == "auto" ? "" : f.type;
   options.query = f.query;
   CompressResult res = engine.compress(input, options);
+  Result<std::string> expanded = expand_view(res.output);
+  const std::string& readable = expanded.ok() ? expanded.value() : res.output;
 
   FixtureReport fr;
   fr.name = f.name;
@@ -94,7 +96,7 @@ FixtureReport run_fixture(const Engine& engine, const FixtureSpec& f, const std:
     pr.value_sha256 = "sha256:" + ccr::sha256_hex(p.value);
     // Beyond the original: "recoverable" needs the value to be in the input at all, so a
     // probe that names something the fixture never contained is lost, not waved through.
-    pr.state = res.output.find(p.value) != std::string::npos                     ? "retained"
+    pr.state = readable.find(p.value) != std::string::npos                       ? "retained"
                : fr.byte_recoverable && input.find(p.value) != std::string::npos ? "recoverable"
                                                                                  : "lost";
     if (pr.state == "lost") fr.failures.push_back("retention probe " + pr.dimension + " was lost");
@@ -105,7 +107,7 @@ FixtureReport run_fixture(const Engine& engine, const FixtureSpec& f, const std:
   }
 
   if (f.graders.empty()) fr.failures.push_back("no graders configured");
-  GradeInput in{input, res, fr.byte_recoverable};
+  GradeInput in{input, res, fr.byte_recoverable, readable};
   for (const GraderSpec& g : f.graders) {
     if (std::string failure = grade(g, in); !failure.empty()) fr.failures.push_back(failure);
   }

@@ -1,0 +1,55 @@
+#include "compress/factor/expand.h"
+
+#include <vector>
+
+#include "compress/factor/block_syntax.h"
+#include "text/lines.h"
+
+namespace caveman::compress::factor {
+namespace {
+
+bool could_be_header(std::string_view line) {
+  return line.size() > 10 && line[0] == '[' && line[1] >= '0' && line[1] <= '9';
+}
+
+// Appends the lines of one record; `first` tracks whether a separator is due.
+void emit_record(const BlockHeader& h, const std::vector<std::string_view>& values,
+                 std::string& out, bool& first) {
+  for (const TemplateLine& t : h.lines) {
+    if (!first) out.push_back('\n');
+    first = false;
+    out += fill(t, values);
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> expand_blocks(std::string_view view) {
+  std::vector<std::string_view> lines = text::split_all(view);
+  std::string out;
+  out.reserve(view.size() * 2);
+  bool first = true;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::optional<BlockHeader> h;
+    if (could_be_header(lines[i])) h = parse_header(lines[i]);
+    if (!h) {
+      if (!first) out.push_back('\n');
+      first = false;
+      out += lines[i];
+      continue;
+    }
+    if (h->inline_values) {
+      for (const std::string& v : *h->inline_values) emit_record(*h, {v}, out, first);
+      continue;
+    }
+    if (lines.size() - i - 1 < h->records) return std::nullopt;
+    for (std::size_t r = 0; r < h->records; ++r) {
+      std::optional<std::vector<std::string_view>> values = split_row(lines[++i], h->slots);
+      if (!values) return std::nullopt;
+      emit_record(*h, *values, out, first);
+    }
+  }
+  return out;
+}
+
+}  // namespace caveman::compress::factor

@@ -1,0 +1,366 @@
+#include "compress/factor/line_blocks.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "compress/factor/block_syntax.h"
+#include "compress/factor/expand.h"
+#include "text/lines.h"
+
+namespace caveman::compress::factor {
+namespace {
+
+constexpr std::size_t kMaxPeriod = 4;
+constexpr std::size_t kMaxLineBytes = 4096;
+constexpr std::size_t kMaxInputBytes = std::size_t{16} << 20;
+constexpr std::size_t kMaxRecords = 20000;
+constexpr std::size_t kMaxSlots = 64;
+constexpr std::size_t kMinConstBytes = 6;   // literal bytes a record must share
+constexpr double kKeepConst = 0.6;          // a run ends when its template loses more
+constexpr std::size_t kMinPrefix = 8;
+constexpr std::size_t kMinSavingBytes = 48;
+constexpr double kMinSavingShare = 0.12;
+constexpr std::size_t kMaxInlineValue = 64;
+constexpr std::size_t kMaxInlineRecords = 400;
+
+bool is_sep(char c) {
+  switch (c) {
+    case ' ': case '\t': case '/': case ':': case '=': case ',': case ';': case '@': case '-':
+    case '.': case '(': case ')': case '[': case ']':
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::size_t common_prefix(std::string_view a, std::string_view b) {
+  std::size_t n = std::min(a.size(), b.size()), i = 0;
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+std::size_t common_suffix(std::string_view a, std::string_view b) {
+  std::size_t n = std::min(a.size(), b.size()), i = 0;
+  while (i < n && a[a.size() - 1 - i] == b[b.size() - 1 - i]) ++i;
+  return i;
+}
+
+// Largest k ≤ len whose prefix ends just after a separator (or 0).
+std::size_t snap_prefix(std::string_view s, std::size_t len) {
+  while (len > 0 && !is_sep(s[len - 1])) --len;
+  return len;
+}
+
+// Largest m ≤ len whose suffix starts with a separator (or 0).
+std::size_t snap_suffix(std::string_view s, std::size_t len) {
+  while (len > 0 && !is_sep(s[s.size() - len])) --len;
+  return len;
+}
+
+// Space-separated tokens of every line, as end offsets in one flat array.
+class Tokens {
+ public:
+  explicit Tokens(const std::vector<std::string_view>& lines) : lines_(&lines) {
+    start_.reserve(lines.size() + 1);
+    for (std::string_view l : lines) {
+      start_.push_back(static_cast<std::uint32_t>(ends_.size()));
+      for (std::size_t p = l.find(' '); p != std::string_view::npos; p = l.find(' ', p + 1)) {
+        ends_.push_back(static_cast<std::uint32_t>(p));
+      }
+      ends_.push_back(static_cast<std::uint32_t>(l.size()));
+    }
+    start_.push_back(static_cast<std::uint32_t>(ends_.size()));
+  }
+  std::size_t count(std::size_t i) const { return start_[i + 1] - start_[i]; }
+  std::string_view token(std::size_t i, std::size_t t) const {
+    std::size_t b = t == 0 ? 0 : ends_[start_[i] + t - 1] + 1;
+    return (*lines_)[i].substr(b, ends_[start_[i] + t] - b);
+  }
+
+ private:
+  const std::vector<std::string_view>* lines_;
+  std::vector<std::uint32_t> start_, ends_;
+};
+
+struct Slot {
+  bool constant = true;
+  std::string_view ref;
+  std::size_t pre = 0, suf = 0, minlen = 0;
+
+  void add(std::string_view tok) {
+    minlen = std::min(minlen, tok.size());
+    if (constant) {
+      if (tok == ref) return;
+      constant = false;
+      pre = ref.size();
+      suf = ref.size();
+    }
+    pre = snap_prefix(ref, std::min(pre, common_prefix(ref, tok)));
+    suf = snap_suffix(ref, std::min(suf, common_suffix(ref, tok)));
+    if (pre + suf > minlen) suf = snap_suffix(ref, minlen > pre ? minlen - pre : 0);
+    if (pre + suf > minlen) pre = snap_prefix(ref, minlen);
+  }
+  std::size_t shared_bytes() const { return constant ? ref.size() : pre + suf; }
+  std::string_view value(std::string_view tok) const {
+    return tok.substr(pre, tok.size() - pre - suf);
+  }
+};
+
+struct Block {
+  std::size_t begin = 0, end = 0;  // lines [begin, end)
+  std::vector<std::string> text;   // header and rows
+  std::size_t saving = 0;
+};
+
+class Factorer {
+ public:
+  Factorer(const std::vector<std::string_view>& lines, const std::vector<bool>& barrier)
+      : lines_(lines), barrier_(barrier), tokens_(lines), budget_(64 * lines.size() + 200000) {}
+
+  std::optional<std::vector<std::string>> run() {
+    std::vector<std::string> out;
+    bool any = false;
+    std::optional<Block> ahead;  // best_block(i) when it was computed as the look-ahead
+    bool have_ahead = false;
+    for (std::size_t i = 0; i < lines_.size();) {
+      std::optional<Block> best = have_ahead ? std::move(ahead) : best_block(i);
+      have_ahead = false;
+      // One line of look-ahead: when the block starting on the next line saves more per
+      // line, this line stays literal (the last hit of one file before the next file's).
+      if (best && best->end > i + 1) {
+        ahead = best_block(i + 1);
+        have_ahead = true;
+        if (ahead && better(*ahead, *best)) best.reset();
+      }
+      if (!best) {
+        out.emplace_back(lines_[i++]);
+        continue;
+      }
+      have_ahead = false;
+      any = true;
+      for (std::string& t : best->text) out.push_back(std::move(t));
+      i = best->end;
+    }
+    if (!any) return std::nullopt;
+    return out;
+  }
+
+ private:
+  bool usable(std::size_t i) const {
+    return i < lines_.size() && !barrier_[i] && lines_[i].size() <= kMaxLineBytes;
+  }
+
+  std::optional<Block> best_block(std::size_t i) {
+    if (budget_ <= 0) return std::nullopt;
+    std::optional<Block> best = prefix_block(i);
+    for (std::size_t p = 1; p <= kMaxPeriod; ++p) {
+      std::optional<Block> b = shape_block(i, p);
+      if (b && (!best || better(*b, *best))) best = std::move(b);
+    }
+    return best;
+  }
+
+  // The block that saves more per line it covers: a long block that shares little must not
+  // swallow the short, tight ones inside it (one file's grep hits, one package's dpkg lines).
+  static bool better(const Block& a, const Block& b) {
+    return a.saving * (b.end - b.begin) > b.saving * (a.end - a.begin);
+  }
+
+  bool same_shape(std::size_t base, std::size_t first, std::size_t p) const {
+    for (std::size_t j = 0; j < p; ++j) {
+      if (!usable(base + j) || tokens_.count(base + j) != tokens_.count(first + j)) return false;
+    }
+    return true;
+  }
+
+  std::optional<Block> shape_block(std::size_t i, std::size_t p) {
+    if (i + 2 * p > lines_.size() || !same_shape(i, i, p)) return std::nullopt;
+    std::vector<Slot> slots;
+    for (std::size_t j = 0; j < p; ++j) {
+      for (std::size_t t = 0; t < tokens_.count(i + j); ++t) {
+        std::string_view tok = tokens_.token(i + j, t);
+        slots.push_back({true, tok, 0, 0, tok.size()});
+      }
+    }
+    if (slots.size() > kMaxSlots) return std::nullopt;
+    std::size_t records = 1;
+    double initial = 0;
+    std::vector<Slot> next;
+    for (; records < kMaxRecords && i + (records + 1) * p <= lines_.size(); ++records) {
+      std::size_t base = i + records * p;
+      if (!same_shape(base, i, p)) break;
+      next = slots;
+      std::size_t k = 0, shared = 0;
+      for (std::size_t j = 0; j < p; ++j) {
+        for (std::size_t t = 0; t < tokens_.count(base + j); ++t) next[k++].add(tokens_.token(base + j, t));
+      }
+      for (const Slot& s : next) shared += s.shared_bytes();
+      budget_ -= static_cast<std::int64_t>(next.size());
+      if (records == 1) {
+        if (shared < kMinConstBytes) return std::nullopt;
+        initial = static_cast<double>(shared);
+      } else if (static_cast<double>(shared) < initial * kKeepConst || budget_ <= 0) {
+        break;
+      }
+      slots.swap(next);
+    }
+    return render_shape(i, p, records, slots);
+  }
+
+  std::optional<Block> render_shape(std::size_t i, std::size_t p, std::size_t records,
+                                    const std::vector<Slot>& slots) {
+    // Value columns of the varying slots; equal columns share one placeholder.
+    std::vector<int> number(slots.size(), -1);
+    std::vector<std::size_t> reps;  // slot index of each placeholder
+    std::vector<std::pair<std::size_t, std::size_t>> where;  // slot -> (line in record, token)
+    for (std::size_t j = 0; j < p; ++j) {
+      for (std::size_t t = 0; t < tokens_.count(i + j); ++t) where.emplace_back(j, t);
+    }
+    auto value = [&](std::size_t s, std::size_t r) {
+      return slots[s].value(tokens_.token(i + r * p + where[s].first, where[s].second));
+    };
+    for (std::size_t s = 0; s < slots.size(); ++s) {
+      if (slots[s].constant) continue;
+      for (std::size_t q = 0; q < reps.size() && number[s] < 0; ++q) {
+        bool equal = true;
+        for (std::size_t r = 0; r < records && equal; ++r) equal = value(s, r) == value(reps[q], r);
+        if (equal) number[s] = static_cast<int>(q);
+      }
+      if (number[s] < 0) {
+        number[s] = static_cast<int>(reps.size());
+        reps.push_back(s);
+      }
+    }
+    if (reps.empty()) return std::nullopt;
+    BlockHeader h;
+    h.records = records;
+    h.slots = static_cast<int>(reps.size());
+    std::size_t s = 0;
+    for (std::size_t j = 0; j < p; ++j) {
+      TemplateLine line;
+      auto literal = [&line](std::string_view text) {
+        if (text.empty()) return;
+        if (!line.empty() && line.back().slot < 0) line.back().text += text;
+        else line.push_back({std::string(text), -1});
+      };
+      for (std::size_t t = 0; t < tokens_.count(i + j); ++t, ++s) {
+        if (t > 0) literal(" ");
+        const Slot& sl = slots[s];
+        if (sl.constant) {
+          literal(sl.ref);
+          continue;
+        }
+        literal(sl.ref.substr(0, sl.pre));
+        line.push_back({"", number[s]});
+        literal(sl.ref.substr(sl.ref.size() - sl.suf));
+      }
+      h.lines.push_back(std::move(line));
+    }
+    std::vector<std::vector<std::string_view>> rows(records);
+    for (std::size_t r = 0; r < records; ++r) {
+      for (std::size_t rep : reps) rows[r].push_back(value(rep, r));
+    }
+    return finish(i, i + records * p, std::move(h), rows);
+  }
+
+  std::optional<Block> prefix_block(std::size_t i) {
+    if (!usable(i) || !usable(i + 1)) return std::nullopt;
+    std::string_view first = lines_[i];
+    std::size_t len = snap_prefix(first, common_prefix(first, lines_[i + 1]));
+    if (len < kMinPrefix) return std::nullopt;
+    const double initial = static_cast<double>(len);
+    std::size_t end = i + 2;
+    for (; end < lines_.size() && end - i < kMaxRecords && usable(end); ++end) {
+      std::size_t next = snap_prefix(first, std::min(len, common_prefix(first, lines_[end])));
+      if (next < kMinPrefix || static_cast<double>(next) < initial * kKeepConst) break;
+      len = next;
+    }
+    budget_ -= static_cast<std::int64_t>(end - i);
+    BlockHeader h;
+    h.records = end - i;
+    h.slots = 1;
+    h.lines.push_back({{std::string(first.substr(0, len)), -1}, {"", 0}});
+    std::vector<std::vector<std::string_view>> rows;
+    for (std::size_t k = i; k < end; ++k) rows.push_back({lines_[k].substr(len)});
+    return finish(i, end, std::move(h), rows);
+  }
+
+  // Writes the block (inline when one short placeholder allows it) and prices it in bytes.
+  std::optional<Block> finish(std::size_t begin, std::size_t end, BlockHeader h,
+                              const std::vector<std::vector<std::string_view>>& rows) {
+    std::size_t original = 0;
+    for (std::size_t k = begin; k < end; ++k) original += lines_[k].size() + 1;
+    Block b{begin, end, {}, 0};
+    if (h.slots == 1 && h.records <= kMaxInlineRecords) {
+      std::vector<std::string> values;
+      for (const auto& r : rows) {
+        if (r[0].empty() || r[0].size() > kMaxInlineValue || r[0].find(' ') != std::string_view::npos) break;
+        values.emplace_back(r[0]);
+      }
+      if (values.size() == rows.size()) h.inline_values = std::move(values);
+    }
+    std::optional<std::string> header = write_header(h);
+    if (!header && h.inline_values) {
+      h.inline_values.reset();
+      header = write_header(h);
+    }
+    if (!header) return std::nullopt;
+    std::size_t written = header->size() + 1;
+    b.text.push_back(std::move(*header));
+    if (!h.inline_values) {
+      for (const auto& r : rows) {
+        std::string row;
+        for (std::size_t v = 0; v < r.size(); ++v) {
+          if (v > 0) row += ' ';
+          row += r[v];
+        }
+        written += row.size() + 1;
+        b.text.push_back(std::move(row));
+      }
+    }
+    if (written >= original) return std::nullopt;
+    b.saving = original - written;
+    if (b.saving < kMinSavingBytes ||
+        static_cast<double>(b.saving) < kMinSavingShare * static_cast<double>(original)) {
+      return std::nullopt;
+    }
+    return b;
+  }
+
+  const std::vector<std::string_view>& lines_;
+  const std::vector<bool>& barrier_;
+  Tokens tokens_;
+  std::int64_t budget_;  // token comparisons left: bounds the work on adversarial input
+};
+
+}  // namespace
+
+std::optional<std::vector<std::string>> factor_lines(const std::vector<std::string_view>& lines,
+                                                     const std::vector<bool>& barrier) {
+  if (barrier.size() != lines.size()) return std::nullopt;
+  return Factorer(lines, barrier).run();
+}
+
+std::optional<std::string> factor_text(std::string_view text, std::string_view barrier_needle) {
+  if (text.size() > kMaxInputBytes || contains_block(text)) return std::nullopt;
+  std::vector<std::string_view> lines = text::split_all(text);
+  std::vector<bool> barrier(lines.size(), false);
+  if (!barrier_needle.empty()) {
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      barrier[i] = lines[i].find(barrier_needle) != std::string_view::npos;
+    }
+  }
+  std::optional<std::vector<std::string>> view = factor_lines(lines, barrier);
+  if (!view) return std::nullopt;
+  std::string joined;
+  joined.reserve(text.size());
+  for (std::size_t i = 0; i < view->size(); ++i) {
+    if (i > 0) joined.push_back('\n');
+    joined += (*view)[i];
+  }
+  std::optional<std::string> back = expand_blocks(joined);
+  if (!back || *back != text) return std::nullopt;
+  return joined;
+}
+
+}  // namespace caveman::compress::factor
