@@ -46,6 +46,9 @@ const markdown = args.includes('--markdown');
 const strict = args.includes('--check');
 const keep = args.includes('--keep');
 const jsonOut = opt('--json', '');
+// --launcher proxy: no `caveman` binary needed (caveman-proxy + caveman-mcp, no native hooks).
+const launcher = opt('--launcher', 'wrap');
+const dumpDir = opt('--dump', ''); // <session>-<mode>.jsonl: per model request, the last message and the reply
 
 const kHandle = /<<ccr:(ccr_[0-9a-f]{32})>>|recovery_handle\\?"\s*:\s*\\?"(ccr_[0-9a-f]{32})|ccr:\/\/(ccr_obj_[0-9a-f]{32})/g;
 let SESSIONS = allSessions({ root, corpus });
@@ -139,7 +142,10 @@ function scriptedModel(session, proj, truth) {
     if (handle) {
       st.tried.add(handle);
       st.retrieves += 1;
-      return call('retrieve', retrieve.name, { recovery_handle: handle });
+      // The argument as the tool's schema names it: caveman-mcp's recovery_handle, or the
+      // handle of the tool the proxy injects for agents without caveman-mcp.
+      const props = (retrieve.input_schema && retrieve.input_schema.properties) || {};
+      return call('retrieve', retrieve.name, { [('recovery_handle' in props) ? 'recovery_handle' : 'handle']: handle });
     }
     const s = session.steps[st.step];
     if (!st.reran && s.tool !== 'Edit') {
@@ -242,8 +248,30 @@ async function runSession(session, mode) {
     : [...wrap, 'claude', '-p', session.prompt, '--output-format', 'json', '--model', model, '--max-turns', '80',
       '--allowedTools', 'Read,Edit,Bash,mcp__caveman__caveman_retrieve'];
   let r;
+  let proxy = null;
+  if (launcher === 'proxy' && mode !== 'direct') {
+    // Without the `caveman` CLI: caveman-proxy started here, caveman-mcp given to Claude Code
+    // through --mcp-config (what wrap does, minus its native hooks).
+    const penv = { ...env, CAVEMAN_MODE: mode, ...(mode === 'compress' && !session.sdk ? { CAVEMAN_RECOVERY: 'mcp' } : {}) };
+    proxy = spawn(path.join(binDir, 'caveman-proxy'), ['serve'], { env: penv, stdio: 'ignore' });
+    for (let i = 0; i < 100; i += 1) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok) break;
+      } catch {
+        // not yet
+      }
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    env.ANTHROPIC_BASE_URL = `http://127.0.0.1:${port}`;
+    argv.splice(0, wrap.length);
+    if (mode === 'compress' && !session.sdk) {
+      const cfg = path.join(work, 'mcp.json');
+      fs.writeFileSync(cfg, JSON.stringify({ mcpServers: { caveman: { command: path.join(binDir, 'caveman-mcp'), args: [], env: { CAVEMAN_HOME: cavemanHome } } } }));
+      argv.splice(argv.indexOf('--allowedTools'), 0, `--mcp-config=${cfg}`);
+    }
+  }
   try {
-    r = mode === 'direct' ? await runChild(argv[0], argv.slice(1), env, proj)
+    r = mode === 'direct' || proxy ? await runChild(argv[0], argv.slice(1), env, proj)
       : await runChild(path.join(binDir, 'caveman'), argv, env, proj);
   } finally {
     try {
@@ -252,7 +280,17 @@ async function runSession(session, mode) {
     } catch {
       // no proxy left
     }
+    if (proxy) proxy.kill('SIGTERM');
     await mock.close();
+  }
+  if (dumpDir) {
+    fs.mkdirSync(dumpDir, { recursive: true });
+    const lines = mock.modelRequests().map((q) => {
+      const b = JSON.parse(q.body.toString('utf8'));
+      const last = (b.messages || []).at(-1);
+      return JSON.stringify({ tools: (b.tools || []).map((t) => t.name), last, reply: q.reply });
+    });
+    fs.writeFileSync(path.join(dumpDir, `${session.id}-${mode}.jsonl`), lines.join('\n') + '\n');
   }
   let result = null;
   try {
