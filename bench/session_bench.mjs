@@ -29,7 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMockUpstream } from '../tests/e2e/lib/mock_upstream.mjs';
-import { createBiller, anthropicBlocks, price } from '../tests/e2e/lib/billing.mjs';
+import { createBiller, anthropicBlocks, price, priceRow } from '../tests/e2e/lib/billing.mjs';
 import { sessions as allSessions } from './session/sessions.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -198,6 +198,7 @@ async function runSession(session, mode) {
   const biller = createBiller({ now: () => clock });
   const rows = [];
   let prev = null;
+  let fixedTokens = null; // the agent's system prompt + tool schemas (first request)
   const billUsage = biller.usage;
   biller.usage = (kind, body, outputTokens) => {
     const u = billUsage(kind, body, outputTokens);
@@ -209,6 +210,7 @@ async function runSession(session, mode) {
       for (let i = 0; i < Math.min(units.length, prev.length) && units[i].key === prev[i].key; i += 1) common += units[i].tokens;
     }
     prev = units;
+    if (fixedTokens === null) fixedTokens = units.filter((x) => x.section !== 'messages').reduce((n, x) => n + x.tokens, 0);
     const cw = u.cache_creation_input_tokens;
     const rewrite = cw > 0 ? Math.min(cw, Math.max(0, common - u.cache_read_input_tokens)) : 0;
     const prompt = u.input_tokens + cw + u.cache_read_input_tokens;
@@ -310,6 +312,15 @@ async function runSession(session, mode) {
     input: sum((x) => x.usage.input_tokens), write: sum((x) => x.usage.cache_creation_input_tokens),
     read: sum((x) => x.usage.cache_read_input_tokens), output: sum((x) => x.usage.output_tokens),
     usd: sum((x) => x.usd), peak: Math.max(0, ...rows.map((x) => x.prompt)), rewrite: sum((x) => x.rewrite),
+    fixedTokens: fixedTokens ?? 0,
+    // What the fixed prefix alone costs: written once then read every turn when cached (Claude
+    // Code's breakpoints), else sent as input every turn (the SDK agent).
+    fixedUsd: (() => {
+      const row = priceRow(model);
+      const n = fixedTokens ?? 0;
+      const cached = rows.some((x) => x.usage.cache_creation_input_tokens + x.usage.cache_read_input_tokens > 0);
+      return cached ? (n * row.cache_write_5m + (rows.length - 1) * n * row.cache_read) / 1e6 : (rows.length * n * row.input) / 1e6;
+    })(),
     rewriteTurns: rows.filter((x) => x.rewrite > 0).length,
     retrieves: st.retrieves, rereads: st.rereads, missing: st.missing, aux: st.auxRequests,
     handles: [...new Set(mock.requests.flatMap((q) => handlesIn(q.body.toString('utf8'))))].length,
@@ -362,9 +373,13 @@ const claudeVersion = (() => {
   }
 })();
 const L = [];
-L.push(`Whole agent sessions in dollars, prompt caching modelled (\`bench/session_bench.mjs\`, issue 22). ${results.length} scripted sessions run by ` +
-  `Claude Code ${claudeVersion} under \`caveman wrap claude\` (the SDK session: an \`@anthropic-ai/sdk\` agent under \`caveman wrap node\`), ` +
-  `once in record mode (\`--off\`) and once in compress mode, against the scripted provider stand-in billing like the Anthropic API ` +
+const how = launcher === 'proxy'
+  ? `Claude Code ${claudeVersion} through caveman-proxy (started by the bench in the session's mode; compress with \`CAVEMAN_RECOVERY=mcp\`) with caveman-mcp ` +
+    'given to Claude Code through `--mcp-config`, which is what `caveman wrap claude` sets up minus its native hooks (run with `--launcher proxy`); the SDK session: an ' +
+    '`@anthropic-ai/sdk` agent pointed at the same proxy (no caveman-mcp: the proxy injects and answers `caveman_retrieve`)'
+  : `Claude Code ${claudeVersion} under \`caveman wrap claude\` (the SDK session: an \`@anthropic-ai/sdk\` agent under \`caveman wrap node\`)`;
+L.push(`Whole agent sessions in dollars, prompt caching modelled (\`bench/session_bench.mjs\`, issue 22). ${results.length} scripted sessions run by ${how}, ` +
+  `once in record mode (\`--off\`: a byte-exact pipe) and once in compress mode, against the scripted provider stand-in billing like the Anthropic API ` +
   `(\`tests/e2e/lib/billing.mjs\`, [economics.md](economics.md): Claude Code's own \`cache_control\` breakpoints, 5-minute cache, o200k token counts) ` +
   `at the list price of ${model} (\`bench/prices.json\`), ${turnMs / 1000} s of virtual time per model request.`, '');
 L.push(`**Suite total: compress = ${ratio.toFixed(2)}× record** (${usd(cmpUsd)} vs ${usd(recUsd)}); final answers correct: ` +
@@ -384,6 +399,26 @@ for (const m of modes) {
     `${k(tot(m, (x) => x.output))} | **${usd(tot(m, (x) => x.usd))}** | ${m === 'compress' ? `**${ratio.toFixed(2)}×**` : ''} | ${tot(m, (x) => x.retrieves)} | ` +
     `${tot(m, (x) => x.rereads)} | ${results.filter((r) => r[m].correct).length}/${results.length} | ${k(Math.max(...results.map((r) => r[m].peak)))} | ${tot(m, (x) => x.rewrite)} |`);
 }
+const fixedRec = tot('record', (x) => x.fixedUsd);
+const fixedCmp = tot('compress', (x) => x.fixedUsd);
+L.push('', `Where the dollars go: the agents' fixed prefix (system prompt and tool schemas, never compressed: ` +
+  `${results.map((r) => `${r.session.id} ${k(r.record.fixedTokens)}→${k(r.compress.fixedTokens)}`).join(', ')} tokens record→compress; ` +
+  'compress mode adds caveman-mcp\'s tool schemas to Claude Code\'s) costs ' +
+  `${usd(fixedRec)} of record's ${usd(recUsd)} (${((100 * fixedRec) / recUsd).toFixed(0)}%) and ${usd(fixedCmp)} in compress: written once, then read every turn. ` +
+  `Everything else (the conversation: prompts, tool calls, tool results, answers) costs ${usd(recUsd - fixedRec)} in record and ${usd(cmpUsd - fixedCmp)} in compress ` +
+  `(${((cmpUsd - fixedCmp) / (recUsd - fixedRec)).toFixed(2)}×).`);
+L.push('', 'How to read the table:',
+  '- The scripted model is honest: every step names the strings it needs from the tool result it asked for (checked against the result as the provider received it; ' +
+  'Read\'s line-number gutter aside). When one is missing it first calls `caveman_retrieve` on the result\'s handle (Claude Code: caveman-mcp\'s `mcp__caveman__caveman_retrieve`; ' +
+  'the SDK agent: the tool the proxy injects and answers itself, whose two requests are both billed), else re-runs the tool once (**re-reads**). A string still missing is a missing fact: ' +
+  'the model then answers without the facts and the check fails. Edits use Claude Code\'s Edit with the exact old text. **answer**: the expected facts are in the agent\'s final result ' +
+  '(fix-failing-test: and the project\'s test suite passes afterwards).',
+  '- **requests**: model requests billed (compress adds one per retrieve). **uncached input / cache write / cache read / output**: o200k tokens as billed; **dollars** at list price. ' +
+  '**peak context**: the largest prompt of the session (input + cache write + cache read).',
+  '- **churn** (cache-churn figure): per request, the tokens of the prefix it shares block for block (same bytes) with the session\'s previous request that were billed as ' +
+  'cache write instead of cache read, summed over the session. New content (blocks after the shared prefix) is never churn, so a compressor that re-sent a historical tool ' +
+  'result with other bytes, or moved a breakpoint so the cached prefix was missed, shows here. Record mode is the agent\'s own baseline.',
+  '- The "compress + breakpoint planner" column of issue 22 is left out: the proxy has no breakpoint planner yet.');
 L.push('', 'Sessions:', ...results.map((r) => `- ${r.session.id}: ${r.session.title}; ${r.session.steps.length} scripted steps.`));
 // Where the dollars go, per billed part, over the suite.
 const parts = (m) => results.flatMap((r) => r[m].perRequest).reduce((acc, u) => {
