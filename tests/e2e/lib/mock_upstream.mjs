@@ -8,6 +8,9 @@
 //   const mock = await startMockUpstream({ port = 0, eventDelayMs = 2, replies = [], log = null,
 //                                          tls = null, billing = null });
 //   tls: { key, cert } (PEM) serves HTTPS instead of plain HTTP
+//   uniqueIds: true                 each Anthropic message gets its own id (msg_mock_<n>), as the
+//                                   API does; Claude Code merges consecutive assistant turns that
+//                                   share an id. Off: every message is 'msg_mock', as before.
 //   billing: true, or a biller from createBiller() (./billing.mjs, e.g. with a test clock): Anthropic
 //                                   messages, chat and responses replies carry the usage the
 //                                   provider would bill (prompt caching modelled, o200k counts);
@@ -85,7 +88,7 @@ export function latestToolResult(body) {
 }
 
 export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = [], log = null, tls = null,
-  billing = null } = {}) {
+  billing = null, uniqueIds = false } = {}) {
   // Loaded only when asked for: the o200k tables cost start-up time other tests need not pay.
   const billingLib = billing ? await import('./billing.mjs') : null;
   const biller = billing === true ? billingLib.createBiller() : billing || null;
@@ -93,6 +96,7 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
   const queue = [...replies];
   let scripted = null;
   let toolIds = 0;
+  let messageIds = 0;
   const onRequest = (req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -214,12 +218,13 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
 
   async function anthropic(body, reply, res, billedUsage) {
     const model = body.model || 'mock-model';
+    const id = uniqueIds ? `msg_mock_${++messageIds}` : 'msg_mock';
     const usage = billedUsage ?? USAGE.anthropic;
     const tool = reply.tool_use ? toolCall(reply) : null;
     const content = tool ? [{ type: 'tool_use', ...tool }] : [{ type: 'text', text: reply.text }];
     const stop = tool ? 'tool_use' : 'end_turn';
     if (!body.stream) {
-      return json(res, 200, { id: 'msg_mock', type: 'message', role: 'assistant', model, content,
+      return json(res, 200, { id, type: 'message', role: 'assistant', model, content,
         stop_reason: stop, stop_sequence: null, usage });
     }
     const blocks = tool
@@ -231,7 +236,7 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
         ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: reply.text.slice(0, 5) } }],
         ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: reply.text.slice(5) } }]];
     return sse(res, [
-      ['message_start', { type: 'message_start', message: { id: 'msg_mock', type: 'message', role: 'assistant', model,
+      ['message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model,
         content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } }],
       ...blocks,
       ['content_block_stop', { type: 'content_block_stop', index: 0 }],

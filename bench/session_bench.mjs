@@ -1,0 +1,436 @@
+// Session benchmark (issue 22): whole agent sessions, in dollars, with prompt caching modelled.
+// The real Claude Code (`claude -p`, npm, temp HOME, dummy key) under `caveman wrap claude`, and
+// one SDK-style agent (@anthropic-ai/sdk, no cache_control) under `caveman wrap node …`, work
+// through scripted sessions (bench/session/sessions.mjs) on real code and data, once in record
+// mode (`caveman wrap --off`) and once in compress mode (the default), each (session, mode) with
+// its own project copy, CAVEMAN_HOME, proxy and provider stand-in. The stand-in
+// (tests/e2e/lib/mock_upstream.mjs) bills every request like the Anthropic API
+// (tests/e2e/lib/billing.mjs: breakpoints, 5-minute cache, o200k counts; bench/prices.json) on a
+// virtual clock that advances --turn-seconds per model request, and plays the model:
+//
+// The scripted model is honest. Each step names the strings it needs from the tool result it asked
+// for. When one is not in the result as the upstream received it (Read's line-number gutter
+// aside), it first calls caveman_retrieve on the handle the result carries (Claude Code:
+// caveman-mcp's mcp__caveman__caveman_retrieve; the SDK agent: the tool the proxy injects), else
+// re-runs the tool once; a string still missing is a missing fact, and a session with a missing
+// fact answers without it (its check fails). Edits use Claude Code's Edit, which needs the exact
+// old text. The final answer is checked (expected facts in the agent's final result; the fixed
+// project's tests pass).
+//
+// usage: node bench/session_bench.mjs [--bin DIR] [--sessions a,b | --first N] [--model ID]
+//          [--turn-seconds S] [--markdown] [--check] [--json FILE] [--keep]
+//   --check  exit 1 unless every answer is correct in both modes, no session costs more in
+//            compress than in record, compress churn is 0, and the suite total is at most
+//            --max-ratio (default 0.75) of record.
+import { execFileSync, execSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startMockUpstream } from '../tests/e2e/lib/mock_upstream.mjs';
+import { createBiller, anthropicBlocks, price, priceRow } from '../tests/e2e/lib/billing.mjs';
+import { sessions as allSessions } from './session/sessions.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const args = process.argv.slice(2);
+const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
+const binDir = path.resolve(opt('--bin', process.env.CAVEMAN_BIN_DIR || path.join(root, 'build/release/bin')));
+const corpus = path.resolve(process.env.CAVEMAN_CORPUS_DIR || path.join(root, '../shared/corpus'), 'public');
+const nodeBin = path.join(root, 'tests/e2e/node_modules/.bin');
+const model = opt('--model', 'claude-sonnet-4-6');
+const turnMs = Number(opt('--turn-seconds', '5')) * 1000;
+const maxRatio = Number(opt('--max-ratio', '0.75'));
+const markdown = args.includes('--markdown');
+const strict = args.includes('--check');
+const keep = args.includes('--keep');
+const jsonOut = opt('--json', '');
+// --launcher proxy: no `caveman` binary needed (caveman-proxy + caveman-mcp, no native hooks).
+const launcher = opt('--launcher', 'wrap');
+const dumpDir = opt('--dump', ''); // <session>-<mode>.jsonl: per model request, the last message and the reply
+
+const kHandle = /<<ccr:(ccr_[0-9a-f]{32})>>|recovery_handle\\?"\s*:\s*\\?"(ccr_[0-9a-f]{32})|ccr:\/\/(ccr_obj_[0-9a-f]{32})/g;
+let SESSIONS = allSessions({ root, corpus });
+if (opt('--sessions', '')) {
+  const want = opt('--sessions', '').split(',');
+  SESSIONS = SESSIONS.filter((s) => want.includes(s.id));
+}
+SESSIONS = SESSIONS.slice(0, Number(opt('--first', '0')) || Infinity);
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function textOf(v) {
+  if (v == null) return '';
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return v.map(textOf).join('\n');
+  return v.text ?? '';
+}
+
+// Read's gutter ("   12\t" or "12→") is not part of a file's text.
+const ungutter = (t) => t.replace(/^ *\d+(\t|→)/gm, '');
+const visible = (text, need) => text.includes(need) || ungutter(text).includes(need);
+const handlesIn = (text) => [...new Set([...text.matchAll(kHandle)].map((m) => m[1] || m[2] || m[3]))];
+
+// The tool result for tool_use id `id` in a request body, as the upstream received it.
+function resultFor(body, id) {
+  for (const m of [...(body.messages || [])].reverse()) {
+    if (!Array.isArray(m.content)) continue;
+    for (const b of m.content) if (b && b.type === 'tool_result' && b.tool_use_id === id) return textOf(b.content);
+  }
+  return null;
+}
+
+// The scripted model of one session run: decide(body) → the reply to this model request.
+function scriptedModel(session, proj, truth) {
+  const st = { step: -1, pending: null, remaining: [], stepResult: '', tried: new Set(), reran: false,
+    retrieves: 0, rereads: 0, missing: [], ids: 0, auxRequests: 0, answered: false };
+  const resolve = (input) => {
+    const out = { ...input };
+    for (const k of ['file_path', 'path']) if (out[k] && !path.isAbsolute(out[k]) && !session.sdk) out[k] = path.join(proj, out[k]);
+    return out;
+  };
+  const needsOf = (i) => (session.steps[i].need === 'output' ? truth[i] : session.steps[i].need);
+  const call = (kind, name, input) => {
+    st.pending = { kind, id: `toolu_sess${String(++st.ids).padStart(4, '0')}` };
+    return { tool_use: { id: st.pending.id, name, input } };
+  };
+  const answer = () => {
+    st.answered = true;
+    st.pending = null;
+    if (st.missing.length > 0) {
+      return { text: `I could not establish the answer: these were not visible to me: ${st.missing.map((m) => JSON.stringify(m.slice(0, 80))).join(', ')}` };
+    }
+    const text = session.answer ?? session.answerFrom(truth.map((lines) => (lines || []).join('\n')));
+    return { text };
+  };
+  const advance = () => {
+    for (;;) {
+      st.step += 1;
+      st.tried = new Set();
+      st.reran = false;
+      if (st.step >= session.steps.length) return answer();
+      const s = session.steps[st.step];
+      // Claude Code's Edit needs the exact old text: without it the model cannot edit.
+      if (s.tool === 'Edit' && st.missing.some((m) => s.input.old_string.includes(m) || m.includes(s.input.old_string))) continue;
+      st.remaining = [...needsOf(st.step)];
+      return call('step', s.tool, resolve(s.input));
+    }
+  };
+  const decide = (body) => {
+    if (!Array.isArray(body.tools) || body.tools.length === 0) {
+      st.auxRequests += 1; // not the agent's loop (none seen with Claude Code 2.1.197 -p)
+      return { text: 'OK' };
+    }
+    if (st.answered) return { text: 'Done.' };
+    if (!st.pending) return advance();
+    const text = resultFor(body, st.pending.id) ?? '';
+    const { kind } = st.pending;
+    if (kind !== 'retrieve') st.stepResult = text;
+    st.remaining = st.remaining.filter((n) => !visible(text, n));
+    if (st.remaining.length === 0) return advance();
+    const retrieve = body.tools.find((t) => /(^|__)caveman_retrieve$/.test(t.name));
+    const handle = retrieve && handlesIn(st.stepResult).find((h) => !st.tried.has(h));
+    if (handle) {
+      st.tried.add(handle);
+      st.retrieves += 1;
+      // The argument as the tool's schema names it: caveman-mcp's recovery_handle, or the
+      // handle of the tool the proxy injects for agents without caveman-mcp.
+      const props = (retrieve.input_schema && retrieve.input_schema.properties) || {};
+      return call('retrieve', retrieve.name, { [('recovery_handle' in props) ? 'recovery_handle' : 'handle']: handle });
+    }
+    const s = session.steps[st.step];
+    if (!st.reran && s.tool !== 'Edit') {
+      st.reran = true;
+      st.rereads += 1;
+      st.tried = new Set();
+      return call('reread', s.tool, resolve(s.input));
+    }
+    st.missing.push(...st.remaining);
+    return advance();
+  };
+  return { decide, st };
+}
+
+// What the session's commands print, run in the fresh project before the session: the ground
+// truth for steps that need their whole output.
+function groundTruth(session, proj) {
+  return session.steps.map((s) => {
+    if (s.need !== 'output') return null;
+    const out = execSync(s.input.command, { cwd: proj, shell: '/bin/bash', encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return out.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  });
+}
+
+function runChild(cmd, argv, env, cwd, timeoutMs = 600000) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function runSession(session, mode) {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), `caveman-session-${session.id}-${mode}-`));
+  const home = path.join(work, 'home');
+  const cavemanHome = path.join(home, '.caveman');
+  const proj = path.join(work, 'proj');
+  fs.mkdirSync(cavemanHome, { recursive: true, mode: 0o700 });
+  fs.mkdirSync(proj);
+  session.setup(proj);
+  const truth = groundTruth(session, proj);
+  let clock = Date.parse('2026-12-01T10:00:00Z');
+  const biller = createBiller({ now: () => clock });
+  const rows = [];
+  let prev = null;
+  let fixedTokens = null; // the agent's system prompt + tool schemas (first request)
+  const billUsage = biller.usage;
+  biller.usage = (kind, body, outputTokens) => {
+    const u = billUsage(kind, body, outputTokens);
+    // Churn: tokens of the prefix this request shares with the previous one (same blocks, same
+    // bytes) that were written to the cache again instead of read.
+    const units = anthropicBlocks(body);
+    let common = 0;
+    if (prev) {
+      for (let i = 0; i < Math.min(units.length, prev.length) && units[i].key === prev[i].key; i += 1) common += units[i].tokens;
+    }
+    prev = units;
+    if (fixedTokens === null) fixedTokens = units.filter((x) => x.section !== 'messages').reduce((n, x) => n + x.tokens, 0);
+    const cw = u.cache_creation_input_tokens;
+    const rewrite = cw > 0 ? Math.min(cw, Math.max(0, common - u.cache_read_input_tokens)) : 0;
+    const prompt = u.input_tokens + cw + u.cache_read_input_tokens;
+    rows.push({ usage: u, usd: price(u, body.model).usd.total, prompt, rewrite, newTokens: prompt - common });
+    return u;
+  };
+  const mock = await startMockUpstream({ billing: biller, uniqueIds: true, eventDelayMs: 0 });
+  const { decide, st } = scriptedModel(session, proj, truth);
+  mock.script((record) => {
+    if (record.method !== 'POST' || !record.path.endsWith('/v1/messages')) return false;
+    clock += turnMs;
+    let body = {};
+    try {
+      body = JSON.parse(record.body.toString('utf8'));
+    } catch {
+      return false;
+    }
+    mock.enqueue(decide(body));
+    return false;
+  });
+  fs.writeFileSync(path.join(cavemanHome, 'caveman.yaml'), `providers:\n  anthropic:\n    base_url: ${mock.url}\n`);
+  const port = await freePort();
+  const env = {
+    PATH: `${binDir}:${nodeBin}:/usr/local/bin:/usr/bin:/bin`, HOME: home, TERM: 'dumb',
+    CAVEMAN_HOME: cavemanHome, CAVEMAN_LISTEN: `127.0.0.1:${port}`, CAVE_SSRF_ALLOWLIST: '127.0.0.1',
+    ANTHROPIC_API_KEY: 'sk-ant-dummy-key', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    BASH_MAX_OUTPUT_LENGTH: '200000',
+  };
+  const wrap = mode === 'record' ? ['wrap', '--off'] : ['wrap'];
+  // --direct (debugging the scripts only): the agent talks to the stand-in without Caveman.
+  if (mode === 'direct') {
+    wrap.length = 0;
+    env.ANTHROPIC_BASE_URL = mock.url;
+  }
+  const argv = session.sdk
+    ? [...wrap, 'node', path.join(here, 'session/sdk_agent.mjs'), '--prompt', session.prompt, '--model', model]
+    : [...wrap, 'claude', '-p', session.prompt, '--output-format', 'json', '--model', model, '--max-turns', '80',
+      '--allowedTools', 'Read,Edit,Bash,mcp__caveman__caveman_retrieve'];
+  let r;
+  let proxy = null;
+  if (launcher === 'proxy' && mode !== 'direct') {
+    // Without the `caveman` CLI: caveman-proxy started here, caveman-mcp given to Claude Code
+    // through --mcp-config (what wrap does, minus its native hooks).
+    const penv = { ...env, CAVEMAN_MODE: mode, ...(mode === 'compress' && !session.sdk ? { CAVEMAN_RECOVERY: 'mcp' } : {}) };
+    proxy = spawn(path.join(binDir, 'caveman-proxy'), ['serve'], { env: penv, stdio: 'ignore' });
+    for (let i = 0; i < 100; i += 1) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok) break;
+      } catch {
+        // not yet
+      }
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    env.ANTHROPIC_BASE_URL = `http://127.0.0.1:${port}`;
+    argv.splice(0, wrap.length);
+    if (mode === 'compress' && !session.sdk) {
+      const cfg = path.join(work, 'mcp.json');
+      fs.writeFileSync(cfg, JSON.stringify({ mcpServers: { caveman: { command: path.join(binDir, 'caveman-mcp'), args: [], env: { CAVEMAN_HOME: cavemanHome } } } }));
+      argv.splice(argv.indexOf('--allowedTools'), 0, `--mcp-config=${cfg}`);
+    }
+  }
+  try {
+    r = mode === 'direct' || proxy ? await runChild(argv[0], argv.slice(1), env, proj)
+      : await runChild(path.join(binDir, 'caveman'), argv, env, proj);
+  } finally {
+    try {
+      const state = JSON.parse(fs.readFileSync(path.join(cavemanHome, 'run', `${port}.json`), 'utf8'));
+      process.kill(state.pid, 'SIGTERM');
+    } catch {
+      // no proxy left
+    }
+    if (proxy) proxy.kill('SIGTERM');
+    await mock.close();
+  }
+  if (dumpDir) {
+    fs.mkdirSync(dumpDir, { recursive: true });
+    const lines = mock.modelRequests().map((q) => {
+      const b = JSON.parse(q.body.toString('utf8'));
+      const last = (b.messages || []).at(-1);
+      return JSON.stringify({ tools: (b.tools || []).map((t) => t.name), last, reply: q.reply });
+    });
+    fs.writeFileSync(path.join(dumpDir, `${session.id}-${mode}.jsonl`), lines.join('\n') + '\n');
+  }
+  let result = null;
+  try {
+    result = JSON.parse(r.stdout.trim().split('\n').pop());
+  } catch {
+    result = null;
+  }
+  const final = result ? String(result.result ?? '') : '';
+  const expect = session.expect ?? session.expectFrom(truth.map((l) => (l || []).join('\n')));
+  const missingFacts = expect.filter((e) => !final.includes(e));
+  const verified = session.verify ? session.verify(proj) : true;
+  const correct = r.code === 0 && missingFacts.length === 0 && verified;
+  const sum = (f) => rows.reduce((n, x) => n + f(x), 0);
+  const out = {
+    id: session.id, mode, code: r.code, correct, missingFacts, verified, turns: result ? result.num_turns : 0,
+    requests: rows.length,
+    input: sum((x) => x.usage.input_tokens), write: sum((x) => x.usage.cache_creation_input_tokens),
+    read: sum((x) => x.usage.cache_read_input_tokens), output: sum((x) => x.usage.output_tokens),
+    usd: sum((x) => x.usd), peak: Math.max(0, ...rows.map((x) => x.prompt)), rewrite: sum((x) => x.rewrite),
+    fixedTokens: fixedTokens ?? 0,
+    // What the fixed prefix alone costs: written once then read every turn when cached (Claude
+    // Code's breakpoints), else sent as input every turn (the SDK agent).
+    fixedUsd: (() => {
+      const row = priceRow(model);
+      const n = fixedTokens ?? 0;
+      const cached = rows.some((x) => x.usage.cache_creation_input_tokens + x.usage.cache_read_input_tokens > 0);
+      return cached ? (n * row.cache_write_5m + (rows.length - 1) * n * row.cache_read) / 1e6 : (rows.length * n * row.input) / 1e6;
+    })(),
+    rewriteTurns: rows.filter((x) => x.rewrite > 0).length,
+    retrieves: st.retrieves, rereads: st.rereads, missing: st.missing, aux: st.auxRequests,
+    handles: [...new Set(mock.requests.flatMap((q) => handlesIn(q.body.toString('utf8'))))].length,
+    stderr: r.stderr.slice(-1500), final: final.slice(0, 400), perRequest: rows.map((x) => ({ ...x.usage, usd: x.usd, rewrite: x.rewrite })),
+  };
+  if (!keep) fs.rmSync(work, { recursive: true, force: true });
+  else out.work = work;
+  return out;
+}
+
+
+const modes = args.includes('--direct') ? ['direct'] : ['record', 'compress'];
+const results = [];
+for (const session of SESSIONS) {
+  const pair = {};
+  for (const mode of modes) {
+    const t0 = Date.now();
+    pair[mode] = await runSession(session, mode);
+    const x = pair[mode];
+    console.error(`session ${session.id} ${mode}: rc=${x.code} requests=${x.requests} $${x.usd.toFixed(4)} correct=${x.correct} ` +
+      `retrieves=${x.retrieves} rereads=${x.rereads} rewrite=${x.rewrite} missing=${JSON.stringify(x.missing).slice(0, 300)} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    if (!x.correct) console.error(`  final: ${x.final}\n  missing facts: ${JSON.stringify(x.missingFacts)} verified=${x.verified}\n  stderr: ${x.stderr}`);
+  }
+  results.push({ session, ...pair });
+}
+if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(results.map((r) => ({ id: r.session.id, ...Object.fromEntries(modes.map((m) => [m, r[m]])) })), null, 1));
+if (modes[0] === 'direct') process.exit(results.every((r) => r.direct.correct) ? 0 : 1);
+
+const usd = (n) => `$${n.toFixed(4)}`;
+const k = (n) => n.toLocaleString('en-US');
+const tot = (mode, f) => results.reduce((n, r) => n + f(r[mode]), 0);
+const recUsd = tot('record', (x) => x.usd);
+const cmpUsd = tot('compress', (x) => x.usd);
+const ratio = recUsd > 0 ? cmpUsd / recUsd : 0;
+let failures = 0;
+const problems = [];
+for (const r of results) {
+  for (const m of modes) if (!r[m].correct) problems.push(`${r.session.id}: ${m} answer wrong`);
+  if (r.compress.usd > r.record.usd) problems.push(`${r.session.id}: compress ${usd(r.compress.usd)} > record ${usd(r.record.usd)}`);
+  if (r.compress.rewrite > 0) problems.push(`${r.session.id}: compress rewrote ${r.compress.rewrite} cached tokens`);
+}
+if (ratio > maxRatio) problems.push(`suite: compress = ${ratio.toFixed(2)}x record > ${maxRatio}`);
+failures = problems.length;
+
+const claudeVersion = (() => {
+  try {
+    return execFileSync(path.join(nodeBin, 'claude'), ['--version']).toString().trim();
+  } catch {
+    return '?';
+  }
+})();
+const L = [];
+const how = launcher === 'proxy'
+  ? `Claude Code ${claudeVersion} through caveman-proxy (started by the bench in the session's mode; compress with \`CAVEMAN_RECOVERY=mcp\`) with caveman-mcp ` +
+    'given to Claude Code through `--mcp-config`, which is what `caveman wrap claude` sets up minus its native hooks (run with `--launcher proxy`); the SDK session: an ' +
+    '`@anthropic-ai/sdk` agent pointed at the same proxy (no caveman-mcp: the proxy injects and answers `caveman_retrieve`)'
+  : `Claude Code ${claudeVersion} under \`caveman wrap claude\` (the SDK session: an \`@anthropic-ai/sdk\` agent under \`caveman wrap node\`)`;
+L.push(`Whole agent sessions in dollars, prompt caching modelled (\`bench/session_bench.mjs\`, issue 22). ${results.length} scripted sessions run by ${how}, ` +
+  `once in record mode (\`--off\`: a byte-exact pipe) and once in compress mode, against the scripted provider stand-in billing like the Anthropic API ` +
+  `(\`tests/e2e/lib/billing.mjs\`, [economics.md](economics.md): Claude Code's own \`cache_control\` breakpoints, 5-minute cache, o200k token counts) ` +
+  `at the list price of ${model} (\`bench/prices.json\`), ${turnMs / 1000} s of virtual time per model request.`, '');
+L.push(`**Suite total: compress = ${ratio.toFixed(2)}× record** (${usd(cmpUsd)} vs ${usd(recUsd)}); final answers correct: ` +
+  `record ${results.filter((r) => r.record.correct).length}/${results.length}, compress ${results.filter((r) => r.compress.correct).length}/${results.length}; ` +
+  `cache churn in compress mode: ${tot('compress', (x) => x.rewrite)} tokens.`, '');
+L.push('| session | mode | requests | uncached input | cache write | cache read | output | dollars | compress/record | retrieves | re-reads | answer | peak context | churn |');
+L.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |');
+for (const r of results) {
+  for (const m of modes) {
+    const x = r[m];
+    L.push(`| ${m === 'record' ? r.session.id : ''} | ${m} | ${x.requests} | ${k(x.input)} | ${k(x.write)} | ${k(x.read)} | ${k(x.output)} | ${usd(x.usd)} | ` +
+      `${m === 'compress' ? (x.usd / r.record.usd).toFixed(2) + '×' : ''} | ${x.retrieves} | ${x.rereads} | ${x.correct ? 'correct' : '**wrong**'} | ${k(x.peak)} | ${x.rewrite} |`);
+  }
+}
+for (const m of modes) {
+  L.push(`| **total** | ${m} | ${tot(m, (x) => x.requests)} | ${k(tot(m, (x) => x.input))} | ${k(tot(m, (x) => x.write))} | ${k(tot(m, (x) => x.read))} | ` +
+    `${k(tot(m, (x) => x.output))} | **${usd(tot(m, (x) => x.usd))}** | ${m === 'compress' ? `**${ratio.toFixed(2)}×**` : ''} | ${tot(m, (x) => x.retrieves)} | ` +
+    `${tot(m, (x) => x.rereads)} | ${results.filter((r) => r[m].correct).length}/${results.length} | ${k(Math.max(...results.map((r) => r[m].peak)))} | ${tot(m, (x) => x.rewrite)} |`);
+}
+const fixedRec = tot('record', (x) => x.fixedUsd);
+const fixedCmp = tot('compress', (x) => x.fixedUsd);
+L.push('', `Where the dollars go: the agents' fixed prefix (system prompt and tool schemas, never compressed: ` +
+  `${results.map((r) => `${r.session.id} ${k(r.record.fixedTokens)}→${k(r.compress.fixedTokens)}`).join(', ')} tokens record→compress; ` +
+  'compress mode adds caveman-mcp\'s tool schemas to Claude Code\'s) costs ' +
+  `${usd(fixedRec)} of record's ${usd(recUsd)} (${((100 * fixedRec) / recUsd).toFixed(0)}%) and ${usd(fixedCmp)} in compress: written once, then read every turn. ` +
+  `Everything else (the conversation: prompts, tool calls, tool results, answers) costs ${usd(recUsd - fixedRec)} in record and ${usd(cmpUsd - fixedCmp)} in compress ` +
+  `(${((cmpUsd - fixedCmp) / (recUsd - fixedRec)).toFixed(2)}×).`);
+L.push('', 'How to read the table:',
+  '- The scripted model is honest: every step names the strings it needs from the tool result it asked for (checked against the result as the provider received it; ' +
+  'Read\'s line-number gutter aside). When one is missing it first calls `caveman_retrieve` on the result\'s handle (Claude Code: caveman-mcp\'s `mcp__caveman__caveman_retrieve`; ' +
+  'the SDK agent: the tool the proxy injects and answers itself, whose two requests are both billed), else re-runs the tool once (**re-reads**). A string still missing is a missing fact: ' +
+  'the model then answers without the facts and the check fails. Edits use Claude Code\'s Edit with the exact old text. **answer**: the expected facts are in the agent\'s final result ' +
+  '(fix-failing-test: and the project\'s test suite passes afterwards).',
+  '- **requests**: model requests billed (compress adds one per retrieve). **uncached input / cache write / cache read / output**: o200k tokens as billed; **dollars** at list price. ' +
+  '**peak context**: the largest prompt of the session (input + cache write + cache read).',
+  '- **churn** (cache-churn figure): per request, the tokens of the prefix it shares block for block (same bytes) with the session\'s previous request that were billed as ' +
+  'cache write instead of cache read, summed over the session. New content (blocks after the shared prefix) is never churn, so a compressor that re-sent a historical tool ' +
+  'result with other bytes, or moved a breakpoint so the cached prefix was missed, shows here. Record mode is the agent\'s own baseline.',
+  '- The "compress + breakpoint planner" column of issue 22 is left out: the proxy has no breakpoint planner yet.');
+L.push('', 'Sessions:', ...results.map((r) => `- ${r.session.id}: ${r.session.title}; ${r.session.steps.length} scripted steps.`));
+// Where the dollars go, per billed part, over the suite.
+const parts = (m) => results.flatMap((r) => r[m].perRequest).reduce((acc, u) => {
+  const p = price(u, model).usd;
+  for (const key of ['input', 'cache_write_5m', 'cache_write_1h', 'cache_read', 'output']) acc[key] = (acc[key] ?? 0) + (p[key] ?? 0);
+  return acc;
+}, {});
+const pr = parts('record');
+const pc = parts('compress');
+L.push('', '| dollars by billed part | record | compress |', '| --- | ---: | ---: |');
+for (const key of ['input', 'cache_write_5m', 'cache_write_1h', 'cache_read', 'output']) L.push(`| ${key} | ${usd(pr[key])} | ${usd(pc[key])} |`);
+console.log(L.join('\n'));
+if (problems.length) console.error(`session bench: ${problems.join('; ')}`);
+console.error(`session bench: compress = ${ratio.toFixed(2)}x record (${usd(cmpUsd)} vs ${usd(recUsd)}), ${failures} problem(s)`);
+process.exit(strict && failures > 0 ? 1 : 0);
