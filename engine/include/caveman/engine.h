@@ -36,6 +36,10 @@ struct Options {
   // A line-oriented view still over this many o200k tokens after factoring is cut by eliding
   // its most repetitive lines behind markers (docs/formats.md, "budget"); 0 = no budget.
   std::int64_t budget_tokens = kDefaultBudgetTokens;
+  // A lossy view (one that needs a retrieve to see everything) must save at least this many
+  // tokens, or the input passes through: a small saving does not pay for one retrieve.
+  // Lossless views are always allowed. 0 = any saving (the CLI's default).
+  std::int64_t min_lossy_saving_tokens = 0;
 };
 
 struct CompressResult {

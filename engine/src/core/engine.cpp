@@ -118,11 +118,15 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   if (a.output == input) return std::nullopt;
   a.tokens_after = counter.output(a.output);
   if (a.tokens_after >= counter.input_tokens()) return std::nullopt;
+  bool lossless = out->lossless_to_model.value_or(safety.reversible) && u.layers.empty();
+  if (!lossless && counter.input_tokens() - a.tokens_after < options.min_lossy_saving_tokens) {
+    return std::nullopt;
+  }
   a.compressor = std::string(c->type());
   a.safety = c->safety_class();
   a.method = out->method.empty() ? a.compressor : out->method;
   // Under a gutter or <file> wrapper the view no longer expands to the caller's bytes.
-  a.lossless = u.layers.empty() ? out->lossless_to_model.value_or(safety.reversible) : false;
+  a.lossless = lossless;
   a.metadata = std::move(out->recovery_metadata);
   return a;
 }
