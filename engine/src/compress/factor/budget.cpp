@@ -24,6 +24,18 @@ bool is_problem(std::string_view line) {
                                        "fail", "failed", "failure", "warn", "warning"});
 }
 
+// The outline of a document: Markdown headings and INI/TOML section headers. Kept so that a
+// cut view still shows what is where.
+bool is_heading(std::string_view line) {
+  if (line.starts_with("#")) {
+    std::size_t i = line.find_first_not_of('#');
+    return i != std::string_view::npos && i <= 6 && line[i] == ' ';
+  }
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+  return line.size() > 2 && line.front() == '[' && line.back() == ']' &&
+         line.find(' ') == std::string_view::npos;
+}
+
 // A line's template, roughly: its first three space-separated words with digits masked, and
 // its word count. Lines of a frequent template are the repetitive ones.
 std::string signature(std::string_view line) {
@@ -100,7 +112,7 @@ std::optional<Fitted> fit_budget(std::string_view text, std::string_view query,
   if (budget <= 0 || n < kMinLines) return std::nullopt;
   std::vector<bool> pinned(n, false);
   for (std::size_t i = 0; i < n; ++i) {
-    pinned[i] = i < kHead || i + kTail >= n || is_problem(lines[i]) ||
+    pinned[i] = i < kHead || i + kTail >= n || is_problem(lines[i]) || is_heading(lines[i]) ||
                 lines[i].find(barrier_needle) != std::string_view::npos;
   }
   text::keep_query_relevant(lines, query, pinned, kQueryLimit);

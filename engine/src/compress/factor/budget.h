@@ -1,6 +1,6 @@
 // The token budget (docs/formats.md, "budget"): a line-oriented view still larger than the
-// budget after factoring keeps its head, tail, problem lines, query matches and its rarest
-// lines, and elides the most repeated ones behind fact-bearing markers — instead of sending
+// budget after factoring keeps its head, tail, problem lines, headings, query matches and its
+// rarest lines, and elides the most repeated ones behind fact-bearing markers — instead of sending
 // a whole large document through.
 #ifndef CAVEMAN_COMPRESS_FACTOR_BUDGET_H_
 #define CAVEMAN_COMPRESS_FACTOR_BUDGET_H_

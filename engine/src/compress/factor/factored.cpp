@@ -1,6 +1,7 @@
 // The factoring layer over a line-oriented compressor (docs/formats.md): whatever the inner
 // compressor keeps — or the whole input when it declines — is written as a factored view
 // when that costs fewer o200k tokens. Elision markers stay literal lines outside blocks.
+#include <algorithm>
 #include <memory>
 
 #include "compress/compressors.h"
@@ -16,12 +17,41 @@ constexpr std::string_view kMarkerNeedle = "(caveman)";
 
 // A lossless view may cost this much more than a view of the elided text and still be chosen.
 constexpr double kLosslessSlack = 1.10;
+// Byte sizes this far apart decide a comparison without counting tokens: a view that drops
+// whole repeated runs of text drops its tokens with them.
+constexpr double kClearlyApart = 0.85;
+// An inner compressor's output at least this share of the input's bytes counts as a small
+// elision.
+constexpr double kSmallElision = 0.90;
 
-struct Candidate {
-  std::optional<std::string> view;  // nullopt: the text itself
-  std::size_t tokens = 0;           // of the view, else of the text
-  bool lossless = false;            // expands to the caller's input
+// One possible output: a view, or the text itself; its o200k count only when asked.
+class Option {
+ public:
+  Option(std::string_view text, std::optional<std::string> view, bool lossless)
+      : text_(text), view_(std::move(view)), lossless_(lossless) {}
+  std::string_view bytes() const { return view_ ? std::string_view(*view_) : text_; }
+  std::size_t tokens(const tokens::Counter& counter) const {
+    if (!tokens_) tokens_ = counter.count(bytes());
+    return *tokens_;
+  }
+  bool has_view() const { return view_.has_value(); }
+  bool lossless() const { return lossless_; }
+  std::string take_view() { return std::move(*view_); }
+
+ private:
+  std::string_view text_;
+  std::optional<std::string> view_;
+  bool lossless_;
+  mutable std::optional<std::size_t> tokens_;
 };
+
+// cost(a) ≤ slack × cost(b) in o200k tokens, counted only when the byte sizes are close.
+bool costs_at_most(const Option& a, const Option& b, double slack, const tokens::Counter& c) {
+  double ab = static_cast<double>(a.bytes().size()), bb = static_cast<double>(b.bytes().size());
+  if (ab <= kClearlyApart * slack * bb) return true;
+  if (ab * kClearlyApart >= slack * bb) return false;
+  return static_cast<double>(a.tokens(c)) <= slack * static_cast<double>(b.tokens(c));
+}
 
 class FactoredCompressor final : public Compressor {
  public:
@@ -42,47 +72,51 @@ class FactoredCompressor final : public Compressor {
     if (factor::contains_block(input)) return std::nullopt;
     std::optional<CompressorOutput> out = inner_->compress(input, request.query);
     std::string_view base = out ? std::string_view(out->bytes) : input;
-    std::size_t base_tokens = counter_->count(base);
-    Candidate best = factored(base, !out.has_value(), base_tokens);
-    if (out) {
-      // The input itself factored keeps every line in view: preferred over the elided text's
-      // view unless that is clearly cheaper.
-      Candidate whole = factored(input, true, counter_->count(input));
-      if (whole.view && static_cast<double>(whole.tokens) <=
-                            kLosslessSlack * static_cast<double>(std::min(best.tokens, base_tokens))) {
-        best = std::move(whole);
+    Option best = best_view(input, out ? &out->bytes : nullptr);
+    const auto budget = static_cast<std::size_t>(std::max<std::int64_t>(request.budget_tokens, 0));
+    // A token is at least one byte: a view no longer than the budget in bytes fits it.
+    if (budget > 0 && best.bytes().size() > budget && best.tokens(*counter_) > budget) {
+      std::optional<factor::Fitted> fitted =
+          factor::fit_budget(base, request.query, request.budget_tokens, kMarkerNeedle, *counter_);
+      if (fitted && fitted->tokens < best.tokens(*counter_)) {
+        best = Option(base, std::move(fitted->view), false);
       }
     }
-    if (request.budget_tokens > 0 &&
-        best.tokens > static_cast<std::size_t>(request.budget_tokens)) {
-      std::optional<factor::Fitted> fitted = factor::fit_budget(
-          base, request.query, request.budget_tokens, kMarkerNeedle, *counter_);
-      if (fitted && fitted->tokens < best.tokens) {
-        best = Candidate{std::move(fitted->view), fitted->tokens, false};
-      }
-    }
-    std::optional<std::string> view = std::move(best.view);
-    bool elided = !best.lossless;
-    if (!view) return out;
+    if (!best.has_view()) return out;
     CompressorOutput result;
     if (out) result = std::move(*out);
     result.method = result.method.empty() ? std::string(inner_->type()) : result.method;
     result.method += "+factored";
     // Lossless exactly when nothing was elided: the view then expands to the input.
-    result.lossless_to_model = !elided;
-    result.bytes = std::move(*view);
+    result.lossless_to_model = best.lossless();
+    result.bytes = best.take_view();
     return result;
   }
 
  private:
-  // `text` factored when that costs fewer tokens than `text_tokens`.
-  Candidate factored(std::string_view text, bool lossless, std::size_t text_tokens) const {
-    std::optional<std::string> view = factor::factor_text(text, kMarkerNeedle);
-    if (view) {
-      std::size_t tokens = counter_->count(*view);
-      if (tokens < text_tokens) return Candidate{std::move(view), tokens, lossless};
+  // The cheapest view: of the input (lossless), or of the inner compressor's `elided` text.
+  // The input's view is preferred unless the elided one is clearly cheaper, and it is the only
+  // candidate when the elision took off little (factoring then runs once).
+  Option best_view(std::string_view input, const std::string* elided) const {
+    if (elided == nullptr) return cheaper_view(input, true);
+    bool small = static_cast<double>(elided->size()) >= kSmallElision * static_cast<double>(input.size());
+    Option whole = cheaper_view(input, true);
+    if (small && whole.has_view()) return whole;
+    Option cut = cheaper_view(*elided, false);
+    if (whole.has_view() && costs_at_most(whole, cut, kLosslessSlack, *counter_)) return whole;
+    return cut;
+  }
+
+  // `text` factored when that is cheaper than `text`, else `text` itself (lossy: a view of
+  // an elided text, or no view at all, is not the caller's input in full).
+  Option cheaper_view(std::string_view text, bool lossless) const {
+    Option plain(text, std::nullopt, false);
+    Option view(text, factor::factor_text(text, kMarkerNeedle), lossless);
+    if (view.has_view() && costs_at_most(view, plain, 1.0, *counter_) &&
+        view.bytes().size() < text.size()) {
+      return view;
     }
-    return Candidate{std::nullopt, text_tokens, false};
+    return plain;
   }
 
   std::unique_ptr<Compressor> inner_;

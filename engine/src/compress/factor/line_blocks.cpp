@@ -18,10 +18,12 @@ constexpr std::size_t kMaxSlots = 64;
 constexpr std::size_t kMinConstBytes = 6;   // literal bytes a record must share
 constexpr double kKeepConst = 0.6;          // a run ends when its template loses more
 constexpr std::size_t kMinPrefix = 8;
-constexpr std::size_t kMinSavingBytes = 48;
+constexpr std::size_t kMinRootLines = 16;  // a shared root is factored over this many lines
+constexpr std::size_t kMinSavingBytes = 24;
 constexpr double kMinSavingShare = 0.12;
 constexpr std::size_t kMaxInlineValue = 64;
 constexpr std::size_t kMaxInlineRecords = 400;
+constexpr std::size_t kMaxLookAheadBlock = 64;
 
 bool is_sep(char c) {
   switch (c) {
@@ -45,15 +47,23 @@ std::size_t common_suffix(std::string_view a, std::string_view b) {
   return i;
 }
 
-// Largest k ≤ len whose prefix ends just after a separator (or 0).
-std::size_t snap_prefix(std::string_view s, std::size_t len) {
-  while (len > 0 && !is_sep(s[len - 1])) --len;
+// Largest k ≤ len (len ≤ their common prefix) at which both `a` and `b` split at a
+// separator: just after one, or just before one in both ("file.js-58-" / "file.js:60:").
+std::size_t snap_prefix(std::string_view a, std::string_view b, std::size_t len) {
+  auto sep_at = [](std::string_view s, std::size_t k) { return k < s.size() && is_sep(s[k]); };
+  while (len > 0 && !is_sep(a[len - 1]) && !(sep_at(a, len) && sep_at(b, len))) --len;
   return len;
 }
 
-// Largest m ≤ len whose suffix starts with a separator (or 0).
-std::size_t snap_suffix(std::string_view s, std::size_t len) {
-  while (len > 0 && !is_sep(s[s.size() - len])) --len;
+// The same for a common suffix of length len: it starts with a separator, or follows one in
+// both strings.
+std::size_t snap_suffix(std::string_view a, std::string_view b, std::size_t len) {
+  auto sep_before = [](std::string_view s, std::size_t m) {
+    return m < s.size() && is_sep(s[s.size() - m - 1]);
+  };
+  while (len > 0 && !is_sep(a[a.size() - len]) && !(sep_before(a, len) && sep_before(b, len))) {
+    --len;
+  }
   return len;
 }
 
@@ -95,10 +105,10 @@ struct Slot {
       pre = ref.size();
       suf = ref.size();
     }
-    pre = snap_prefix(ref, std::min(pre, common_prefix(ref, tok)));
-    suf = snap_suffix(ref, std::min(suf, common_suffix(ref, tok)));
-    if (pre + suf > minlen) suf = snap_suffix(ref, minlen > pre ? minlen - pre : 0);
-    if (pre + suf > minlen) pre = snap_prefix(ref, minlen);
+    pre = snap_prefix(ref, tok, std::min(pre, common_prefix(ref, tok)));
+    suf = snap_suffix(ref, tok, std::min(suf, common_suffix(ref, tok)));
+    if (pre + suf > minlen) suf = snap_suffix(ref, tok, minlen > pre ? minlen - pre : 0);
+    if (pre + suf > minlen) pre = snap_prefix(ref, tok, minlen);
   }
   std::size_t shared_bytes() const { return constant ? ref.size() : pre + suf; }
   std::string_view value(std::string_view tok) const {
@@ -106,16 +116,36 @@ struct Slot {
   }
 };
 
+// A candidate block, priced but not yet written: most candidates lose, so their rows are
+// only written for the one that is emitted.
 struct Block {
   std::size_t begin = 0, end = 0;  // lines [begin, end)
-  std::vector<std::string> text;   // header and rows
+  std::string header;
+  std::vector<std::vector<std::string_view>> values;  // per row; empty when inline
+  std::vector<std::string> rows;                      // rows already written (nested root)
   std::size_t saving = 0;
+
+  void write(std::vector<std::string>& out) {
+    out.push_back(std::move(header));
+    for (std::string& r : rows) out.push_back(std::move(r));
+    for (const auto& v : values) {
+      std::string row;
+      for (std::size_t k = 0; k < v.size(); ++k) {
+        if (k > 0) row += ' ';
+        row += v[k];
+      }
+      out.push_back(std::move(row));
+    }
+  }
 };
 
 class Factorer {
  public:
-  Factorer(const std::vector<std::string_view>& lines, const std::vector<bool>& barrier)
-      : lines_(lines), barrier_(barrier), tokens_(lines), budget_(64 * lines.size() + 200000) {}
+  // `nested`: these lines are the rows of an enclosing prefix block (one level only).
+  Factorer(const std::vector<std::string_view>& lines, const std::vector<bool>& barrier,
+           bool nested = false)
+      : lines_(lines), barrier_(barrier), tokens_(lines), budget_(64 * lines.size() + 200000),
+        nested_(nested) {}
 
   std::optional<std::vector<std::string>> run() {
     std::vector<std::string> out;
@@ -127,7 +157,8 @@ class Factorer {
       have_ahead = false;
       // One line of look-ahead: when the block starting on the next line saves more per
       // line, this line stays literal (the last hit of one file before the next file's).
-      if (best && best->end > i + 1) {
+      // A long block is taken as it is: one line more or less hardly changes what it saves.
+      if (best && best->end > i + 1 && best->end - i <= kMaxLookAheadBlock) {
         ahead = best_block(i + 1);
         have_ahead = true;
         if (ahead && better(*ahead, *best)) best.reset();
@@ -138,7 +169,7 @@ class Factorer {
       }
       have_ahead = false;
       any = true;
-      for (std::string& t : best->text) out.push_back(std::move(t));
+      best->write(out);
       i = best->end;
     }
     if (!any) return std::nullopt;
@@ -153,6 +184,9 @@ class Factorer {
   std::optional<Block> best_block(std::size_t i) {
     if (budget_ <= 0) return std::nullopt;
     std::optional<Block> best = prefix_block(i);
+    if (std::optional<Block> root = root_block(i); root && (!best || better(*root, *best))) {
+      best = std::move(root);
+    }
     for (std::size_t p = 1; p <= kMaxPeriod; ++p) {
       std::optional<Block> b = shape_block(i, p);
       if (b && (!best || better(*b, *best))) best = std::move(b);
@@ -260,18 +294,19 @@ class Factorer {
     for (std::size_t r = 0; r < records; ++r) {
       for (std::size_t rep : reps) rows[r].push_back(value(rep, r));
     }
-    return finish(i, i + records * p, std::move(h), rows);
+    return finish(i, i + records * p, std::move(h), std::move(rows));
   }
 
   std::optional<Block> prefix_block(std::size_t i) {
     if (!usable(i) || !usable(i + 1)) return std::nullopt;
     std::string_view first = lines_[i];
-    std::size_t len = snap_prefix(first, common_prefix(first, lines_[i + 1]));
+    std::size_t len = snap_prefix(first, lines_[i + 1], common_prefix(first, lines_[i + 1]));
     if (len < kMinPrefix) return std::nullopt;
     const double initial = static_cast<double>(len);
     std::size_t end = i + 2;
     for (; end < lines_.size() && end - i < kMaxRecords && usable(end); ++end) {
-      std::size_t next = snap_prefix(first, std::min(len, common_prefix(first, lines_[end])));
+      std::size_t next =
+          snap_prefix(first, lines_[end], std::min(len, common_prefix(first, lines_[end])));
       if (next < kMinPrefix || static_cast<double>(next) < initial * kKeepConst) break;
       len = next;
     }
@@ -282,15 +317,43 @@ class Factorer {
     h.lines.push_back({{std::string(first.substr(0, len)), -1}, {"", 0}});
     std::vector<std::vector<std::string_view>> rows;
     for (std::size_t k = i; k < end; ++k) rows.push_back({lines_[k].substr(len)});
-    return finish(i, end, std::move(h), rows);
+    return finish(i, end, std::move(h), std::move(rows));
   }
 
-  // Writes the block (inline when one short placeholder allows it) and prices it in bytes.
+  // A long run under one shared root (a directory every grep hit is in): one block for the
+  // root whose rows are factored again, so each file's hits still share their own path.
+  // Tried once per run: a root that lost to tighter blocks is not tried again inside it.
+  std::optional<Block> root_block(std::size_t i) {
+    if (nested_ || i < root_tried_until_ || !usable(i) || !usable(i + 1)) return std::nullopt;
+    std::string_view first = lines_[i];
+    std::size_t len = snap_prefix(first, lines_[i + 1], common_prefix(first, lines_[i + 1]));
+    std::size_t end = i + 2;
+    for (; len >= kMinPrefix && end < lines_.size() && end - i < kMaxRecords && usable(end); ++end) {
+      std::size_t next =
+          snap_prefix(first, lines_[end], std::min(len, common_prefix(first, lines_[end])));
+      if (next < kMinPrefix) break;
+      len = next;
+    }
+    if (len < kMinPrefix || end - i < kMinRootLines) return std::nullopt;
+    root_tried_until_ = end;
+    std::vector<std::string_view> rest;
+    for (std::size_t k = i; k < end; ++k) rest.push_back(lines_[k].substr(len));
+    budget_ -= static_cast<std::int64_t>(rest.size());
+    std::vector<bool> no_barrier(rest.size(), false);
+    std::optional<std::vector<std::string>> inner = Factorer(rest, no_barrier, true).run();
+    if (!inner) inner.emplace(rest.begin(), rest.end());
+    BlockHeader h;
+    h.records = end - i;
+    h.slots = 1;
+    h.lines.push_back({{std::string(first.substr(0, len)), -1}, {"", 0}});
+    std::size_t written = 0;
+    for (const std::string& r : *inner) written += r.size() + 1;
+    return priced(Block{i, end, {}, {}, std::move(*inner), 0}, h, written);
+  }
+
+  // Prices the block (inline when one short placeholder allows it) in bytes.
   std::optional<Block> finish(std::size_t begin, std::size_t end, BlockHeader h,
-                              const std::vector<std::vector<std::string_view>>& rows) {
-    std::size_t original = 0;
-    for (std::size_t k = begin; k < end; ++k) original += lines_[k].size() + 1;
-    Block b{begin, end, {}, 0};
+                              std::vector<std::vector<std::string_view>> rows) {
     if (h.slots == 1 && h.records <= kMaxInlineRecords) {
       std::vector<std::string> values;
       for (const auto& r : rows) {
@@ -299,26 +362,29 @@ class Factorer {
       }
       if (values.size() == rows.size()) h.inline_values = std::move(values);
     }
-    std::optional<std::string> header = write_header(h);
-    if (!header && h.inline_values) {
-      h.inline_values.reset();
-      header = write_header(h);
-    }
-    if (!header) return std::nullopt;
-    std::size_t written = header->size() + 1;
-    b.text.push_back(std::move(*header));
-    if (!h.inline_values) {
+    if (h.inline_values && !write_header(h)) h.inline_values.reset();
+    std::size_t written = 0;
+    if (h.inline_values) {
+      rows.clear();
+    } else {
       for (const auto& r : rows) {
-        std::string row;
-        for (std::size_t v = 0; v < r.size(); ++v) {
-          if (v > 0) row += ' ';
-          row += r[v];
-        }
-        written += row.size() + 1;
-        b.text.push_back(std::move(row));
+        written += r.size();  // separators and the newline
+        for (std::string_view v : r) written += v.size();
       }
     }
+    Block b{begin, end, {}, std::move(rows), {}, 0};
+    return priced(std::move(b), h, written);
+  }
+
+  // The block with its header, kept when it saves enough bytes; `written` = its rows' bytes.
+  std::optional<Block> priced(Block b, const BlockHeader& h, std::size_t written) {
+    std::size_t original = 0;
+    for (std::size_t k = b.begin; k < b.end; ++k) original += lines_[k].size() + 1;
+    std::optional<std::string> header = write_header(h);
+    if (!header) return std::nullopt;
+    written += header->size() + 1;
     if (written >= original) return std::nullopt;
+    b.header = std::move(*header);
     b.saving = original - written;
     if (b.saving < kMinSavingBytes ||
         static_cast<double>(b.saving) < kMinSavingShare * static_cast<double>(original)) {
@@ -331,6 +397,8 @@ class Factorer {
   const std::vector<bool>& barrier_;
   Tokens tokens_;
   std::int64_t budget_;  // token comparisons left: bounds the work on adversarial input
+  bool nested_;
+  std::size_t root_tried_until_ = 0;
 };
 
 }  // namespace

@@ -74,6 +74,51 @@ TEST(LineBlocksTest, HitsOfOneFileShareTheirPath) {
   EXPECT_LT(view.size(), input.size() * 7 / 10) << view;
 }
 
+// Other runners fold by the same rule: nothing here knows a runner, a passing case is a record
+// that fits its neighbours' template.
+TEST(LineBlocksTest, GoTestPassingCasesFold) {
+  std::string input;
+  for (const char* name : {"TestParse", "TestParseEmpty", "TestRoundTrip", "TestDecode", "TestEncode"}) {
+    input += std::string("=== RUN   ") + name + "\n--- PASS: " + name + " (0.00s)\n";
+  }
+  input += "=== RUN   TestBroken\n    codec_test.go:41: got 3, want 4\n--- FAIL: TestBroken (0.01s)\nFAIL\n";
+  std::string view = roundtrip_or_fail(input);
+  EXPECT_NE(view.find("for {1} in: TestParse, TestParseEmpty, TestRoundTrip, TestDecode, TestEncode]"),
+            std::string::npos)
+      << view;
+  EXPECT_NE(view.find("    codec_test.go:41: got 3, want 4\n--- FAIL: TestBroken (0.01s)"),
+            std::string::npos)
+      << view;
+}
+
+TEST(LineBlocksTest, CargoTestPassingCasesFold) {
+  std::string input = "running 6 tests\n";
+  for (const char* name : {"parses_header", "parses_rows", "rejects_empty", "round_trips", "sorts_keys", "trims"}) {
+    input += std::string("test table::tests::") + name + " ... ok\n";
+  }
+  input += "\ntest result: ok. 6 passed; 0 failed; 0 ignored\n";
+  std::string view = roundtrip_or_fail(input);
+  EXPECT_NE(view.find("[6 lines \"test table::tests::{1} ... ok\" for {1} in: parses_header, "),
+            std::string::npos)
+      << view;
+}
+
+TEST(LineBlocksTest, PytestAndMochaCasesOfOneFileShareTheirPrefix) {
+  std::string pytest;
+  for (int i = 0; i < 8; ++i) {
+    pytest += "tests/test_checkout.py::test_case_number_" + std::to_string(i) + " PASSED [" +
+              std::to_string(10 + i) + "%]\n";
+  }
+  EXPECT_LT(roundtrip_or_fail(pytest).size(), pytest.size() * 8 / 10);
+  std::string mocha = "  Array\n    #indexOf()\n";
+  for (const char* c : {"should return -1 when the value is not present",
+                        "should return the index when the value is present",
+                        "should find the first of two equal values", "should accept a start index"}) {
+    mocha += std::string("      \xE2\x9C\x93 ") + c + "\n";
+  }
+  roundtrip_or_fail(mocha);
+}
+
 TEST(LineBlocksTest, UniqueLinesAreNotFactored) {
   EXPECT_EQ(factor_text("alpha beta\ngamma delta epsilon\nzeta\n"), std::nullopt);
   EXPECT_EQ(factor_text(""), std::nullopt);
