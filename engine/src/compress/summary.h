@@ -34,6 +34,10 @@ bool worth_eliding(std::size_t run_units, std::string_view summary, std::size_t 
                    std::size_t run_bytes);
 
 inline constexpr std::size_t kNoteMinElidedBytes = 4096;
+// Runs longer than this are not summarised: their fields would cost memory in proportion to
+// the run (a 1,000,000-line log), and a summary must hold for every unit. Such a marker
+// states its count only.
+inline constexpr std::size_t kMaxSummaryUnits = 20000;
 inline constexpr std::string_view kNotePrefix = "… caveman: elided ";
 
 // "… caveman: elided <unit> resemble shown <unit> and match the stated invariants — answer

@@ -37,6 +37,7 @@ struct Attempt {
 // Inputs this large count their own tokens on a second thread while detection and
 // compression run (about a sixth of a large JSON payload's work); smaller ones inline.
 constexpr std::size_t kParallelCountBytes = std::size_t{1} << 20;
+constexpr std::size_t kMemoMaxBytes = std::size_t{16} << 20;
 
 // Token counts of one compress/simulate call. With o200k the input's line segments are
 // memoized, so the output's unchanged lines are not counted a second time (same totals:
@@ -50,6 +51,9 @@ class CallCounter {
   }
 
   void start_input(std::string_view input) {
+    // The memo costs ~40 bytes a line; past this size the output is a budget-sized view whose
+    // own count is cheap, so memory wins over reuse.
+    if (input.size() >= kMemoMaxBytes) memo_.reset();
     if (input.size() >= kParallelCountBytes) {
       try {
         pending_ = std::async(std::launch::async, [this, input] { return count(input, true); });
@@ -98,8 +102,15 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
                                std::string_view input, const Options& options,
                                bool store_available, std::string* ct) {
   core::Unwrapped u = core::unwrap_input(input);
+  // Without a wrapper the body is the input: drop the copy so it does not sit beside the
+  // compressor's working set.
+  std::string_view body = u.body;
+  if (u.layers.empty()) {
+    std::string().swap(u.body);
+    body = input;
+  }
   std::string forced = options.type == "auto" ? "" : options.type;
-  *ct = forced.empty() ? core::detect_body(u.body) : forced;
+  *ct = forced.empty() ? core::detect_body(body) : forced;
   if (options.mode != "compress") return std::nullopt;
   const Compressor* c = registry.find(*ct);
   if (c == nullptr) return std::nullopt;
@@ -108,7 +119,7 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   if (safety.requires_ccr && !store_available) return std::nullopt;
   std::optional<CompressorOutput> out;
   try {
-    out = c->compress_with(u.body, Request{options.query, options.budget_tokens});
+    out = c->compress_with(body, Request{options.query, options.budget_tokens});
   } catch (const std::exception&) {
     return std::nullopt;  // a library threw inside a compressor: fail open
   }
@@ -138,24 +149,31 @@ CompressResult Engine::compress(std::string_view input, const Options& options) 
   CallCounter counter(*counter_);
   counter.start_input(input);
   r.token_count_basis = std::string(counter_->name());
-  r.output = std::string(input);
 
   bool store_available = store_ != nullptr || options.external_recovery;
   std::optional<Attempt> a =
       attempt(registry_, counter, input, options, store_available, &r.content_type);
   r.tokens_before = counter.input_tokens();
   r.tokens_after = r.tokens_before;
-  if (!a) return r;
+  // The pass-through copy is made only when it is the answer: made up front, it would sit
+  // beside the compressor's working set (a 64 MiB input held twice more).
+  if (!a) {
+    r.output = std::string(input);
+    return r;
+  }
 
   std::int64_t after = a->tokens_after;
   bool needs_store = safety_info(a->safety).requires_ccr && !options.external_recovery;
   if (needs_store) {
-    ccr::Record rec{r.content_type, a->compressor, r.tokens_before, after,
-                    std::string(input), a->metadata};
-    Result<std::string> handle = store_->put(rec);
+    Result<std::string> handle = [&] {
+      ccr::Record rec{r.content_type, a->compressor, r.tokens_before, after,
+                      std::string(input), a->metadata};
+      return store_->put(rec);
+    }();  // the record's copy of the input is gone before the output is moved in
     if (!handle.ok()) {
       r.error = handle.status().code() == Code::kResourceExhausted ? "cave_ccr_budget_exceeded"
                                                                    : "cave_ccr_unavailable";
+      r.output = std::string(input);
       return r;  // fail open: the caller forwards the original bytes
     }
     r.recovery_handle = std::move(handle).value();
