@@ -3,6 +3,8 @@
 #include <vector>
 
 #include "compress/factor/block_syntax.h"
+#include "compress/factor/json_table.h"
+#include "compress/factor/table_syntax.h"
 #include "text/lines.h"
 
 namespace caveman::compress::factor {
@@ -30,6 +32,20 @@ std::optional<std::string> expand_blocks(std::string_view view) {
   out.reserve(view.size() * 2);
   bool first = true;
   for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (could_be_table_header(lines[i])) {
+      if (std::optional<TableHeader> t = parse_table_header(lines[i])) {
+        if (lines.size() - i - 1 < t->rows) return std::nullopt;
+        std::vector<std::string_view> rows(lines.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                                           lines.begin() + static_cast<std::ptrdiff_t>(i + 1 + t->rows));
+        std::optional<std::string> text = decode_json_table(*t, rows);
+        if (!text) return std::nullopt;
+        // A table joins the lines around it: no line break before or after its text.
+        out += *text;
+        first = true;
+        i += t->rows;
+        continue;
+      }
+    }
     std::optional<BlockHeader> h;
     if (could_be_header(lines[i])) h = parse_header(lines[i]);
     if (!h) {
