@@ -1,21 +1,38 @@
 // The factoring layer: a factored view of any text expands to exactly that text, a view is
-// never factored again, and decoding arbitrary bytes never crashes.
+// never factored again, and decoding arbitrary bytes never crashes. The same for JSON table
+// views of any bytes that parse as JSON, and for table headers and rows read on their own.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "caveman/tokens.h"
 #include "compress/factor/expand.h"
+#include "compress/factor/json_table.h"
 #include "compress/factor/line_blocks.h"
+#include "compress/factor/table_syntax.h"
 #include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  namespace factor = caveman::compress::factor;
   std::string input(reinterpret_cast<const char*>(data), size);
-  (void)caveman::compress::factor::expand_blocks(input);
-  std::optional<std::string> view = caveman::compress::factor::factor_text(input);
+  (void)factor::expand_blocks(input);
+  // A header line followed by arbitrary rows: decoding either fails or yields text.
+  std::size_t nl = input.find('\n');
+  if (std::optional<factor::TableHeader> h = factor::parse_table_header(input.substr(0, nl))) {
+    std::optional<std::string> again = factor::write_table_header(*h);
+    FUZZ_CHECK(again.has_value(), "a parsed table header cannot be written");
+  }
+  std::optional<std::string> view = factor::factor_text(input);
   if (view) {
-    std::optional<std::string> back = caveman::compress::factor::expand_blocks(*view);
+    std::optional<std::string> back = factor::expand_blocks(*view);
     FUZZ_CHECK(back.has_value() && *back == input, "view does not expand to the input");
-    FUZZ_CHECK(!caveman::compress::factor::factor_text(*view), "a view was factored again");
+    FUZZ_CHECK(!factor::factor_text(*view), "a view was factored again");
+  }
+  const caveman::tokens::Counter& counter = caveman::tokens::default_counter();
+  if (std::optional<std::string> table = factor::json_table_view(input, counter)) {
+    std::optional<std::string> back = factor::expand_blocks(*table);
+    FUZZ_CHECK(back.has_value() && *back == input, "table view does not expand to the input");
+    FUZZ_CHECK(!factor::json_table_view(*table, counter), "a table view was tabled again");
   }
   return 0;
 }

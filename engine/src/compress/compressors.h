@@ -32,6 +32,11 @@ std::unique_ptr<Compressor> make_best_of_json_compressor(const tokens::Counter& 
 std::unique_ptr<Compressor> make_factored(std::unique_ptr<Compressor> inner,
                                           const tokens::Counter& counter);
 
+// The json view choice (docs/formats.md, "JSON tables"): `inner`'s output, that output with
+// its tables factored, or a lossless table view of the input, whichever has fewest tokens.
+std::unique_ptr<Compressor> make_json_views(std::unique_ptr<Compressor> inner,
+                                            const tokens::Counter& counter);
+
 // A compressor that always declines; used for types whose implementation has not landed.
 std::unique_ptr<Compressor> make_declining_compressor(std::string_view type);
 

@@ -25,8 +25,9 @@ std::vector<std::string> Registry::types() const {
 
 Registry Registry::default_registry(const tokens::Counter& counter, bool toon_best_of) {
   Registry r;
-  r.add(toon_best_of ? compress::make_best_of_json_compressor(counter)
-                     : compress::make_json_compressor());
+  r.add(compress::make_json_views(toon_best_of ? compress::make_best_of_json_compressor(counter)
+                                                : compress::make_json_compressor(),
+                                   counter));
   r.add(compress::make_factored(compress::make_log_compressor(), counter));
   r.add(compress::make_code_compressor());
   r.add(compress::make_diff_compressor());

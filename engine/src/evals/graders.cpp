@@ -84,8 +84,9 @@ std::string ratio_threshold(const GraderSpec& g, const GradeInput& in) {
   return "";
 }
 
+// Judged on the expanded view: a JSON table view (docs/formats.md) is JSON once expanded.
 std::string valid_json(const GraderSpec&, const GradeInput& in) {
-  return json::is_valid(in.result.output) ? "" : "output is not valid JSON";
+  return json::is_valid(readable(in)) ? "" : "output is not valid JSON";
 }
 
 // The view keeps every line in view: its factored blocks expand to the exact input with no

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "compress/factor/table_syntax.h"
+
 namespace caveman::compress::factor {
 namespace {
 
@@ -193,6 +195,7 @@ bool contains_block(std::string_view text) {
     std::size_t nl = text.find('\n', at);
     std::string_view line = text.substr(at, nl == std::string_view::npos ? nl : nl - at);
     if (line.size() > 10 && line[0] == '[' && is_digit(line[1]) && parse_header(line)) return true;
+    if (could_be_table_header(line) && parse_table_header(line)) return true;
     if (nl == std::string_view::npos) break;
     at = nl + 1;
   }

@@ -3,6 +3,8 @@
 #include <vector>
 
 #include "compress/factor/block_syntax.h"
+#include "compress/factor/json_table.h"
+#include "compress/factor/table_syntax.h"
 #include "text/lines.h"
 
 namespace caveman::compress::factor {
@@ -56,29 +58,73 @@ std::optional<std::size_t> read_block(const Lines& lines, std::size_t i, const B
   return j;
 }
 
+// The expanded lines. A JSON table's text joins the lines around it (no line break before
+// or after it), so it is appended to the line before and the next line continues it.
+class Output {
+ public:
+  void line(std::string s) {
+    if (join_ && !lines_.empty()) lines_.back() += s;
+    else lines_.push_back(std::move(s));
+    join_ = false;
+  }
+  void joined(const std::string& text) {
+    if (lines_.empty()) lines_.emplace_back();
+    lines_.back() += text;
+    join_ = true;
+  }
+  std::string str(std::size_t reserve) const {
+    std::string joined;
+    joined.reserve(reserve);
+    for (std::size_t k = 0; k < lines_.size(); ++k) {
+      if (k > 0) joined.push_back('\n');
+      joined += lines_[k];
+    }
+    return joined;
+  }
+
+ private:
+  std::vector<std::string> lines_;
+  bool join_ = false;
+};
+
+// A JSON table at lines[i]: its text into `out`, and the index after its rows.
+std::optional<std::size_t> read_table(const Lines& lines, std::size_t i, const TableHeader& t,
+                                      Output& out) {
+  if (lines.size() - i - 1 < t.rows) return std::nullopt;
+  std::vector<std::string_view> rows(lines.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                                     lines.begin() + static_cast<std::ptrdiff_t>(i + 1 + t.rows));
+  std::optional<std::string> text = decode_json_table(t, rows);
+  if (!text) return std::nullopt;
+  out.joined(*text);
+  return i + 1 + t.rows;
+}
+
 }  // namespace
 
 std::optional<std::string> expand_blocks(std::string_view view) {
   Lines lines = text::split_all(view);
-  std::vector<std::string> out;
-  out.reserve(lines.size());
+  Output out;
   for (std::size_t i = 0; i < lines.size();) {
+    if (could_be_table_header(lines[i])) {
+      if (std::optional<TableHeader> t = parse_table_header(lines[i])) {
+        std::optional<std::size_t> next = read_table(lines, i, *t, out);
+        if (!next) return std::nullopt;
+        i = *next;
+        continue;
+      }
+    }
     std::optional<BlockHeader> h = header_at(lines, i);
     if (!h) {
-      out.emplace_back(lines[i++]);
+      out.line(std::string(lines[i++]));
       continue;
     }
-    std::optional<std::size_t> next = read_block(lines, i, *h, out, false);
+    std::vector<std::string> expanded;
+    std::optional<std::size_t> next = read_block(lines, i, *h, expanded, false);
     if (!next) return std::nullopt;
+    for (std::string& l : expanded) out.line(std::move(l));
     i = *next;
   }
-  std::string joined;
-  joined.reserve(view.size() * 2);
-  for (std::size_t k = 0; k < out.size(); ++k) {
-    if (k > 0) joined.push_back('\n');
-    joined += out[k];
-  }
-  return joined;
+  return out.str(view.size() * 2);
 }
 
 }  // namespace caveman::compress::factor
