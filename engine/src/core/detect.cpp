@@ -522,6 +522,34 @@ bool looks_config(std::string_view s) {
   return line_count(s) >= 12;
 }
 
+namespace {
+
+// One line of pretty-printed JSON: a member ("key": …), a string/number/literal value, or a
+// bracket line, each optionally followed by a comma.
+bool json_fragment_line(std::string_view line) {
+  std::string_view t = text::trim_space(line);
+  if (!t.empty() && t.back() == ',') t.remove_suffix(1);
+  if (t.empty()) return false;
+  char c = t.front();
+  if (c == '"') return t.size() >= 2 && (t.back() == '"' || t.find("\": ") != std::string_view::npos);
+  if (c == '{' || c == '[') return t.size() == 1 || t == "{}" || t == "[]";
+  if (c == '}' || c == ']') return t.size() == 1;
+  if (t == "true" || t == "false" || t == "null") return true;
+  return t.find_first_not_of("0123456789+-.eE") == std::string_view::npos;
+}
+
+}  // namespace
+
+bool looks_json_fragment(std::string_view s) {
+  std::size_t lines = 0, json_lines = 0;
+  for (std::string_view line : text::split_all(s)) {
+    if (text::is_blank(line)) continue;
+    ++lines;
+    if (json_fragment_line(line)) ++json_lines;
+  }
+  return lines >= 8 && json_lines * 10 >= lines * 9;
+}
+
 std::string detect_body(std::string_view body) {
   std::string_view t = text::trim_space(body);
   if (t.empty()) return "text";

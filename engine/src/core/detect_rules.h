@@ -39,6 +39,10 @@ bool markdown_document(const LineStats& st);
 bool markdown_prose(const LineStats& st);
 bool code_dense(const LineStats& st);
 
+// Lines cut from pretty-printed JSON that are no whole document (a Read with offset/limit):
+// ≥ 8 non-blank lines, at least 90% of them a JSON member, value or bracket line.
+bool looks_json_fragment(std::string_view s);
+
 // Detect on already-unwrapped text.
 std::string detect_body(std::string_view body);
 

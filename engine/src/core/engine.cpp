@@ -1,10 +1,13 @@
 #include "caveman/engine.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <future>
 #include <optional>
 #include <system_error>
+#include <variant>
+#include <vector>
 
 #include "core/detect_rules.h"
 #include "compress/factor/expand.h"
@@ -96,6 +99,16 @@ Engine::Engine(std::shared_ptr<ccr::Store> store, const tokens::Counter& counter
 
 namespace {
 
+bool has_listing(const std::vector<core::Layer>& layers) {
+  return std::any_of(layers.begin(), layers.end(),
+                     [](const core::Layer& l) { return std::holds_alternative<core::Listing>(l); });
+}
+
+std::vector<core::Layer> without_listings(std::vector<core::Layer> layers) {
+  std::erase_if(layers, [](const core::Layer& l) { return std::holds_alternative<core::Listing>(l); });
+  return layers;
+}
+
 // Steps 1–2 and 6–11 of the pipeline (ENGINE.md §1.4), shared by compress and simulate.
 // `ct` receives the content type even when the attempt fails.
 std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
@@ -111,6 +124,10 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   }
   std::string forced = options.type == "auto" ? "" : options.type;
   *ct = forced.empty() ? core::detect_body(body) : forced;
+  // A limited Read of pretty-printed JSON is no JSON document, so the json compressor cannot
+  // take it; its line numbers (about two tokens a line) go at least, as they do when a whole
+  // document is minified. The handle keeps the listing.
+  bool drop_gutter = *ct != "json" && has_listing(u.layers) && core::looks_json_fragment(body);
   if (options.mode != "compress") return std::nullopt;
   const Compressor* c = registry.find(*ct);
   if (c == nullptr) return std::nullopt;
@@ -123,9 +140,10 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   } catch (const std::exception&) {
     return std::nullopt;  // a library threw inside a compressor: fail open
   }
+  if (!out && drop_gutter) out = CompressorOutput{std::string(body), "gutter", std::nullopt, ""};
   if (!out) return std::nullopt;
   Attempt a;
-  a.output = core::rewrap(std::move(out->bytes), u.layers);
+  a.output = core::rewrap(std::move(out->bytes), drop_gutter ? without_listings(u.layers) : u.layers);
   if (a.output == input) return std::nullopt;
   a.tokens_after = counter.output(a.output);
   if (a.tokens_after >= counter.input_tokens()) return std::nullopt;

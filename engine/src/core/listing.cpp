@@ -7,7 +7,13 @@
 namespace caveman::core {
 namespace {
 
+// A listing needs this many numbered lines. Fewer will do when the numbers are consecutive,
+// every line has a gutter and either the listing has Claude Code's whole-file shape (a
+// numbered empty last line without a newline: a one-line JSON file reads as "1\t{…}\n2\t")
+// or the text under it is long: a few short numbered lines may be anything, and are not
+// worth compressing anyway, but a one-line 500 KB JSON file under a gutter is.
 constexpr std::size_t kMinLines = 8;
+constexpr std::size_t kShortListingMinBytes = 1024;
 constexpr std::string_view kArrow = "\xE2\x86\x92";  // U+2192, Claude Code's Read tool
 
 struct Gutter {
@@ -45,83 +51,102 @@ std::optional<Gutter> parse_gutter(std::string_view line) {
   return std::nullopt;
 }
 
-}  // namespace
-
-std::optional<Listing> strip_gutter(std::string_view input) {
-  // Every input passes through here: decline on the first line before splitting them all
-  // (the loop below would decline on it too).
-  std::string_view first = input.substr(0, input.find('\n'));
-  if (!parse_gutter(first) && !text::is_blank(first)) return std::nullopt;
-  text::Lines lines = text::split_lines(input);
-  if (lines.lines.size() < kMinLines) return std::nullopt;
-  Listing listing;
-  std::string source;
-  source.reserve(input.size());
-  std::int64_t prev = 0;
+// What strip_gutter learns about the lines above an optional numbered empty last line.
+struct Scan {
   std::size_t numbered = 0;
+  bool consecutive = true;  // each number is the previous one + 1 and no line is bare
+};
+
+// Parses the first `count` lines into `listing` (numbers, separator, padding) and `source`
+// (the text under the gutter, lines joined by '\n'); false when a line is neither a gutter
+// line nor blank, or a number does not increase.
+bool scan_lines(const std::vector<std::string_view>& lines, std::size_t count, Listing* listing,
+                std::string* source, Scan* scan) {
+  std::int64_t prev = 0;
   bool first_gutter = true;
-  for (std::size_t idx = 0; idx < lines.lines.size(); ++idx) {
-    std::string_view line = lines.lines[idx];
+  for (std::size_t idx = 0; idx < count; ++idx) {
+    std::string_view line = lines[idx];
     std::optional<Gutter> g = parse_gutter(line);
-    std::string_view rest;
+    std::string_view rest = line;
     if (g) {
-      if (g->number <= prev) return std::nullopt;
+      if (g->number <= prev) return false;
+      if (scan->numbered > 0 && g->number != prev + 1) scan->consecutive = false;
       prev = g->number;
-      ++numbered;
+      ++scan->numbered;
       rest = g->rest;
+      if (g->separator.empty()) listing->number_only_blanks = true;
       if (first_gutter && !g->separator.empty()) {
-        listing.separator = std::string(g->separator);
-        listing.pad_width = g->pad > 0 ? g->pad + g->digits : 0;
+        listing->separator = std::string(g->separator);
+        listing->pad_width = g->pad > 0 ? g->pad + g->digits : 0;
+        listing->lead_spaces = g->pad;
         first_gutter = false;
       }
-      listing.numbers.push_back(g->number);
+      listing->numbers.push_back(g->number);
     } else if (text::is_blank(line)) {
-      rest = line;
-      listing.bare_blanks = true;
-      listing.numbers.push_back(prev);
+      listing->bare_blanks = true;
+      scan->consecutive = false;
+      listing->numbers.push_back(prev);
     } else {
-      return std::nullopt;
+      return false;
     }
-    if (idx > 0) source.push_back('\n');
-    source.append(rest);
+    if (idx > 0) source->push_back('\n');
+    source->append(rest);
   }
-  if (numbered < kMinLines) return std::nullopt;
-  // A last line with an empty rest and no newline after it ("    14" at the very end) would
-  // leave the source ending in "\n", which reads back as a trailing newline, not a line: the
-  // rewrapped text would lose that line. Such a listing is left as it is.
-  if (!lines.trailing_newline && source.size() > 0 && source.back() == '\n') return std::nullopt;
-  // push_back, not = "\t": GCC 12 at -O2 reports a false -Wrestrict on the literal assignment.
-  if (listing.separator.empty()) listing.separator.push_back('\t');
-  if (lines.trailing_newline) source.push_back('\n');
-  listing.source = std::move(source);
-  return listing;
+  return true;
 }
 
-std::string restore_gutter(std::string_view compressed, const Listing& listing) {
+// Claude Code's Read shows a file that ends in a newline with one more numbered line, empty
+// and without a newline after it ("151\t"). Returns that line, or "" when there is none.
+std::string_view numbered_empty_last_line(const text::Lines& lines) {
+  if (lines.trailing_newline || lines.lines.size() < 2) return {};
+  std::optional<Gutter> g = parse_gutter(lines.lines.back());
+  return g && g->rest.empty() ? lines.lines.back() : std::string_view();
+}
+
+std::int64_t last_number_of(std::string_view gutter_line) {
+  std::optional<Gutter> g = parse_gutter(gutter_line);
+  return g ? g->number : 0;
+}
+
+void append_number(std::string* out, std::int64_t n, const Listing& listing) {
+  std::string num = std::to_string(n);
+  if (listing.fixed_lead) {
+    out->append(listing.lead_spaces, ' ');
+  } else if (num.size() < listing.pad_width) {
+    out->append(listing.pad_width - num.size(), ' ');
+  }
+  *out += num;
+}
+
+// Output line i's source line number, and whether a blank output line gets a gutter.
+struct Trace {
+  std::vector<std::int64_t> nums;
+  std::vector<bool> numbered_blank;
+};
+
+// Traces each output line back to its source line number; nullopt when fewer than half the
+// non-blank lines trace back (the decline rule).
+std::optional<Trace> trace_lines(const text::Lines& out, const Listing& listing) {
   text::Lines src = text::split_lines(listing.source);
-  if (listing.numbers.size() < src.lines.size()) return std::string(compressed);
+  if (listing.numbers.size() < src.lines.size()) return std::nullopt;
   std::map<std::string_view, std::vector<std::size_t>> positions;
   for (std::size_t i = 0; i < src.lines.size(); ++i) positions[src.lines[i]].push_back(i);
-
-  text::Lines out = text::split_lines(compressed);
-  std::vector<std::int64_t> nums(out.lines.size());
-  // A blank line traced to a source line that carried a gutter ("     8\t") gets it back even
-  // when other blank lines had none: dropping it could leave too few numbered lines for
-  // the result to parse as a listing again.
-  std::vector<bool> numbered_blank(out.lines.size(), false);
+  Trace t{std::vector<std::int64_t>(out.lines.size()), std::vector<bool>(out.lines.size(), false)};
   std::size_t cursor = 0, tracked = 0, traceable = 0;
   const std::size_t last = src.lines.empty() ? 0 : src.lines.size() - 1;
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
     std::string_view line = out.lines[i];
-    nums[i] = listing.numbers.empty() ? 0 : listing.numbers[std::min(cursor, last)];
+    t.nums[i] = listing.numbers.empty() ? 0 : listing.numbers[std::min(cursor, last)];
     if (text::is_blank(line)) {
       // A blank source line at the cursor is this line: consume its number, so a run of
       // blank lines keeps strictly increasing numbers instead of repeating one.
       if (cursor < src.lines.size() && text::is_blank(src.lines[cursor])) {
-        nums[i] = listing.numbers[cursor];
+        t.nums[i] = listing.numbers[cursor];
         // Bare blank lines repeat the previous number (0 before the first); numbered ones
-        // are strictly greater.
-        numbered_blank[i] = nums[i] > (cursor > 0 ? listing.numbers[cursor - 1] : 0);
+        // are strictly greater. A blank line traced to a numbered one gets its gutter back
+        // even when other blank lines had none: dropping it could leave too few numbered
+        // lines for the result to parse as a listing again.
+        t.numbered_blank[i] = t.nums[i] > (cursor > 0 ? listing.numbers[cursor - 1] : 0);
         ++cursor;
       }
       continue;
@@ -131,27 +156,75 @@ std::string restore_gutter(std::string_view compressed, const Listing& listing) 
     if (it == positions.end()) continue;
     auto pos = std::lower_bound(it->second.begin(), it->second.end(), cursor);
     if (pos == it->second.end()) continue;
-    nums[i] = listing.numbers[*pos];
+    t.nums[i] = listing.numbers[*pos];
     cursor = *pos + 1;
     ++traceable;
   }
-  if (traceable * 2 < tracked) return std::string(compressed);
+  if (traceable * 2 < tracked) return std::nullopt;
+  return t;
+}
 
+}  // namespace
+
+std::optional<Listing> strip_gutter(std::string_view input) {
+  // Every input passes through here: decline on the first line before splitting them all
+  // (the scan below would decline on it too).
+  std::string_view first = input.substr(0, input.find('\n'));
+  if (!parse_gutter(first) && !text::is_blank(first)) return std::nullopt;
+  text::Lines lines = text::split_lines(input);
+  Listing listing;
+  std::string_view last_empty = numbered_empty_last_line(lines);
+  std::size_t count = lines.lines.size() - (last_empty.empty() ? 0 : 1);
+  std::string source;
+  source.reserve(input.size());
+  Scan scan;
+  if (!scan_lines(lines.lines, count, &listing, &source, &scan)) return std::nullopt;
+  if (!last_empty.empty()) {
+    std::int64_t prev = listing.numbers.empty() ? 0 : listing.numbers.back();
+    if (last_number_of(last_empty) <= prev) return std::nullopt;
+    listing.last_empty = std::string(last_empty);
+  }
+  bool short_ok = scan.consecutive && scan.numbered > 0 &&
+                  (!last_empty.empty() || source.size() >= kShortListingMinBytes);
+  if (scan.numbered < kMinLines && !short_ok) return std::nullopt;
+  // push_back, not = "\t": GCC 12 at -O2 reports a false -Wrestrict on the literal assignment.
+  if (listing.separator.empty()) listing.separator.push_back('\t');
+  // The numbered empty last line stands for the file's final newline: the source ends in one.
+  if (lines.trailing_newline || !last_empty.empty()) source.push_back('\n');
+  listing.source = std::move(source);
+  // Unwrapping promises that rewrapping the unchanged source gives back the input byte for
+  // byte; a gutter this model cannot reproduce (mixed padding or separators) is left alone.
+  if (restore_gutter(listing.source, listing) == input) return listing;
+  // Some listings indent every number by the same spaces instead of right-aligning them.
+  listing.fixed_lead = listing.lead_spaces > 0;
+  if (listing.fixed_lead && restore_gutter(listing.source, listing) == input) return listing;
+  return std::nullopt;
+}
+
+std::string restore_gutter(std::string_view compressed, const Listing& listing) {
+  text::Lines out = text::split_lines(compressed);
+  std::optional<Trace> t = trace_lines(out, listing);
+  if (!t) return std::string(compressed);
   std::string result;
-  result.reserve(compressed.size() + out.lines.size() * 8);
+  result.reserve(compressed.size() + out.lines.size() * 8 + listing.last_empty.size());
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    std::string_view line = out.lines[i];
     if (i > 0) result.push_back('\n');
-    if (listing.bare_blanks && text::is_blank(out.lines[i]) && !numbered_blank[i]) {
-      result.append(out.lines[i]);
+    bool blank = text::is_blank(line);
+    if (listing.bare_blanks && blank && !t->numbered_blank[i]) {
+      result.append(line);
       continue;
     }
-    std::string num = std::to_string(nums[i]);
-    if (num.size() < listing.pad_width) result.append(listing.pad_width - num.size(), ' ');
-    result += num;
-    result += listing.separator;
-    result.append(out.lines[i]);
+    append_number(&result, t->nums[i], listing);
+    bool number_only = listing.number_only_blanks && (line.empty() || line == "\r");
+    if (!number_only) result += listing.separator;
+    result.append(line);
   }
   if (out.trailing_newline) result.push_back('\n');
+  if (!listing.last_empty.empty()) {
+    if (!result.empty() && result.back() != '\n') result.push_back('\n');
+    result += listing.last_empty;
+  }
   return result;
 }
 

@@ -14,21 +14,33 @@
 
 namespace caveman::core {
 
+// The listing contract: strip_gutter(x) succeeds only when rewrapping its unchanged source
+// gives x back byte for byte, so unwrap → rewrap is the identity and detection sees the
+// file's own text.
 struct Listing {
   std::string source;                 // text under the gutter
   std::vector<std::int64_t> numbers;  // one per source line
   std::string separator;              // "\t", "→", " | " or ": " (taken from the first line)
   std::size_t pad_width = 0;          // right-align numbers to this width (0 = no padding)
+  std::size_t lead_spaces = 0;        // spaces before the first line's number
+  bool fixed_lead = false;            // every number follows lead_spaces spaces (no aligning)
   bool bare_blanks = false;           // some blank lines carried no gutter: restore them bare
+  bool number_only_blanks = false;    // numbered empty lines are the number alone ("    14")
+  // Claude Code's Read of a file ending in a newline ends with one more numbered line, empty
+  // and without a newline ("151\t"): its exact text, put back after the last line. The
+  // source then ends in the file's final newline. "" = no such line.
+  std::string last_empty;
 };
 
-// Recognises a gutter: ≥ 8 lines, each with a gutter or blank, strictly increasing numbers
-// starting ≥ 1, ≥ 8 numbered lines.
+// Recognises a gutter: each line with a gutter or blank, strictly increasing numbers starting
+// ≥ 1, and ≥ 8 numbered lines — or fewer, all numbered consecutively, with Claude Code's
+// numbered empty last line without a newline or ≥ 1 KiB of text under them. Declines when
+// the gutter cannot be re-rendered exactly (mixed padding or separators).
 std::optional<Listing> strip_gutter(std::string_view input);
 
 // Re-applies the gutter to compressed text, tracing each output line back to its source
-// line number; returns the text without a gutter when fewer than half the non-blank lines
-// trace back (the decline rule).
+// line number, then the numbered empty last line; returns the text without a gutter when
+// fewer than half the non-blank lines trace back (the decline rule).
 std::string restore_gutter(std::string_view compressed, const Listing& listing);
 
 struct FileWrapper {

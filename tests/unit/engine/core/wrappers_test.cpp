@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <string>
+#include <variant>
+#include <vector>
+
 namespace caveman::core {
 namespace {
 
@@ -77,14 +82,140 @@ TEST(GutterTest, RestoreKeepsTheGutterOfNumberedEmptyLinesBesideBareBlankOnes) {
 
 // Regression (found by fuzz_wrappers): a listing ending in a numbered empty line without a
 // newline ("    14") stripped to a source ending in "\n", which rewrapped as a trailing
-// newline: one numbered line fewer, and the body changed. It is not unwrapped now.
-TEST(GutterTest, ALastNumberedEmptyLineWithoutNewlineIsNotUnwrapped) {
-  std::string listing = numbered(9);
-  listing += "    10";
+// newline: one numbered line fewer. Issue 27: declining to unwrap it left every whole-file
+// Read of Claude Code uncompressed; the line is now kept in the Listing and put back exactly.
+TEST(GutterTest, ALastNumberedEmptyLineWithoutNewlineIsRestoredExactly) {
+  std::string listing = numbered(9) + "    10";
+  expect_listing_round_trip(listing);
+  auto l = strip_gutter(listing);
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->source.substr(l->source.size() - 7), "line 9\n");  // the file's final newline
+  EXPECT_EQ(l->last_empty, "    10");
+  EXPECT_EQ(l->numbers.size(), 9u);
+}
+
+// Claude Code 2.1.197's Read: unpadded "N\t", and a file ending in a newline gets a last
+// numbered empty line without a newline after it.
+std::string claude_read(const std::string& file, int offset = 1, int limit = 1 << 30) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  for (std::size_t nl; (nl = file.find('\n', start)) != std::string::npos; start = nl + 1) {
+    lines.push_back(file.substr(start, nl - start));
+  }
+  lines.push_back(file.substr(start));
+  std::string out;
+  for (int i = offset; i < offset + limit && i <= static_cast<int>(lines.size()); ++i) {
+    if (i > offset) out += "\n";
+    out += std::to_string(i) + "\t" + lines[i - 1];
+  }
+  return out;
+}
+
+std::string sample_file(int n) {
+  std::string s;
+  for (int i = 1; i <= n; ++i) s += i % 4 == 0 ? "\n" : "  value " + std::to_string(i) + "\n";
+  return s;
+}
+
+TEST(GutterTest, ClaudeCodeReadOfAFileEndingInANewlineUnwrapsToTheFile) {
+  std::string file = sample_file(120);
+  std::string listing = claude_read(file);
+  ASSERT_EQ(listing.substr(listing.size() - 5), "\n121\t");
   Unwrapped u = unwrap_input(listing);
-  EXPECT_TRUE(u.layers.empty());
+  ASSERT_EQ(u.layers.size(), 1u);
+  EXPECT_EQ(u.body, file);
   EXPECT_EQ(rewrap(u.body, u.layers), listing);
-  EXPECT_TRUE(strip_gutter(numbered(9) + "    10\n"));  // with its newline it is a listing
+}
+
+TEST(GutterTest, ClaudeCodeReadWithoutAFinalNewlineOrWithOffsetAndLimitRoundTrips) {
+  std::string file = sample_file(120);
+  std::string no_newline = file.substr(0, file.size() - 1);
+  Unwrapped u = unwrap_input(claude_read(no_newline));
+  ASSERT_EQ(u.layers.size(), 1u);
+  EXPECT_EQ(u.body, no_newline);
+  // Starts at line 31 and ends mid-document, without a newline.
+  std::string limited = claude_read(file, 31, 40);
+  ASSERT_EQ(limited.substr(0, 3), "31\t");
+  u = unwrap_input(limited);
+  ASSERT_EQ(u.layers.size(), 1u);
+  EXPECT_EQ(std::get<Listing>(u.layers[0]).numbers.front(), 31);
+  EXPECT_EQ(rewrap(u.body, u.layers), limited);
+  // An offset read that reaches the end of the file ends in the numbered empty line.
+  expect_listing_round_trip(claude_read(file, 100));
+}
+
+TEST(GutterTest, ShortListingsNeedClaudeCodesLastLineOrLongText) {
+  std::string json = "{\"a\":[" + std::string(2000, '1') + "]}";
+  Unwrapped u = unwrap_input(claude_read(json + "\n"));  // "1\t{…}\n2\t"
+  ASSERT_EQ(u.layers.size(), 1u);
+  EXPECT_EQ(u.body, json + "\n");
+  expect_listing_round_trip("     1\t" + json + "\n");  // cat -n of a one-line file
+  expect_listing_round_trip(claude_read("one\ntwo\n"));
+  EXPECT_FALSE(strip_gutter("1\tone\n2\ttwo\n"));   // short, no last line, little text
+  EXPECT_FALSE(strip_gutter("1\tone\n3\ttwo\n4\t"));  // not consecutive
+}
+
+// Each gutter style agents produce: unwrap gives the file, rewrap gives the listing back.
+TEST(GutterTest, EveryStyleRoundTripsByteForByte) {
+  std::string file = sample_file(40);
+  for (const std::string& sep : {std::string("\t"), std::string("\xE2\x86\x92"),
+                                 std::string(" | "), std::string(": ")}) {
+    for (int pad : {0, 6}) {
+      std::string listing;
+      int n = 0;
+      std::size_t start = 0;
+      for (std::size_t nl; (nl = file.find('\n', start)) != std::string::npos; start = nl + 1) {
+        listing += gutter_line(++n, file.substr(start, nl - start), sep, pad);
+      }
+      Unwrapped u = unwrap_input(listing);
+      ASSERT_EQ(u.layers.size(), 1u) << sep << pad;
+      EXPECT_EQ(u.body, file);
+      EXPECT_EQ(rewrap(u.body, u.layers), listing);
+    }
+  }
+}
+
+TEST(GutterTest, NumberOnlyEmptyLinesRoundTripAndMixedGuttersAreLeftAlone) {
+  std::string listing = numbered(4) + "     5\n" + gutter_line(6, "six") + "     7\n" + numbered(12).substr(numbered(7).size());
+  expect_listing_round_trip(listing);
+  // "     5\t" beside "     7": no single rendering reproduces both, so no unwrap.
+  std::string mixed = numbered(4) + "     5\t\n" + gutter_line(6, "six") + "     7\n" + numbered(12).substr(numbered(7).size());
+  EXPECT_FALSE(strip_gutter(mixed));
+  // Padding that changes width mid-listing is not one cat -n rendering either.
+  std::string repadded = numbered(8) + "9\tline 9\n";
+  EXPECT_FALSE(strip_gutter(repadded));
+}
+
+// The fuzz_wrappers invariant over gutter-shaped inputs from a fixed-seed generator (the fuzz
+// target needs a clang build; this runs with the unit tests): unwrap then rewrap is the input.
+TEST(GutterTest, GutterShapedInputsRoundTripByteForByte) {
+  std::mt19937 rng(27);
+  const std::string seps[] = {"\t", "\xE2\x86\x92", " | ", ": ", ""};
+  const std::string texts[] = {"", "x", " {", "\"a\": 1,", "\r", "   ", "\tlead"};
+  std::size_t unwrapped = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string input;
+    int lines = 1 + static_cast<int>(rng() % 14), n = static_cast<int>(rng() % 3);
+    int pad = static_cast<int>(rng() % 3) * 3;
+    for (int i = 0; i < lines; ++i) {
+      n += rng() % 7 == 0 ? 0 : 1 + static_cast<int>(rng() % 2 == 0 ? 0 : rng() % 3);
+      if (rng() % 11 == 0) {
+        input += "  ";  // a bare blank line
+      } else {
+        std::string num = std::to_string(n);
+        input += std::string(pad > static_cast<int>(num.size()) && rng() % 13 ? pad - num.size() : 0, ' ');
+        input += num + seps[rng() % 13 == 0 ? rng() % 5 : round % 4] + texts[rng() % 7];
+      }
+      if (i + 1 < lines || rng() % 2) input += '\n';
+    }
+    Unwrapped u = unwrap_input(input);
+    unwrapped += u.layers.empty() ? 0 : 1;
+    ASSERT_EQ(rewrap(u.body, u.layers), input) << round;
+    if (!u.layers.empty()) {
+      ASSERT_EQ(unwrap_input(rewrap(u.body, u.layers)).body, u.body) << round;
+    }
+  }
+  EXPECT_GT(unwrapped, 100u);  // the generator does produce listings
 }
 
 TEST(GutterTest, RestoreDeclinesWhenMostLinesAreUntraceable) {
