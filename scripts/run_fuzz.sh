@@ -50,6 +50,13 @@ seed_dir() {  # target → directory of seed inputs
       printf '%s' '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}' > "$d/init"
       printf '%s' '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"caveman_compress","arguments":{"input":"a\nb\nc"}}}' > "$d/call"
       printf '%s' '[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","method":"x"}]' > "$d/batch" ;;
+    fuzz_mcp_modern)  # byte 0: even = a JSON-RPC line, odd = a requestState token
+      local m='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}'
+      printf '\x00{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{%s}}' "$m" > "$d/discover"
+      printf '\x00{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{%s}}' "$m" > "$d/list"
+      printf '\x00{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"caveman_retrieve","arguments":{"recovery_handle":"ccr_0","max_bytes":1},"inputResponses":{"confirm_size":{"action":"accept"}},"requestState":"v1.e30.00",%s}}' "$m" > "$d/mrtr"
+      printf '\x00{"jsonrpc":"2.0","id":4,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}' > "$d/version"
+      printf '\x01v1.eyJtIjoidG9vbHMvY2FsbCJ9.0000' > "$d/state" ;;
     fuzz_proxy_sse)  # byte 0: provider/stream/encoding, byte 1: chunk size, then a response
       printf '\x04\x10event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":11,"output_tokens":1}}}\n\nevent: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":7}}\n\n' > "$d/anthropic-sse"
       printf '\x05\x07data: {"choices":[],"usage":{"prompt_tokens":13,"completion_tokens":6,"total_tokens":19}}\n\ndata: [DONE]\n\n' > "$d/chat-sse"

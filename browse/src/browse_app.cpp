@@ -66,11 +66,14 @@ int serve_mcp(std::ostream& err) {
   if (::getppid() != parent) return 0;
   auto engine = std::make_shared<const Engine>(open_mcp_store(err));
   BrowseConfig config = BrowseConfig::from_env();
+  mcp::ServerOptions options;
+  options.request_state_key = mcp::load_request_state_key(err);
   mcp::Server server(
       mcp::ServerInfo{"caveman-browse", "Caveman Browse", kVersion,
                       "Browse with compact accessibility snapshots: browser_snapshot returns an "
                       "outline whose [uid]s browser_act takes; pass query to see only what matters."},
-      [engine, config] { return make_browse_tools(std::make_shared<BrowseSession>(config, engine)); });
+      [engine, config] { return make_browse_tools(std::make_shared<BrowseSession>(config, engine)); },
+      options);
   return server.serve_stdio(STDIN_FILENO, STDOUT_FILENO);
 }
 

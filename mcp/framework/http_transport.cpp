@@ -10,10 +10,14 @@
 #include <map>
 #include <thread>
 
+#include "http_headers.h"
+#include "modern.h"
+
 namespace caveman::mcp {
 namespace {
 
 constexpr const char* kJson = "application/json";
+constexpr const char* kEventStream = "text/event-stream";
 
 std::string random_session_id() {
   unsigned char bytes[16] = {};
@@ -35,6 +39,85 @@ bool is_loopback_host(std::string_view host) {
 void reply_error(httplib::Response& res, int http_status, int code, std::string_view message) {
   res.status = http_status;
   res.set_content(dump(error_response(nullptr, code, message)), kJson);
+}
+
+void reply_error_object(httplib::Response& res, int http_status, const Json& id, Json error) {
+  Json r = Json::object();
+  r["jsonrpc"] = "2.0";
+  r["id"] = id;
+  r["error"] = std::move(error);
+  res.status = http_status;
+  res.set_content(dump(r), kJson);
+}
+
+// cpp-httplib compares header names case-insensitively, as RFC 9110 requires.
+HeaderLookup lookup_in(const httplib::Request& req) {
+  return [&req](std::string_view name) -> std::optional<std::string> {
+    std::string key(name);
+    if (!req.has_header(key)) return std::nullopt;
+    return req.get_header_value(key);
+  };
+}
+
+// Status of a modern reply (streamable-http "Protocol Version Header", "Server
+// Validation"; basic/index "Per-request protocol fields"): unknown method 404, malformed,
+// unsupported version and missing capability 400, results 200.
+int modern_status(const Json& reply) {
+  if (!reply.is_object() || !reply.contains("error")) return 200;
+  int code = reply["error"].value("code", 0);
+  if (code == kMethodNotFound) return 404;
+  if (code == kInvalidParams || code == kInvalidRequest || code == kParseError ||
+      code == kHeaderMismatch || code == kMissingRequiredClientCapability ||
+      code == kUnsupportedProtocolVersion) {
+    return 400;
+  }
+  return 200;
+}
+
+// A request that may be followed by request-scoped notifications (progress, or logging it
+// asked for) is answered as a per-request SSE stream; everything else as one JSON object.
+bool wants_stream(const httplib::Request& req, const Json& message) {
+  std::string accept = req.get_header_value("Accept");
+  if (accept.find(kEventStream) == std::string::npos) return false;
+  auto it = message.find("params");
+  if (it == message.end() || !it->is_object()) return false;
+  const Json& params = *it;
+  if (!params.contains("_meta") || !params["_meta"].is_object()) return false;
+  const Json& meta = params["_meta"];
+  return meta.contains("progressToken") || meta.contains(std::string(kMetaLogLevel));
+}
+
+// One 2026-07-28 POST: stateless, no session id minted or read.
+void serve_modern_post(const httplib::Request& req, httplib::Response& res, const Json& message,
+                       Session& stateless) {
+  if (!message.is_object()) {
+    return reply_error(res, 400, kInvalidRequest, "the body must be a single JSON-RPC request");
+  }
+  Json id = message.contains("id") ? message["id"] : Json(nullptr);
+  if (std::optional<std::string> bad = check_request_headers(lookup_in(req), message)) {
+    return reply_error_object(res, 400, id, Json{{"code", kHeaderMismatch}, {"message", *bad}});
+  }
+  // The header named 2026-07-28 but the body has no per-request fields: malformed, not legacy.
+  const Json& params = message.contains("params") && message["params"].is_object() ? message["params"]
+                                                                                   : Json::object();
+  RequestMeta meta;
+  if (!carries_request_meta(method_of(message), params)) {
+    if (std::optional<Json> error = parse_request_meta(params, &meta)) {
+      return reply_error_object(res, 400, id, std::move(*error));
+    }
+  }
+  std::optional<Json> reply = stateless.handle(message);
+  if (!reply) {
+    res.status = 202;
+    return;
+  }
+  res.status = modern_status(*reply);
+  if (res.status == 200 && wants_stream(req, message)) {
+    res.set_header("X-Accel-Buffering", "no");
+    res.set_content("event: message\ndata: " + dump(*reply) + "\n\n", kEventStream);
+    return;
+  }
+  res.set_content(dump(*reply), kJson);
 }
 
 class Sessions {
@@ -111,6 +194,9 @@ bool is_loopback_origin(std::string_view origin) {
 Status serve_http(const Server& server, const std::string& host, int port) {
   httplib::Server http;
   Sessions sessions;
+  // Every 2026-07-28 request shares one stateless tool set (changelog "Major changes" 1:
+  // list results no longer vary per connection).
+  std::unique_ptr<Session> stateless = server.new_session();
   http.set_payload_max_length(server.options().max_line_bytes);
 
   auto origin_ok = [](const httplib::Request& req) {
@@ -119,14 +205,15 @@ Status serve_http(const Server& server, const std::string& host, int port) {
 
   http.Post("/mcp", [&](const httplib::Request& req, httplib::Response& res) {
     if (!origin_ok(req)) return reply_error(res, 403, kInvalidRequest, "cave_forbidden_origin");
-    if (req.has_header("MCP-Protocol-Version")) {
-      std::string v = req.get_header_value("MCP-Protocol-Version");
-      bool known = false;
-      for (std::string_view k : kProtocolVersions) known = known || k == v;
-      if (!known) return reply_error(res, 400, kInvalidRequest, "unsupported MCP-Protocol-Version " + v);
-    }
     Json message = Json::parse(req.body, nullptr, false);
     if (message.is_discarded()) return reply_error(res, 400, kParseError, "parse error");
+    if (is_modern_post(lookup_in(req), message)) return serve_modern_post(req, res, message, *stateless);
+    if (req.has_header("MCP-Protocol-Version")) {
+      std::string v = req.get_header_value("MCP-Protocol-Version");
+      if (!is_supported_version(v)) {
+        return reply_error_object(res, 400, nullptr, unsupported_version_error(v));
+      }
+    }
     std::shared_ptr<Session> session;
     bool is_initialize = message.is_object() && message.value("method", Json()) == "initialize";
     if (is_initialize) {

@@ -1,8 +1,13 @@
-// Loopback Streamable HTTP transport for the MCP server core (MCP 2025-03-26+): POST /mcp
-// carries JSON-RPC messages and is answered with application/json; sessions are named by the
-// Mcp-Session-Id header issued on initialize; DELETE /mcp ends a session; GET /mcp (server
-// push) is not offered (405). Only loopback binds are accepted, and requests whose Origin
-// header is not a loopback origin are refused (403) — DNS-rebinding protection.
+// Loopback Streamable HTTP transport for the MCP server core, dual-era:
+// - 2026-07-28 (a body with the per-request `_meta` fields, or MCP-Protocol-Version:
+//   2026-07-28): stateless; the MCP-Protocol-Version / Mcp-Method / Mcp-Name headers must
+//   match the body (400 + -32020 otherwise, http_headers.h); unknown methods 404, malformed
+//   requests, unsupported versions and missing capabilities 400, notifications 202; a reply
+//   is one JSON object, or a per-request SSE stream when the request may get notifications.
+// - 2025-03-26 … 2025-11-25: sessions named by the Mcp-Session-Id header issued on
+//   initialize; DELETE /mcp ends a session; GET /mcp (server push) is not offered (405).
+// Only loopback binds are accepted, and requests whose Origin header is not a loopback
+// origin are refused (403) — DNS-rebinding protection.
 #ifndef CAVEMAN_MCP_FRAMEWORK_HTTP_TRANSPORT_H_
 #define CAVEMAN_MCP_FRAMEWORK_HTTP_TRANSPORT_H_
 

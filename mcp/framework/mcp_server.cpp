@@ -3,9 +3,12 @@
 #include <cerrno>
 #include <csignal>
 #include <exception>
+#include <ostream>
 #include <unistd.h>
 
+#include "caveman/install_key.h"
 #include "line_reader.h"
+#include "modern.h"
 
 namespace caveman::mcp {
 namespace {
@@ -52,6 +55,24 @@ ToolResult ToolResult::error(std::string_view cave_code, std::string_view messag
   return r;
 }
 
+ToolResult ToolResult::ask(Json input_requests, Json state) {
+  ToolResult r;
+  r.input_required = InputRequired{std::move(input_requests), std::move(state)};
+  return r;
+}
+
+bool CallContext::client_has(std::string_view capability) const {
+  return client_capabilities.is_object() && client_capabilities.contains(std::string(capability));
+}
+
+std::string load_request_state_key(std::ostream& err) {
+  Result<std::string> key = load_or_create_key(caveman_home_from_env(), "mcp-state.key");
+  if (key.ok()) return std::move(key).value();
+  err << "warning: MCP requestState key unavailable (" << key.status().ToString()
+      << "); multi round-trip state is valid for this process only\n";
+  return "";
+}
+
 Json error_response(const Json& id, int code, std::string_view message) {
   Json r = Json::object();
   r["jsonrpc"] = "2.0";
@@ -61,9 +82,10 @@ Json error_response(const Json& id, int code, std::string_view message) {
 }
 
 Session::Session(const ServerInfo& info, const ServerOptions& options, std::vector<Tool> tools)
-    : info_(info), options_(options), tools_(std::move(tools)) {}
-
-bool Session::at_least(std::string_view version) const { return protocol_version_ >= version; }
+    : info_(info),
+      options_(options),
+      tools_(std::move(tools)),
+      state_codec_(options.request_state_key) {}
 
 const Tool* Session::find_tool(std::string_view name) const {
   for (const Tool& t : tools_) {
@@ -87,94 +109,117 @@ Json Session::initialize(const Json& params) {
   result["capabilities"] = Json{{"tools", Json{{"listChanged", false}}}};
   Json server_info = Json::object();
   server_info["name"] = info_.name;
-  if (!info_.title.empty() && at_least("2025-06-18")) server_info["title"] = info_.title;
+  if (!info_.title.empty() && protocol_version_ >= "2025-06-18") server_info["title"] = info_.title;
   server_info["version"] = info_.version;
   result["serverInfo"] = std::move(server_info);
   if (!info_.instructions.empty()) result["instructions"] = info_.instructions;
   return result;
 }
 
-Json Session::list_tools() const {
+Json Session::list_tools(std::string_view version) const {
   Json tools = Json::array();
   for (const Tool& t : tools_) {
     Json j = Json::object();
     j["name"] = t.name;
-    if (!t.title.empty() && at_least("2025-06-18")) j["title"] = t.title;
+    if (!t.title.empty() && version >= "2025-06-18") j["title"] = t.title;
     j["description"] = t.description;
     j["inputSchema"] = t.input_schema;
-    if (t.output_schema && at_least("2025-06-18")) j["outputSchema"] = *t.output_schema;
-    if (!t.annotations.empty() && at_least("2025-03-26")) j["annotations"] = t.annotations;
+    if (t.output_schema && version >= "2025-06-18") j["outputSchema"] = *t.output_schema;
+    if (!t.annotations.empty() && version >= "2025-03-26") j["annotations"] = t.annotations;
     tools.push_back(std::move(j));
   }
   return Json{{"tools", std::move(tools)}};
 }
 
-Json Session::call_tool(const Json& params, bool* ok, Json* error) {
+bool Session::resolve_call(const Json& params, const Tool** tool, Json* args, Json* error) const {
   auto name_it = params.find("name");
   if (name_it == params.end() || !name_it->is_string()) {
-    *ok = false;
     *error = Json{{"code", kInvalidParams}, {"message", "tools/call needs a string \"name\""}};
-    return nullptr;
+    return false;
   }
-  std::string name = name_it->get<std::string>();
-  const Tool* tool = find_tool(name);
+  *tool = find_tool(name_it->get_ref<const std::string&>());
+  *args = Json::object();
+  if (*tool == nullptr) return true;  // answered as a cave_unknown_tool tool result
+  auto args_it = params.find("arguments");
+  if (args_it != params.end() && !args_it->is_null()) {
+    if (!args_it->is_object()) {
+      *error = Json{{"code", kInvalidParams}, {"message", "\"arguments\" must be an object"}};
+      return false;
+    }
+    *args = *args_it;
+    return true;
+  }
+  auto req = (*tool)->input_schema.find("required");
+  if (req != (*tool)->input_schema.end() && req->is_array() && !req->empty()) {
+    *error = Json{{"code", kInvalidParams},
+                  {"message", "tools/call " + (*tool)->name + " needs \"arguments\""}};
+    return false;
+  }
+  return true;
+}
+
+ToolResult Session::run_tool(const Tool& tool, const Json& args, const CallContext& ctx) const {
   ToolResult result;
-  if (tool == nullptr) {
-    result = ToolResult::error("cave_unknown_tool", "no tool named \"" + name + "\"");
-  } else {
-    Json args = Json::object();
-    auto args_it = params.find("arguments");
-    if (args_it != params.end() && !args_it->is_null()) {
-      if (!args_it->is_object()) {
-        *ok = false;
-        *error = Json{{"code", kInvalidParams}, {"message", "\"arguments\" must be an object"}};
-        return nullptr;
-      }
-      args = *args_it;
-    } else {
-      auto req = tool->input_schema.find("required");
-      if (req != tool->input_schema.end() && req->is_array() && !req->empty()) {
-        *ok = false;
-        *error = Json{{"code", kInvalidParams},
-                      {"message", "tools/call " + name + " needs \"arguments\""}};
-        return nullptr;
-      }
-    }
-    try {
-      result = tool->handler(args, CallContext{protocol_version_});
-    } catch (const std::exception& e) {
-      result = ToolResult::error("cave_tool_panicked", std::string("tool failed: ") + e.what());
-    } catch (...) {
-      result = ToolResult::error("cave_tool_panicked", "tool failed");
-    }
-    if (!tool->exempt_result_cap) {
-      std::size_t bytes = 0;
-      for (const std::string& t : result.texts) bytes += t.size();
-      if (bytes > options_.max_result_bytes) {
-        result = ToolResult::error(
-            "cave_payload_too_large",
-            "result of " + std::to_string(bytes) + " bytes exceeds the " +
-                std::to_string(options_.max_result_bytes) + "-byte cap");
-      }
+  try {
+    result = tool.handler(args, ctx);
+  } catch (const std::exception& e) {
+    result = ToolResult::error("cave_tool_panicked", std::string("tool failed: ") + e.what());
+  } catch (...) {
+    result = ToolResult::error("cave_tool_panicked", "tool failed");
+  }
+  if (result.input_required && !ctx.modern) {
+    // Legacy clients cannot answer input_required; a tool that asks anyway is a bug.
+    return ToolResult::error("cave_tool_panicked", "tool asked for input outside 2026-07-28");
+  }
+  if (!tool.exempt_result_cap) {
+    std::size_t bytes = 0;
+    for (const std::string& t : result.texts) bytes += t.size();
+    if (bytes > options_.max_result_bytes) {
+      result = ToolResult::error(
+          "cave_payload_too_large",
+          "result of " + std::to_string(bytes) + " bytes exceeds the " +
+              std::to_string(options_.max_result_bytes) + "-byte cap");
     }
   }
+  return result;
+}
+
+Json Session::tool_result_json(ToolResult result, std::string_view version) const {
   Json content = Json::array();
   for (std::string& t : result.texts) content.push_back(Json{{"type", "text"}, {"text", std::move(t)}});
   Json out = Json::object();
   out["content"] = std::move(content);
-  if (result.structured && at_least("2025-06-18")) out["structuredContent"] = *result.structured;
+  if (result.structured && version >= "2025-06-18") out["structuredContent"] = *result.structured;
   out["isError"] = result.is_error;
   return out;
 }
 
-Json Session::dispatch(const std::string& method, const Json& params, bool* ok) {
+Json Session::call_tool(const Json& params, const std::string& version, bool* ok, Json* error) {
+  const Tool* tool = nullptr;
+  Json args;
+  if (!resolve_call(params, &tool, &args, error)) {
+    *ok = false;
+    return nullptr;
+  }
+  if (tool == nullptr) {
+    std::string name = params["name"].get<std::string>();
+    return tool_result_json(ToolResult::error("cave_unknown_tool", "no tool named \"" + name + "\""),
+                            version);
+  }
+  CallContext ctx;
+  ctx.protocol_version = version;
+  return tool_result_json(run_tool(*tool, args, ctx), version);
+}
+
+Json Session::dispatch(const std::string& method, const Json& params, const std::string& version,
+                       bool* ok) {
   *ok = true;
   if (method == "initialize") return initialize(params);
   if (method == "ping") return Json::object();
-  if (method == "tools/list") return list_tools();
+  if (method == "tools/list") return list_tools(version);
   if (method == "tools/call") {
     Json error;
-    Json r = call_tool(params, ok, &error);
+    Json r = call_tool(params, version, ok, &error);
     return *ok ? r : error;
   }
   *ok = false;
@@ -213,7 +258,8 @@ std::optional<Json> Session::handle_single(const Json& msg) {
   bool ok = true;
   Json result;
   try {
-    result = dispatch(method, params, &ok);
+    result = carries_request_meta(method, params) ? dispatch_per_request(method, params, &ok)
+                                                  : dispatch(method, params, protocol_version_, &ok);
   } catch (const std::exception& e) {
     return error_response(id, kInternalError, std::string("cave_internal_error: ") + e.what());
   }

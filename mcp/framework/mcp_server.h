@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -21,16 +22,17 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "json_types.h"
+#include "request_state.h"
 
 namespace caveman::mcp {
-
-using Json = nlohmann::ordered_json;
 
 // Protocol versions this server implements, oldest first. initialize answers the client's
 // requested version when it is one of these, else the newest.
 inline constexpr std::string_view kProtocolVersions[] = {"2024-11-05", "2025-03-26",
                                                          "2025-06-18", "2025-11-25"};
+// The stateless revision: no handshake, per-request _meta, server/discover, resultType.
+inline constexpr std::string_view kModernVersion = "2026-07-28";
 inline constexpr std::size_t kDefaultMaxLineBytes = 16u << 20;
 inline constexpr std::size_t kDefaultMaxResultBytes = 16u << 20;
 
@@ -40,20 +42,41 @@ inline constexpr int kInvalidRequest = -32600;
 inline constexpr int kMethodNotFound = -32601;
 inline constexpr int kInvalidParams = -32602;
 inline constexpr int kInternalError = -32603;
+// Codes the 2026-07-28 specification defines (basic/index "Error Codes").
+inline constexpr int kHeaderMismatch = -32020;
+inline constexpr int kMissingRequiredClientCapability = -32021;
+inline constexpr int kUnsupportedProtocolVersion = -32022;
+
+// A Multi Round-Trip answer (2026-07-28 basic/patterns/mrtr): the requests the client must
+// fulfil, and the tool's own state, which the framework seals (HMAC) into requestState.
+struct InputRequired {
+  Json input_requests;  // {key: {"method": "elicitation/create", "params": {…}}, …}
+  Json state;           // any JSON; comes back verified as CallContext::state on the retry
+};
 
 struct ToolResult {
   std::vector<std::string> texts;    // content items of type "text", in order
   std::optional<Json> structured;    // structuredContent (also serialized as texts[0])
   bool is_error = false;
+  std::optional<InputRequired> input_required;  // only for modern calls (CallContext::modern)
 
   // A payload object given both as structuredContent and as the JSON text of the first item.
   static ToolResult payload(Json object);
   // {"error":"cave_…","message":…} as an isError result.
   static ToolResult error(std::string_view cave_code, std::string_view message);
+  // An input_required answer; the client retries with inputResponses and the sealed state.
+  static ToolResult ask(Json input_requests, Json state);
 };
 
 struct CallContext {
-  std::string protocol_version;  // negotiated for this session
+  std::string protocol_version;  // negotiated for this session, or named by this request
+  bool modern = false;           // served under kModernVersion (per-request _meta)
+  Json client_capabilities = Json::object();  // declared on this request (modern only)
+  Json input_responses;          // MRTR retry: the client's inputResponses object, else null
+  Json state;                    // MRTR retry: the verified requestState payload, else null
+
+  // True when the request declared `capability` (e.g. "elicitation") in its _meta.
+  bool client_has(std::string_view capability) const;
 };
 
 struct Tool {
@@ -77,6 +100,9 @@ struct ServerInfo {
 struct ServerOptions {
   std::size_t max_line_bytes = kDefaultMaxLineBytes;
   std::size_t max_result_bytes = kDefaultMaxResultBytes;
+  // HMAC key of MRTR requestState (load_request_state_key()); empty → a random key for
+  // this process, so state does not survive a restart.
+  std::string request_state_key;
 };
 
 using ToolsFactory = std::function<std::vector<Tool>()>;
@@ -97,16 +123,26 @@ class Session {
 
  private:
   std::optional<Json> handle_single(const Json& message);
-  Json dispatch(const std::string& method, const Json& params, bool* ok);
+  Json dispatch(const std::string& method, const Json& params, const std::string& version, bool* ok);
   Json initialize(const Json& params);
-  Json list_tools() const;
-  Json call_tool(const Json& params, bool* ok, Json* error);
+  Json list_tools(std::string_view version) const;
+  Json call_tool(const Json& params, const std::string& version, bool* ok, Json* error);
+  bool resolve_call(const Json& params, const Tool** tool, Json* args, Json* error) const;
+  ToolResult run_tool(const Tool& tool, const Json& args, const CallContext& ctx) const;
+  Json tool_result_json(ToolResult result, std::string_view version) const;
   const Tool* find_tool(std::string_view name) const;
-  bool at_least(std::string_view version) const;
+  // 2026-07-28 (modern.cpp).
+  Json dispatch_per_request(const std::string& method, const Json& params, bool* ok);
+  Json dispatch_modern(const std::string& method, const Json& params, const Json& capabilities,
+                       bool* ok);
+  Json discover() const;
+  Json call_tool_modern(const Json& params, const Json& capabilities, bool* ok);
+  Json server_meta() const;
 
   const ServerInfo& info_;
   const ServerOptions& options_;
   std::vector<Tool> tools_;
+  RequestStateCodec state_codec_;
   std::string protocol_version_{kProtocolVersions[std::size(kProtocolVersions) - 1]};
   bool initialized_ = false;
   std::mutex mu_;  // one message at a time per session
@@ -132,8 +168,9 @@ class Server {
   ServerOptions options_;
 };
 
-// Serializes `j` compactly; invalid UTF-8 inside strings is replaced (never throws).
-std::string dump(const Json& j);
+// Reads (creating it 0600) the per-install requestState key $CAVEMAN_HOME/runtime/mcp-state.key.
+// On failure says why on `err` and returns "" (ServerOptions then uses a per-process key).
+std::string load_request_state_key(std::ostream& err);
 
 }  // namespace caveman::mcp
 

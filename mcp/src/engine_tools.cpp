@@ -1,6 +1,8 @@
 #include "engine_tools.h"
 
+#include <cstdint>
 #include <mutex>
+#include <optional>
 
 #include "caveman/toon.h"
 #include "retrieve_ledger.h"
@@ -133,6 +135,50 @@ Tool compress_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Session
   return t;
 }
 
+bool budget_arg(const Json& args, std::int64_t* out, ToolResult* err) {
+  auto it = args.find("max_bytes");
+  if (it == args.end() || it->is_null()) return true;
+  if (!it->is_number_integer() || it->get<std::int64_t>() < 1) {
+    *err = ToolResult::error("cave_invalid_arguments", "\"max_bytes\" must be a positive integer");
+    return false;
+  }
+  *out = it->get<std::int64_t>();
+  return true;
+}
+
+// Multi Round-Trip (2026-07-28 basic/patterns/mrtr): an original over the caller's budget is
+// returned only after the user confirms. Clients that cannot elicit (and legacy clients) get
+// it without being asked, as before: an exact original is never withheld silently.
+std::optional<ToolResult> confirm_over_budget(const CallContext& ctx, const std::string& handle,
+                                              std::size_t bytes, std::int64_t max_bytes) {
+  if (!ctx.modern || max_bytes <= 0 || bytes <= static_cast<std::size_t>(max_bytes) ||
+      !ctx.client_has("elicitation")) {
+    return std::nullopt;
+  }
+  const Json* answer = ctx.input_responses.is_object() && ctx.input_responses.contains("confirm_size")
+                           ? &ctx.input_responses["confirm_size"]
+                           : nullptr;
+  if (answer == nullptr || ctx.state.is_null()) {
+    std::string message = "The original behind " + handle + " is " + std::to_string(bytes) +
+                          " bytes, over the " + std::to_string(max_bytes) +
+                          "-byte budget. Return it whole?";
+    Json schema = Json{{"type", "object"},
+                       {"properties", {{"return_whole", {{"type", "boolean"}, {"title", "Return the whole original"}}}}},
+                       {"required", Json::array({"return_whole"})}};
+    Json ask = Json{{"method", "elicitation/create"},
+                    {"params", {{"mode", "form"}, {"message", message}, {"requestedSchema", schema}}}};
+    return ToolResult::ask(Json{{"confirm_size", std::move(ask)}}, Json{{"bytes", bytes}});
+  }
+  bool yes = answer->value("action", "") == "accept" && answer->contains("content") &&
+             (*answer)["content"].is_object() && (*answer)["content"].value("return_whole", false);
+  if (yes) return std::nullopt;
+  ToolResult r;
+  r.texts.push_back("caveman: not returned: the original behind " + handle + " is " +
+                    std::to_string(bytes) + " bytes and the user declined. Pass query to get only "
+                    "the matching records.");
+  return r;
+}
+
 Tool retrieve_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<RetrieveLedger> ledger) {
   Tool t;
   t.name = "caveman_retrieve";
@@ -145,28 +191,35 @@ Tool retrieve_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Retriev
       {"type", "object"},
       {"properties",
        {{"recovery_handle", {{"type", "string"}, {"description", "ccr_… handle or marker."}}},
-        {"query", {{"type", "string"}, {"description", "Optional: narrow to matching records."}}}}},
+        {"query", {{"type", "string"}, {"description", "Optional: narrow to matching records."}}},
+        {"max_bytes",
+         {{"type", "integer"}, {"minimum", 1},
+          {"description", "Optional budget: a larger original is returned only after the user "
+                          "confirms (when the client supports elicitation)."}}}}},
       {"required", Json::array({"recovery_handle"})}};
   t.annotations = read_only_annotations(true);
   t.exempt_result_cap = true;  // exact originals may legitimately exceed the result cap
-  t.handler = [engine, ledger](const Json& args, const CallContext&) {
+  t.handler = [engine, ledger](const Json& args, const CallContext& ctx) {
     ToolResult err;
     std::string raw, query;
+    std::int64_t max_bytes = 0;
     if (!required_string(args, "recovery_handle", &raw, &err) ||
-        !string_arg(args, "query", &query, &err)) {
+        !string_arg(args, "query", &query, &err) || !budget_arg(args, &max_bytes, &err)) {
       return err;
     }
     std::string handle = normalize_handle(raw);
     if (handle.empty()) return ToolResult::error("cave_invalid_arguments", "empty recovery_handle");
     query = trim(query);
-    if (ledger->is_repeat(handle, query)) {
+    // The anti-storm ledger is per legacy session; a 2026-07-28 request stands alone
+    // (basic/index "Statelessness": no context from prior requests on the connection).
+    if (!ctx.modern && ledger->is_repeat(handle, query)) {
       ToolResult r;
       r.texts.push_back("caveman: this exact retrieve (" + handle +
                         (query.empty() ? "" : ", same query") +
                         ") was already answered earlier in this session; that answer is unchanged.");
       return r;
     }
-    bool full = !query.empty() && ledger->storm();
+    bool full = !ctx.modern && !query.empty() && ledger->storm();
     Result<std::string> got = (query.empty() || full) ? engine->retrieve(handle)
                                                        : engine->retrieve_query(handle, query);
     if (!got.ok()) {
@@ -175,7 +228,10 @@ Tool retrieve_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Retriev
       }
       return ToolResult::error(got.status().cave_code(), got.status().message());
     }
-    ledger->record(handle, query);
+    if (std::optional<ToolResult> gate = confirm_over_budget(ctx, handle, got.value().size(), max_bytes)) {
+      return std::move(*gate);
+    }
+    if (!ctx.modern) ledger->record(handle, query);
     ToolResult r;
     bool utf8 = valid_utf8(got.value());
     r.texts.push_back(std::move(got).value());

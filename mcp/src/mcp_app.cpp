@@ -100,6 +100,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     }
   }
 
+  options.request_state_key = load_request_state_key(err);
   StoreChoice store = open_store(err);
   auto engine = std::make_shared<const Engine>(store.store);
   Server server(ServerInfo{"caveman", "Caveman", kVersion,

@@ -434,8 +434,10 @@ int serve_mcp(std::ostream& err) {
     CAVEMAN_ASSIGN_OR_RETURN(std::string dir, resolve_mem_dir());
     return MemService::open(dir);
   });
+  mcp::ServerOptions options;
+  options.request_state_key = mcp::load_request_state_key(err);
   mcp::Server server(mcp::ServerInfo{"cavemem", "Cavemem", kVersion, kInstructions},
-                     [service] { return make_mem_tools(service); });
+                     [service] { return make_mem_tools(service); }, options);
   return server.serve_stdio(STDIN_FILENO, STDOUT_FILENO);
 }
 

@@ -36,12 +36,6 @@ std::string shell_quote(const std::string& s) {
 
 }  // namespace
 
-std::string caveman_home_from_env() {
-  if (const char* h = std::getenv("CAVEMAN_HOME"); h != nullptr && *h != '\0') return h;
-  const char* home = std::getenv("HOME");
-  return std::string(home != nullptr ? home : ".") + "/.caveman";
-}
-
 int run_native_hook_command(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
                             std::ostream& err) {
   if (args.empty()) {

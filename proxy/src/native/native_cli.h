@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "caveman/install_key.h"
+
 namespace caveman::proxy::native {
 
 // `args` start after the verb.
@@ -22,7 +24,8 @@ int run_native_hook_command(const std::vector<std::string>& args, std::istream& 
                             std::ostream& err);
 int run_native_why_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
-std::string caveman_home_from_env();
+// The state root lives in the engine (caveman/install_key.h); re-exported for callers here.
+using caveman::caveman_home_from_env;
 
 }  // namespace caveman::proxy::native
 

@@ -3,8 +3,8 @@
 // start; the agent's requests carry it to the provider through caveman-proxy, which removes
 // every valid marker before forwarding and uses it to correlate the usage row.
 //
-// The key is 32 random bytes at $CAVEMAN_HOME/runtime/session.key (dir 0700, file 0600,
-// created with O_EXCL so two processes never write different keys). A marker whose
+// The key is the per-install key $CAVEMAN_HOME/runtime/session.key (caveman/install_key.h,
+// which also holds the HMAC and base64url helpers used here). A marker whose
 // signature does not verify is left untouched and correlates nothing; markers naming two
 // different sessions are ambiguous and correlate nothing either. Pure functions apart from
 // load_or_create_key(); failures are Status values.
@@ -14,21 +14,17 @@
 #include <string>
 #include <string_view>
 
+#include "caveman/install_key.h"
 #include "caveman/status.h"
 
 namespace caveman::proxy::native {
 
-inline constexpr std::size_t kSessionKeyBytes = 32;
+inline constexpr std::size_t kSessionKeyBytes = kInstallKeyBytes;
 inline constexpr std::size_t kMaxSidChars = 384;
 
-// Reads <home>/runtime/session.key, creating it (and runtime/, 0700) when missing.
-// Errors: kIo (cave_session_key_unavailable) for unreadable/unwritable paths,
-// kCorrupt (cave_session_key_invalid) for a key of the wrong size or a non-regular file.
-Result<std::string> load_or_create_key(const std::string& home);
-
-std::string base64url_encode(std::string_view bytes);
-// Lowercase hex HMAC-SHA256(key, data).
-std::string hmac_sha256_hex(std::string_view key, std::string_view data);
+using caveman::base64url_encode;
+using caveman::hmac_sha256_hex;
+using caveman::load_or_create_key;
 // The marker for `session_id`. kInvalidArgument (cave_native_bad_request) when the encoded
 // id would exceed kMaxSidChars.
 Result<std::string> make_marker(std::string_view key, std::string_view session_id);

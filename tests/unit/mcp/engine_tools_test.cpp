@@ -125,5 +125,36 @@ TEST(NormalizeHandleTest, AcceptsAllForms) {
   EXPECT_EQ(normalize_handle("ccr://ccr_obj_12/"), "ccr_obj_12");
 }
 
+// 2026-07-28 basic/patterns/mrtr "Basic Workflow": a retrieve over the caller's max_bytes asks
+// (elicitation) when the client declared it, returns the original after "accept", a note after
+// "decline", and acts without asking for clients without elicitation.
+TEST_F(EngineToolsTest, MrtrRetrieveOverBudgetAsksFirst) {
+  std::string log = big_log();
+  std::string handle = call("caveman_compress", {{"input", log}})["structuredContent"]["recovery_handle"];
+  auto modern = [&](Json caps, Json extra) {
+    Json params = {{"name", "caveman_retrieve"}, {"arguments", {{"recovery_handle", handle}, {"max_bytes", 100}}}};
+    params.update(extra);
+    params["_meta"] = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                       {"io.modelcontextprotocol/clientCapabilities", caps}};
+    Json req = {{"jsonrpc", "2.0"}, {"id", ++id_}, {"method", "tools/call"}, {"params", params}};
+    return Json::parse(session_->handle_line(req.dump()))["result"];
+  };
+  Json quiet = modern(Json::object(), Json::object());
+  EXPECT_EQ(quiet["resultType"], "complete");
+  EXPECT_EQ(quiet["content"][0]["text"], log);
+
+  Json caps = {{"elicitation", Json::object()}};
+  Json ask = modern(caps, Json::object());
+  ASSERT_EQ(ask["resultType"], "input_required");
+  EXPECT_EQ(ask["inputRequests"]["confirm_size"]["params"]["mode"], "form");
+  Json yes = modern(caps, {{"requestState", ask["requestState"]},
+                           {"inputResponses", {{"confirm_size", {{"action", "accept"}, {"content", {{"return_whole", true}}}}}}}});
+  EXPECT_EQ(yes["resultType"], "complete");
+  EXPECT_EQ(yes["content"][0]["text"], log);
+  Json no = modern(caps, {{"requestState", ask["requestState"]},
+                          {"inputResponses", {{"confirm_size", {{"action", "decline"}}}}}});
+  EXPECT_NE(no["content"][0]["text"].get<std::string>().find("declined"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace caveman::mcp
