@@ -4,11 +4,15 @@
 #include <SQLiteCpp/Statement.h>
 #include <sys/stat.h>
 
+#include <array>
+#include <cmath>
 #include <cstdio>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <vector>
+
+#include "prices.h"
 
 namespace caveman::cli {
 namespace {
@@ -27,37 +31,87 @@ std::string saved_pct(const Bucket& b) {
   return buf;
 }
 
-nlohmann::ordered_json bucket_json(const Bucket& b) {
+// Dollars rounded to micro-dollars so that output is stable.
+double usd(double v) { return std::round(v * 1e6) / 1e6; }
+
+std::string usd_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6f", v);
+  return buf;
+}
+
+nlohmann::ordered_json bucket_json(const Bucket& b, bool dollars) {
   nlohmann::ordered_json j;
   j["requests"] = b.requests;
   j["tokens_before"] = b.tokens_before;
   j["tokens_after"] = b.tokens_after;
   j["tokens_saved"] = b.tokens_before - b.tokens_after;
+  if (!dollars) return j;
+  j["usd_before"] = usd(b.usd_before());
+  j["usd_after"] = usd(b.usd_after());
+  j["usd_saved"] = usd(b.usd_before() - b.usd_after());
+  j["usd_input"] = usd(b.usd_input);
+  j["usd_cache_read"] = usd(b.usd_cache_read);
+  j["usd_cache_write"] = usd(b.usd_cache_write);
+  j["usd_output"] = usd(b.usd_output);
+  j["unpriced_requests"] = b.unpriced_requests;
+  j["would_save_tokens"] = b.would_save_tokens;
+  j["would_save_usd"] = usd(b.would_save_usd);
   return j;
+}
+
+// Adds one request row to a bucket: tokens, and dollars when the model has a price.
+void add_request(Bucket& b, const std::string& provider, const std::string& model,
+                 const proxy::UsageTokens& u, std::int64_t removed, std::int64_t would_tokens,
+                 double would_usd) {
+  // As documented in docs/cli.md (for OpenAI rows this counts cached tokens twice; dollars
+  // below use each provider's own convention).
+  std::int64_t after = u.input + u.cache_read + u.cache_write;
+  b.requests += 1;
+  b.tokens_after += after;
+  b.tokens_before += after + removed;
+  b.would_save_tokens += would_tokens;
+  b.would_save_usd += would_usd;
+  std::optional<proxy::ModelPrice> price = proxy::find_price(provider, model);
+  if (!price) {
+    b.unpriced_requests += 1;
+    return;
+  }
+  proxy::Dollars d = proxy::price_usage(provider, *price, u);
+  b.usd_input += d.input;
+  b.usd_cache_read += d.cache_read;
+  b.usd_cache_write += d.cache_write;
+  b.usd_output += d.output;
+  b.usd_removed += static_cast<double>(removed) * price->input * 1e-6;
 }
 
 Status read_requests(const std::string& path, const std::string& since, StatsReport* r) {
   SQLite::Database db(path, SQLite::OPEN_READONLY, 5000);
   SQLite::Statement q(db,
                       "SELECT COALESCE(agent_slug,'unlabeled-agent'), COALESCE(provider,'unknown'),"
-                      " COALESCE(input_tokens,0)+COALESCE(cached_input_tokens,0)"
-                      "+COALESCE(cache_creation_input_tokens,0),"
-                      " COALESCE(compression_tokens_before,0)-COALESCE(compression_tokens_after,0)"
+                      " COALESCE(model,'unknown'), substr(ts,1,10),"
+                      " COALESCE(input_tokens,0), COALESCE(output_tokens,0),"
+                      " COALESCE(cached_input_tokens,0), COALESCE(cache_creation_input_tokens,0),"
+                      " COALESCE(compression_tokens_before,0)-COALESCE(compression_tokens_after,0),"
+                      " COALESCE(would_save_tokens,0), COALESCE(would_save_usd,0)"
                       " FROM requests WHERE ts >= ? ORDER BY id");
   q.bind(1, since);
   while (q.executeStep()) {
-    std::int64_t after = q.getColumn(2).getInt64();
-    std::int64_t removed = std::max<std::int64_t>(0, q.getColumn(3).getInt64());
-    for (auto* map : {&r->by_agent, &r->by_provider}) {
-      Bucket& b = (*map)[q.getColumn(map == &r->by_agent ? 0 : 1).getString()];
-      b.requests += 1;
-      b.tokens_after += after;
-      b.tokens_before += after + removed;
+    std::string provider = q.getColumn(1).getString();
+    std::string model = q.getColumn(2).getString();
+    proxy::UsageTokens u{q.getColumn(4).getInt64(), q.getColumn(5).getInt64(), q.getColumn(6).getInt64(),
+                         q.getColumn(7).getInt64()};
+    std::int64_t removed = std::max<std::int64_t>(0, q.getColumn(8).getInt64());
+    std::int64_t would_tokens = q.getColumn(9).getInt64();
+    double would_usd = q.getColumn(10).getDouble();
+    for (Bucket* b : {&r->by_agent[q.getColumn(0).getString()], &r->by_provider[provider],
+                      &r->by_model[model], &r->by_day[q.getColumn(3).getString()], &r->total}) {
+      add_request(*b, provider, model, u, removed, would_tokens, would_usd);
     }
-    r->requests += 1;
-    r->tokens_after += after;
-    r->tokens_before += after + removed;
   }
+  r->requests = r->total.requests;
+  r->tokens_before = r->total.tokens_before;
+  r->tokens_after = r->total.tokens_after;
   return Status::Ok();
 }
 
@@ -138,58 +192,76 @@ std::string StatsReport::to_json() const {
   j["basis"] = "inferred";
   j["token_count_basis"] = "provider_reported_input_plus_estimated_o200k_removed";
   if (!since.empty()) j["since"] = since;
-  auto section = [](const std::map<std::string, Bucket>& m) {
+  nlohmann::ordered_json totals = bucket_json(total, true);
+  for (const char* k : {"usd_before", "usd_after", "usd_saved", "usd_input", "usd_cache_read",
+                        "usd_cache_write", "usd_output", "unpriced_requests", "would_save_tokens",
+                        "would_save_usd"}) {
+    j[k] = totals[k];
+  }
+  j["price_basis"] = "list prices, bench/prices.json; cache writes at the 5-minute rate";
+  auto section = [](const std::map<std::string, Bucket>& m, bool dollars) {
     nlohmann::ordered_json o = nlohmann::ordered_json::object();
-    for (const auto& [k, b] : m) o[k] = bucket_json(b);
+    for (const auto& [k, b] : m) o[k] = bucket_json(b, dollars);
     return o;
   };
-  j["by_agent"] = section(by_agent);
-  j["by_provider"] = section(by_provider);
-  j["by_content_type"] = section(by_content_type);
+  j["by_agent"] = section(by_agent, true);
+  j["by_provider"] = section(by_provider, true);
+  j["by_model"] = section(by_model, true);
+  j["by_day"] = section(by_day, true);
+  j["by_content_type"] = section(by_content_type, false);
   return j.dump(2) + "\n";
 }
 
 std::string StatsReport::to_csv() const {
   std::ostringstream out;
-  out << "section,key,requests,tokens_before,tokens_after,saved_pct,basis\n";
-  Bucket total{requests, tokens_before, tokens_after};
+  out << "section,key,requests,tokens_before,tokens_after,saved_pct,usd_before,usd_after,"
+         "usd_input,usd_cache_read,usd_cache_write,usd_output,would_save_tokens,would_save_usd,basis\n";
   auto row = [&](const std::string& section, const std::string& key, const Bucket& b) {
     out << section << "," << nlohmann::json(key).dump() << "," << b.requests << ","
-        << b.tokens_before << "," << b.tokens_after << "," << saved_pct(b) << ",inferred\n";
+        << b.tokens_before << "," << b.tokens_after << "," << saved_pct(b) << ","
+        << usd_text(b.usd_before()) << "," << usd_text(b.usd_after()) << "," << usd_text(b.usd_input)
+        << "," << usd_text(b.usd_cache_read) << "," << usd_text(b.usd_cache_write) << ","
+        << usd_text(b.usd_output) << "," << b.would_save_tokens << "," << usd_text(b.would_save_usd)
+        << ",inferred\n";
   };
   row("total", "all", total);
   for (const auto& [k, b] : by_agent) row("agent", k, b);
   for (const auto& [k, b] : by_provider) row("provider", k, b);
+  for (const auto& [k, b] : by_model) row("model", k, b);
+  for (const auto& [k, b] : by_day) row("day", k, b);
   for (const auto& [k, b] : by_content_type) row("content_type", k, b);
   return out.str();
 }
 
 std::string StatsReport::to_table() const {
-  struct Line {
-    std::string section, key, count, before, after, pct;
-  };
-  std::vector<Line> lines{{"", "", "count", "tokens before", "tokens after", "saved"}};
-  auto add = [&](const std::string& section, const std::string& key, const Bucket& b) {
+  constexpr int kCols = 8;
+  using Line = std::array<std::string, kCols>;
+  std::vector<Line> lines{{"", "", "count", "tokens before", "tokens after", "saved", "$ before", "$ after"}};
+  auto add = [&](const std::string& section, const std::string& key, const Bucket& b, bool dollars) {
     lines.push_back({section, key, std::to_string(b.requests), std::to_string(b.tokens_before),
-                     std::to_string(b.tokens_after), saved_pct(b) + "%"});
+                     std::to_string(b.tokens_after), saved_pct(b) + "%",
+                     dollars ? usd_text(b.usd_before()) : "", dollars ? usd_text(b.usd_after()) : ""});
   };
-  add("total", "requests", Bucket{requests, tokens_before, tokens_after});
-  for (const auto& [k, b] : by_agent) add("agent", k, b);
-  for (const auto& [k, b] : by_provider) add("provider", k, b);
-  for (const auto& [k, b] : by_content_type) add("content type", k, b);
-  std::size_t w[6] = {0, 0, 0, 0, 0, 0};
+  add("total", "requests", total, true);
+  for (const auto& [k, b] : by_agent) add("agent", k, b, true);
+  for (const auto& [k, b] : by_provider) add("provider", k, b, true);
+  for (const auto& [k, b] : by_model) add("model", k, b, true);
+  for (const auto& [k, b] : by_day) add("day", k, b, true);
+  for (const auto& [k, b] : by_content_type) add("content type", k, b, false);
+  std::size_t w[kCols] = {};
   for (const auto& l : lines) {
-    const std::string* f[6] = {&l.section, &l.key, &l.count, &l.before, &l.after, &l.pct};
-    for (int i = 0; i < 6; ++i) w[i] = std::max(w[i], f[i]->size());
+    for (int i = 0; i < kCols; ++i) w[i] = std::max(w[i], l[static_cast<std::size_t>(i)].size());
   }
   std::ostringstream out;
   for (const auto& l : lines) {
-    out << std::left << std::setw(static_cast<int>(w[0])) << l.section << "  "
-        << std::setw(static_cast<int>(w[1])) << l.key << std::right;
-    out << "  " << std::setw(static_cast<int>(w[2])) << l.count << "  "
-        << std::setw(static_cast<int>(w[3])) << l.before << "  "
-        << std::setw(static_cast<int>(w[4])) << l.after << "  "
-        << std::setw(static_cast<int>(w[5])) << l.pct << "\n";
+    out << std::left << std::setw(static_cast<int>(w[0])) << l[0] << "  " << std::setw(static_cast<int>(w[1]))
+        << l[1] << std::right;
+    for (int i = 2; i < kCols; ++i) out << "  " << std::setw(static_cast<int>(w[i])) << l[static_cast<std::size_t>(i)];
+    out << "\n";
+  }
+  if (total.would_save_tokens > 0) {
+    out << "record-mode estimate: compress would save " << total.would_save_tokens << " tokens ($"
+        << usd_text(total.would_save_usd) << ")\n";
   }
   out << "All figures are inferred (local o200k estimates and provider-reported input tokens)";
   out << (since.empty() ? ".\n" : ", since " + since + ".\n");

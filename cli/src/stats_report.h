@@ -4,7 +4,8 @@
 // from ccr.db `recoveries` (by content type). Per request, tokens_after is the input the
 // provider reported (input + cache read + cache write) and tokens_before adds back what
 // compression removed (compression_tokens_before − compression_tokens_after, o200k
-// estimates). Every figure is basis "inferred". A store that does not exist yet counts as
+// estimates); dollars price each part of the provider's usage separately (usd_after) and add
+// the removed tokens at the input price (usd_before). Every figure is basis "inferred". A store that does not exist yet counts as
 // empty; one that cannot be read is an error (cave_db_unavailable). Output is deterministic
 // (maps sorted by key).
 #ifndef CAVEMAN_CLI_STATS_REPORT_H_
@@ -24,6 +25,19 @@ struct Bucket {
   std::int64_t requests = 0;  // rows (requests, or stored originals for content types)
   std::int64_t tokens_before = 0;
   std::int64_t tokens_after = 0;
+  // Dollars at list price (bench/prices.json, embedded in the proxy library); requests of
+  // models without a price are counted in unpriced_requests and add no dollars.
+  double usd_input = 0;        // uncached input
+  double usd_cache_read = 0;
+  double usd_cache_write = 0;  // at the 5-minute write rate
+  double usd_output = 0;
+  double usd_removed = 0;      // what the tokens compression removed would have cost as input
+  std::int64_t unpriced_requests = 0;
+  std::int64_t would_save_tokens = 0;  // record-mode estimate (rows that have one)
+  double would_save_usd = 0;
+
+  double usd_after() const { return usd_input + usd_cache_read + usd_cache_write + usd_output; }
+  double usd_before() const { return usd_after() + usd_removed; }
 };
 
 struct StatsReport {
@@ -32,11 +46,16 @@ struct StatsReport {
   std::int64_t tokens_after = 0;
   std::map<std::string, Bucket> by_agent;
   std::map<std::string, Bucket> by_provider;
+  std::map<std::string, Bucket> by_model;
+  std::map<std::string, Bucket> by_day;  // UTC YYYY-MM-DD
   std::map<std::string, Bucket> by_content_type;
+  Bucket total;  // dollars and estimates over every request
   std::string since;  // UTC "YYYY-MM-DDTHH:MM:SSZ", "" = all time
 
   std::string to_json() const;
-  std::string to_csv() const;    // section,key,requests,tokens_before,tokens_after,saved_pct
+  // section,key,requests,tokens_before,tokens_after,saved_pct,usd_before,usd_after,
+  // usd_input,usd_cache_read,usd_cache_write,usd_output,would_save_tokens,would_save_usd,basis
+  std::string to_csv() const;
   std::string to_table() const;  // aligned, for people
 };
 

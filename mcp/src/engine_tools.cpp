@@ -43,6 +43,19 @@ bool string_arg(const Json& args, const char* name, std::string* out, ToolResult
   return true;
 }
 
+// Optional non-negative integer argument; anything else is an error.
+bool count_arg(const Json& args, const char* name, std::optional<std::int64_t>* out, ToolResult* err) {
+  auto it = args.find(name);
+  if (it == args.end() || it->is_null()) return true;
+  if (!it->is_number_integer() || it->get<std::int64_t>() < 0) {
+    *err = ToolResult::error("cave_invalid_arguments",
+                             std::string("\"") + name + "\" must be a non-negative integer");
+    return false;
+  }
+  *out = it->get<std::int64_t>();
+  return true;
+}
+
 bool required_string(const Json& args, const char* name, std::string* out, ToolResult* err) {
   if (!args.contains(name)) {
     *err = ToolResult::error("cave_invalid_arguments", std::string("missing \"") + name + "\"");
@@ -81,7 +94,12 @@ Tool compress_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Session
         {"content_type",
          {{"type", "string"}, {"enum", type_enum}, {"description", "Force a type; default: detect."}}},
         {"type", {{"type", "string"}, {"description", "Alias of content_type."}}},
-        {"query", {{"type", "string"}, {"description", "What you look for; matching parts are kept."}}}}},
+        {"query", {{"type", "string"}, {"description", "What you look for; matching parts are kept."}}},
+        {"budget",
+         {{"type", "integer"},
+          {"minimum", 0},
+          {"description", "Token budget: a line view still larger is cut to about this size "
+                          "(default 25000; 0 = no budget)."}}}}},
       {"required", Json::array({"input"})}};
   t.output_schema = Json{
       {"type", "object"},
@@ -102,13 +120,15 @@ Tool compress_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Session
   t.handler = [engine, totals](const Json& args, const CallContext&) {
     ToolResult err;
     std::string input, type, alias, query;
+    std::optional<std::int64_t> budget;
     if (!required_string(args, "input", &input, &err) ||
         !string_arg(args, "content_type", &type, &err) || !string_arg(args, "type", &alias, &err) ||
-        !string_arg(args, "query", &query, &err)) {
+        !string_arg(args, "query", &query, &err) || !count_arg(args, "budget", &budget, &err)) {
       return err;
     }
     Options opts;
     opts.mode = "compress";
+    if (budget) opts.budget_tokens = *budget;
     opts.type = type.empty() ? alias : type;
     if (opts.type == "auto") opts.type.clear();
     opts.query = query;

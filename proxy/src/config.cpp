@@ -93,6 +93,40 @@ Status make_dirs(const std::string& dir) {
   return Status::Ok();
 }
 
+bool parse_bool(std::string_view v, bool* out) {
+  if (v == "true" || v == "on" || v == "yes" || v == "1") return *out = true, true;
+  if (v == "false" || v == "off" || v == "no" || v == "0") return *out = false, true;
+  return false;
+}
+
+// optimizers: {id: bool}, canary: {percent: N}, estimate: {record: bool}.
+Status apply_optimizer_yaml(const YAML::Node& root, Config* config) {
+  if (YAML::Node opt = root["optimizers"]; opt && opt.IsMap()) {
+    for (const auto& entry : opt) {
+      std::string id = entry.first.as<std::string>();
+      bool on = true;
+      if (!parse_bool(scalar(entry.second), &on)) {
+        return invalid("optimizers." + id + " must be true or false");
+      }
+      config->optimizers[id] = on;
+    }
+  }
+  if (YAML::Node canary = root["canary"]; canary && canary.IsMap()) {
+    if (auto v = scalar(canary["percent"]); !v.empty()) {
+      std::int64_t p = 0;
+      CAVEMAN_RETURN_IF_ERROR(parse_count(v, "canary.percent", 0, &p));
+      if (p > 100) return invalid("canary.percent must be 0..100");
+      config->canary_percent = static_cast<int>(p);
+    }
+  }
+  if (YAML::Node estimate = root["estimate"]; estimate && estimate.IsMap()) {
+    if (auto v = scalar(estimate["record"]); !v.empty() && !parse_bool(v, &config->observe_estimate)) {
+      return invalid("estimate.record must be true or false");
+    }
+  }
+  return Status::Ok();
+}
+
 // Applies the YAML document to `config`.
 Status apply_yaml(std::string_view yaml, Config* config) {
   YAML::Node root;
@@ -137,7 +171,15 @@ Status apply_yaml(std::string_view yaml, Config* config) {
       if (auto v = scalar(compress["min_bytes"]); !v.empty()) {
         CAVEMAN_RETURN_IF_ERROR(parse_count(v, "compress.min_bytes", 1, &config->min_bytes));
       }
+      if (auto v = scalar(compress["budget_tokens"]); !v.empty()) {
+        CAVEMAN_RETURN_IF_ERROR(parse_count(v, "compress.budget_tokens", 0, &config->budget_tokens));
+      }
+      if (auto v = scalar(compress["min_saving_tokens"]); !v.empty()) {
+        CAVEMAN_RETURN_IF_ERROR(
+            parse_count(v, "compress.min_saving_tokens", 0, &config->min_saving_tokens));
+      }
     }
+    CAVEMAN_RETURN_IF_ERROR(apply_optimizer_yaml(root, config));
     if (YAML::Node upstream = root["upstream"]; upstream && upstream.IsMap()) {
       if (auto v = scalar(upstream["timeout_ms"]); !v.empty()) {
         CAVEMAN_RETURN_IF_ERROR(parse_count(v, "upstream.timeout_ms", 1, &config->upstream_timeout_ms));
@@ -180,6 +222,11 @@ EnvLookup map_env(std::map<std::string, std::string> values) {
     if (it == values.end() || it->second.empty()) return std::nullopt;
     return it->second;
   };
+}
+
+bool optimizer_enabled(const Config& config, std::string_view id) {
+  auto it = config.optimizers.find(std::string(id));
+  return it == config.optimizers.end() || it->second;
 }
 
 std::string normalize_mode(std::string_view mode) {
@@ -250,6 +297,22 @@ Result<Config> parse_config(std::string_view yaml, const EnvLookup& env, std::st
   }
   if (auto v = env("CAVEMAN_COMPRESS_MIN_BYTES")) {
     CAVEMAN_RETURN_IF_ERROR(parse_count(*v, "CAVEMAN_COMPRESS_MIN_BYTES", 1, &config.min_bytes));
+  }
+  if (auto v = env("CAVEMAN_COMPRESS_BUDGET_TOKENS")) {
+    CAVEMAN_RETURN_IF_ERROR(parse_count(*v, "CAVEMAN_COMPRESS_BUDGET_TOKENS", 0, &config.budget_tokens));
+  }
+  if (auto v = env("CAVEMAN_COMPRESS_MIN_SAVING_TOKENS")) {
+    CAVEMAN_RETURN_IF_ERROR(
+        parse_count(*v, "CAVEMAN_COMPRESS_MIN_SAVING_TOKENS", 0, &config.min_saving_tokens));
+  }
+  if (auto v = env("CAVEMAN_CANARY_PERCENT")) {
+    std::int64_t p = 0;
+    CAVEMAN_RETURN_IF_ERROR(parse_count(*v, "CAVEMAN_CANARY_PERCENT", 0, &p));
+    if (p > 100) return invalid("CAVEMAN_CANARY_PERCENT must be 0..100");
+    config.canary_percent = static_cast<int>(p);
+  }
+  if (auto v = env("CAVEMAN_OBSERVE_ESTIMATE"); v && !parse_bool(*v, &config.observe_estimate)) {
+    return invalid("CAVEMAN_OBSERVE_ESTIMATE must be true or false");
   }
   if (auto v = env("CAVEMAN_PROXY_THREADS")) {
     std::int64_t n = 0;

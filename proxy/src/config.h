@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "caveman/engine.h"
 #include "caveman/status.h"
 #include "outbound_proxy.h"
 
@@ -33,6 +34,13 @@ inline constexpr std::int64_t kDefaultMaxRequestBytes = 32LL * 1024 * 1024;
 inline constexpr std::int64_t kDefaultUpstreamTimeoutMs = 900000;  // 15 min: long LLM calls
 inline constexpr std::int64_t kDefaultConnectTimeoutMs = 10000;
 inline constexpr std::int64_t kDefaultMinBytes = 512;
+// A lossy view that saves fewer tokens passes through: one retrieve costs more than that.
+inline constexpr std::int64_t kDefaultMinSavingTokens = 256;
+inline constexpr int kDefaultCanaryPercent = 10;
+
+// Provider-native optimizers (modes recommend/shadow/canary/active); each can be switched off.
+inline constexpr std::string_view kOptimizerAnthropicBreakpoints = "anthropic-cache-breakpoints";
+inline constexpr std::string_view kOptimizerOpenaiCacheKey = "openai-prompt-cache-key";
 
 struct CompatMount {
   std::string name;         // ^[a-z0-9][a-z0-9._-]{0,63}$
@@ -52,6 +60,11 @@ struct Config {
   std::map<std::string, std::string> provider_base_urls;
   std::vector<CompatMount> compat;  // sorted by name
   std::int64_t min_bytes = kDefaultMinBytes;  // compress.min_bytes
+  std::int64_t budget_tokens = caveman::kDefaultBudgetTokens;  // compress.budget_tokens (0 = none)
+  std::int64_t min_saving_tokens = kDefaultMinSavingTokens;  // compress.min_saving_tokens
+  std::map<std::string, bool> optimizers;  // optimizers: {id: bool}; absent = on
+  int canary_percent = kDefaultCanaryPercent;  // canary.percent: share of sessions optimized
+  bool observe_estimate = true;  // estimate.record (CAVEMAN_OBSERVE_ESTIMATE): would_save_*
   bool recovery_via_mcp = false;              // CAVEMAN_RECOVERY == "mcp"
   std::int64_t max_request_bytes = kDefaultMaxRequestBytes;
   std::int64_t upstream_timeout_ms = kDefaultUpstreamTimeoutMs;
@@ -65,6 +78,9 @@ struct Config {
   std::string db_path;   // CAVEMAN_DB or <home>/caveman.db
   std::string owner = "start";  // CAVEMAN_PROXY_OWNER: start|wrap
 };
+
+// Whether optimizer `id` is on (absent from `optimizers:` = on).
+bool optimizer_enabled(const Config& config, std::string_view id);
 
 // Accepted modes pass through; anything else (typos, case) → "record".
 std::string normalize_mode(std::string_view mode);

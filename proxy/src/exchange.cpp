@@ -9,11 +9,13 @@
 #include <optional>
 #include <set>
 
+#include "cost_modes.h"
 #include "errors.h"
 #include "headers.h"
 #include "json_spans.h"
 #include "live_zone.h"
 #include "native/session_marker.h"
+#include "optimizers.h"
 #include "pixel_mode.h"
 #include "retrieve_loop.h"
 #include "transform.h"
@@ -357,6 +359,47 @@ void answer_relayed(const std::shared_ptr<Exchange>& x, const std::string& optim
   }
 }
 
+// The cost mode for this request, plus the cache-bust monitor (observe only).
+CostPlan observe_cost(Exchange& x, const JsonDoc* doc, bool bypass) {
+  UsageRow& row = x.row;
+  if (doc == nullptr || !has_live_zone(x.route.endpoint)) {
+    CostPlan none;
+    none.runtime_mode = x.rt->config.mode;
+    row.runtime_mode = none.runtime_mode;
+    return none;
+  }
+  row.session_key = session_fingerprint(x.route.endpoint, *doc, row.agent_slug, row.model, row.session_id);
+  row.api = x.route.endpoint;
+  BustReport bust = x.rt->sessions.observe(row.session_key, prefix_components(x.route.endpoint, *doc));
+  row.cache_bust = bust.bust ? 1 : 0;
+  row.cache_bust_component = bust.component;
+  CostPlan plan = plan_cost(x.rt->config, bypass, row.session_key, x.rt->sessions);
+  row.runtime_mode = plan.runtime_mode;
+  row.estimate_wanted = plan.estimate;
+  row.guard_note = plan.guard_note;
+  return plan;
+}
+
+// Runs the optimizers on the body about to be sent: in active mode their output is sent; in
+// recommend/shadow mode the row only names them ("shadow:<id>"). Returns the ids applied.
+std::string apply_cost_optimizers(Exchange& x, const CostPlan& plan, AuthMode auth) {
+  if (!plan.optimize && plan.preview.empty()) return {};
+  OptimizerOutcome o = run_optimizers(x.rt->config, x.route, auth, *x.upstream.body, x.row.session_key);
+  if (o.ids.empty()) return {};
+  std::string ids;
+  for (const std::string& id : o.ids) {
+    if (!ids.empty()) ids += ',';
+    ids += plan.optimize ? id : plan.preview + ":" + id;
+  }
+  if (plan.optimize) {
+    auto sent = std::make_shared<const std::string>(std::move(o.body));
+    x.upstream.body = sent;
+    x.row.sent_body = sent;
+    x.transformed = true;  // a 4xx is retried with the client's bytes
+  }
+  return ids;
+}
+
 }  // namespace
 
 void Exchange::party_done() {
@@ -482,7 +525,8 @@ void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response
   bool marker_only = config.recovery_via_mcp;
   bool server_retrieve = !config.recovery_via_mcp && auth == AuthMode::kPayg && !row.stream &&
                          !facts.declares_retrieve_tool && server_retrieve_endpoint(x->route.endpoint);
-  bool eligible = rt_->compress_enabled() && !bypass && doc && has_live_zone(x->route.endpoint) &&
+  CostPlan plan = observe_cost(*x, doc ? &*doc : nullptr, bypass);
+  bool eligible = plan.compress && rt_->compress_enabled() && doc && has_live_zone(x->route.endpoint) &&
                   (marker_only || server_retrieve);
   row.compression_eligible = eligible;
 
@@ -491,7 +535,8 @@ void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response
   HeaderList compression_headers;  // sent only when the provider took the transformed body
   if (eligible) {
     LiveZone zone = extract_live_zone(x->route.endpoint, *doc, static_cast<std::size_t>(config.min_bytes));
-    Transformer transformer(rt_->engine.get(), rt_->store.get(), rt_->prefix_cache.get());
+    Transformer transformer(rt_->engine.get(), rt_->store.get(), rt_->prefix_cache.get(),
+                            CompressKnobs{config.budget_tokens, config.min_saving_tokens});
     outcome = transformer.transform(*raw, *doc, zone);
     if (!outcome.error.empty()) spdlog::warn("compress: a block kept its original bytes: {}", outcome.error);
   }
@@ -520,8 +565,12 @@ void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response
         {"x-caveman-token-count-basis", "estimated_engine_o200k"}};
   }
 
+  row.guard_charge = outcome.changed;
+  std::string optimizers = apply_cost_optimizers(*x, plan, auth);
+  if (!optimizers.empty()) optimization += (optimization.empty() ? "" : ",") + optimizers;
+
   // Server-side recovery: buffered exchange with the injected retrieve tool.
-  if (x->transformed && server_retrieve && !marker_only) {
+  if (outcome.changed && server_retrieve && !marker_only) {
     Result<std::string> injected = inject_retrieve_tool(x->route.endpoint, *x->upstream.body);
     if (injected.ok()) {
       optimization += ",caveman-retrieve-tool";

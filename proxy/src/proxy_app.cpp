@@ -129,7 +129,14 @@ int serve(const Config& config, std::ostream& err) {
     return 1;
   }
   rt.usage = std::move(writer).value();
-  if (config.mode == "compress" || config.mode == "pixel") {
+  // The estimate compresses copies only (external recovery): no store needed.
+  rt.estimator = std::make_unique<Engine>(nullptr);
+  rt.ledger = std::make_unique<CostLedger>(&rt.config, rt.estimator.get(), &rt.sessions);
+  rt.usage->set_hook([ledger = rt.ledger.get()](UsageRow& row, const Usage& usage, std::size_t backlog) {
+    ledger->enrich(row, usage, backlog);
+  });
+  const std::string& m = config.mode;
+  if (m == "compress" || m == "pixel" || m == "active" || m == "canary") {
     ccr::OpenOptions options;
     Result<std::string> path = ccr::resolve_store_path(&options);
     Result<std::unique_ptr<ccr::Store>> store =

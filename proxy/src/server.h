@@ -23,10 +23,12 @@
 #include "caveman/status.h"
 #include "client_watch.h"
 #include "config.h"
+#include "cost_ledger.h"
 #include "executors.h"
 #include "idle_exit.h"
 #include "metrics.h"
 #include "prefix_cache.h"
+#include "session_book.h"
 #include "upstream.h"
 #include "usage_store.h"
 
@@ -44,6 +46,10 @@ struct ProxyRuntime {
   std::shared_ptr<ccr::Store> store;          // null: compress mode degrades to record
   std::unique_ptr<Engine> engine;             // set whenever store is
   std::unique_ptr<PrefixCache> prefix_cache;  // set whenever store is
+  // Declared before `usage`: the writer thread (stopped in usage's destructor) calls the ledger.
+  std::unique_ptr<Engine> estimator;          // store-less engine for the record estimate
+  SessionBook sessions;                       // cache-bust monitor, guard, canary
+  std::unique_ptr<CostLedger> ledger;         // the usage writer's hook
   std::unique_ptr<UsageWriter> usage;         // null: rows are not recorded
   std::unique_ptr<UpstreamClient> upstream;
   Metrics metrics;
@@ -53,8 +59,10 @@ struct ProxyRuntime {
   ActivityClock activity;   // provider requests, native events, keepalive (idle exit)
   bool keepalive_route = false;  // POST /caveman/keepalive → 204 (only with a native runtime)
 
+  // Compression can run at all (the mode may still decide per request: cost_modes.h).
   bool compress_enabled() const {
-    return config.mode == "compress" && store && engine && prefix_cache;
+    const std::string& m = config.mode;
+    return (m == "compress" || m == "active" || m == "canary") && store && engine && prefix_cache;
   }
 };
 

@@ -78,6 +78,10 @@ CREATE TABLE IF NOT EXISTS prefix_replacements (
 // Columns added after the first schema; ALTERs are additive and idempotent.
 constexpr const char* kMigrations[] = {
     "ALTER TABLE requests ADD COLUMN usage_scan_note TEXT",
+    "ALTER TABLE requests ADD COLUMN session_key TEXT",
+    "ALTER TABLE requests ADD COLUMN cache_bust INTEGER",
+    "ALTER TABLE requests ADD COLUMN cache_bust_component TEXT",
+    "ALTER TABLE requests ADD COLUMN guard_note TEXT",
 };
 
 Status prepare_file(const std::string& path) {

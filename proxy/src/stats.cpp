@@ -28,7 +28,8 @@ Result<std::string> stats_summary(const std::string& db_path) {
                         "SELECT COUNT(*), COALESCE(SUM(input_tokens),0), COALESCE(SUM(output_tokens),0), "
                         "COALESCE(SUM(cached_input_tokens),0), COALESCE(SUM(cache_creation_input_tokens),0), "
                         "COALESCE(SUM(compression_tokens_before),0), COALESCE(SUM(compression_tokens_after),0), "
-                        "COALESCE(SUM(compression_eligible),0) FROM requests");
+                        "COALESCE(SUM(compression_eligible),0), COALESCE(SUM(would_save_tokens),0), "
+                        "SUM(would_save_usd), COALESCE(SUM(cache_bust),0) FROM requests");
     q.executeStep();
     OJson out;
     out["requests"] = q.getColumn(0).getInt64();
@@ -48,6 +49,9 @@ Result<std::string> stats_summary(const std::string& db_path) {
     out["compression_tokens_saved"] = before - after;
     out["compression_token_count_basis"] = "estimated_engine_o200k";
     out["requests_eligible_for_compression"] = eligible;
+    out["would_save_tokens"] = q.getColumn(8).getInt64();
+    out["would_save_usd"] = column_value(q.getColumn(9));
+    out["cache_bust_requests"] = q.getColumn(10).getInt64();
     out["basis"] = "inferred";
     return out.dump(2);
   } catch (const SQLite::Exception& e) {
@@ -62,7 +66,9 @@ Result<std::string> stats_recent(const std::string& db_path, int n) {
                         "SELECT ts, request_id, agent_slug, provider, model, endpoint, stream, status_code, "
                         "error_code, latency_ms, input_tokens, output_tokens, cached_input_tokens, "
                         "cache_creation_input_tokens, token_usage_basis, auth_mode, "
-                        "compression_tokens_before, compression_tokens_after, recovery_handle, basis "
+                        "compression_tokens_before, compression_tokens_after, recovery_handle, runtime_mode, "
+                        "optimization_ids, session_key, cache_bust, cache_bust_component, would_save_tokens, "
+                        "would_save_usd, guard_note, basis "
                         "FROM requests ORDER BY id DESC LIMIT ?");
     q.bind(1, n);
     OJson rows = OJson::array();

@@ -21,6 +21,16 @@ std::string handle_from_replacement(std::string_view replacement) {
   return std::string(replacement.substr(start, replacement.size() - kMarkerClose.size() - start));
 }
 
+Options block_options(const CompressKnobs& knobs, const std::string& query) {
+  Options options;
+  options.mode = "compress";
+  options.query = query;
+  options.external_recovery = true;  // the proxy stores the block itself
+  options.budget_tokens = knobs.budget_tokens;
+  options.min_lossy_saving_tokens = knobs.min_saving_tokens;
+  return options;
+}
+
 std::string join_handles(const std::vector<std::string>& handles) {
   std::string out;
   std::size_t skip = handles.size() > kMaxDisclosedHandles ? handles.size() - kMaxDisclosedHandles : 0;
@@ -55,11 +65,7 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
     }
     if (!c.live) continue;  // frozen blocks are only ever re-substituted
 
-    Options options;
-    options.mode = "compress";
-    options.query = zone.query;
-    options.external_recovery = true;  // the proxy stores the block itself, below
-    CompressResult r = engine_->compress(original, options);
+    CompressResult r = engine_->compress(original, block_options(knobs_, zone.query));
     if (r.passed_through() || r.tokens_after >= r.tokens_before) continue;
 
     ccr::Record record;

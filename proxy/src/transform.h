@@ -39,11 +39,20 @@ struct TransformOutcome {
   std::string error;                // last store/cache problem (the block kept its bytes)
 };
 
+// The engine knobs caveman.yaml's `compress:` block sets (docs/proxy.md).
+struct CompressKnobs {
+  std::int64_t budget_tokens = caveman::kDefaultBudgetTokens;  // → Options::budget_tokens
+  std::int64_t min_saving_tokens = 0;                 // → Options::min_lossy_saving_tokens
+};
+
+// The engine options the proxy compresses a live block with (compress and the estimate).
+Options block_options(const CompressKnobs& knobs, const std::string& query);
+
 class Transformer {
  public:
   // None of the pointers is owned; `store` and `cache` must be non-null.
-  Transformer(const Engine* engine, ccr::Store* store, PrefixCache* cache)
-      : engine_(engine), store_(store), cache_(cache) {}
+  Transformer(const Engine* engine, ccr::Store* store, PrefixCache* cache, CompressKnobs knobs = {})
+      : engine_(engine), store_(store), cache_(cache), knobs_(knobs) {}
 
   TransformOutcome transform(std::string_view body, const JsonDoc& doc, const LiveZone& zone) const;
 
@@ -51,6 +60,7 @@ class Transformer {
   const Engine* engine_;
   ccr::Store* store_;
   PrefixCache* cache_;
+  CompressKnobs knobs_;
 };
 
 // The row's recovery_handle: the newest kMaxDisclosedHandles handles, comma-joined, with a

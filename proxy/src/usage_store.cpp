@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cstdio>
 #include <vector>
 
 #include "caveman/ccr.h"
@@ -35,8 +36,10 @@ INSERT INTO requests (
   cache_status, raw_request_sha256, transformed_request_sha256, request_hash_complete,
   compression_eligible, compression_ratio, compression_tokens_before, compression_tokens_after,
   compression_token_count_basis, recovery_handle, usage_scan_note, session_id,
-  session_correlation_basis
-) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?))sql";
+  session_correlation_basis, session_key, cache_bust, cache_bust_component, would_save_tokens,
+  would_save_usd, guard_note
+) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,
+          ?,?,?,?,?,?))sql";
 
 // Text is bound without a copy (SQLITE_STATIC): every string bound in insert() outlives the
 // statement's step, and the next row rebinds every parameter. Copying them was ~6 µs a row.
@@ -174,6 +177,12 @@ Status UsageWriter::insert(SQLite::Statement& st, UsageRow& row) {
   } else if (row.capture) {
     usage = scan_usage(row.provider, row.stream, row.content_encoding, *row.capture);
   }
+  if (hook_) hook_(row, usage, backlog_.load(std::memory_order_relaxed));
+  char session_hex[17] = {0};
+  if (row.session_key != 0) {
+    std::snprintf(session_hex, sizeof session_hex, "%016llx",
+                  static_cast<unsigned long long>(row.session_key));
+  }
   std::string raw_sha = row.raw_body ? ccr::sha256_hex(*row.raw_body) : std::string();
   std::string sent_sha;
   if (row.sent_body) {
@@ -230,6 +239,20 @@ Status UsageWriter::insert(SQLite::Statement& st, UsageRow& row) {
     bind_text(st, ++i, usage.note);
     bind_text(st, ++i, row.session_id);
     bind_text_or(st, ++i, row.session_correlation_basis, "uncorrelated");
+    if (row.session_key != 0) {
+      st.bind(++i, session_hex);
+    } else {
+      st.bind(++i);
+    }
+    bind_opt(st, ++i, row.cache_bust ? std::optional<std::int64_t>(*row.cache_bust) : std::nullopt);
+    bind_text(st, ++i, row.cache_bust_component);
+    bind_opt(st, ++i, row.would_save_tokens);
+    if (row.would_save_usd) {
+      st.bind(++i, *row.would_save_usd);
+    } else {
+      st.bind(++i);
+    }
+    bind_text(st, ++i, row.guard_note);
     st.exec();
   } catch (const SQLite::Exception& e) {
     return Status::Io("cave_db_unavailable", e.what());

@@ -18,6 +18,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -58,6 +59,17 @@ struct UsageRow {
   std::optional<std::int64_t> compression_tokens_before;
   std::optional<std::int64_t> compression_tokens_after;
   std::string recovery_handle;
+  // Cost features (docs/proxy.md, "Cost modes"); the ledger hook fills the would_save_* and
+  // guard fields on the writer thread.
+  std::uint64_t session_key = 0;         // session_fingerprint(); 0 = none
+  bool estimate_wanted = false;          // estimate what compression would save
+  Endpoint api = Endpoint::kOther;       // the wire format, for the estimate
+  bool guard_charge = false;             // a compressed request: the guard weighs its cost
+  std::optional<int> cache_bust;         // 1 = the frozen prefix changed in this session
+  std::string cache_bust_component;
+  std::optional<std::int64_t> would_save_tokens;
+  std::optional<double> would_save_usd;
+  std::string guard_note;
   // Hashed by the writer (raw = as received, sent = as forwarded; may be the same object).
   std::shared_ptr<const std::string> raw_body;
   std::shared_ptr<const std::string> sent_body;
@@ -67,6 +79,10 @@ struct UsageRow {
   std::string content_encoding;
 };
 
+// Called on the writer thread for each row once its usage is known, before the insert;
+// `backlog` is the number of rows still queued (expensive work should step aside).
+using RowHook = std::function<void(UsageRow& row, const Usage& usage, std::size_t backlog)>;
+
 class UsageWriter {
  public:
   static Result<std::unique_ptr<UsageWriter>> start(const std::string& db_path,
@@ -75,6 +91,8 @@ class UsageWriter {
 
   // Enqueues; false when the queue is full (the row is dropped and counted).
   bool submit(UsageRow row);
+  // Set before the first submit().
+  void set_hook(RowHook hook) { hook_ = std::move(hook); }
   // Drains the queue, then stops the thread. Idempotent.
   void stop();
   // Blocks until every row submitted so far is written or dropped (tests, shutdown).
@@ -95,6 +113,7 @@ class UsageWriter {
   // 40-column INSERT was a fifth of the proxy's CPU (callgrind, record mode, 10 KB bodies).
   std::unique_ptr<SQLite::Statement> insert_st_;  // writer thread only; reset after an error
   std::size_t max_queue_;
+  RowHook hook_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::condition_variable idle_cv_;

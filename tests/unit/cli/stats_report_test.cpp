@@ -89,12 +89,82 @@ TEST_F(StatsReportTest, CsvAndTableCarryEveryRow) {
   auto r = build_stats(dir_.file("caveman.db"), dir_.file("ccr.db"), -1);
   ASSERT_OK(r);
   std::string csv = r->to_csv();
-  EXPECT_EQ(csv.rfind("section,key,requests,tokens_before,tokens_after,saved_pct,basis\n", 0), 0u);
-  EXPECT_NE(csv.find("agent,\"claude\",2,570,170,70.2,inferred\n"), std::string::npos);
-  EXPECT_NE(csv.find("content_type,\"json\",1,1000,200,80.0,inferred\n"), std::string::npos);
+  EXPECT_EQ(csv.rfind("section,key,requests,tokens_before,tokens_after,saved_pct,usd_before,usd_after,"
+                      "usd_input,usd_cache_read,usd_cache_write,usd_output,would_save_tokens,"
+                      "would_save_usd,basis\n", 0),
+            0u);
+  // No model on these rows: unpriced, so no dollars.
+  EXPECT_NE(csv.find("agent,\"claude\",2,570,170,70.2,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0,0.000000,inferred\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("content_type,\"json\",1,1000,200,80.0,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0,0.000000,inferred\n"), std::string::npos);
   std::string table = r->to_table();
   EXPECT_NE(table.find("inferred"), std::string::npos);
   EXPECT_NE(table.find("anthropic"), std::string::npos);
+}
+
+// Dollar figures against hand-computed rows (bench/prices.json: claude-sonnet-4-6 $3 input,
+// $3.75 5-minute write, $0.30 read, $15 output; gpt-4.1 $2 input, $0.50 cached, $8 output).
+TEST(StatsReport, DollarsPriceEachPartByAgentProviderModelAndDay) {
+  TempDir dir;
+  auto db = proxy::open_spend_db(dir.file("caveman.db"));
+  ASSERT_OK(db);
+  auto insert = [&](const char* ts, const char* agent, const char* provider, const char* model, int in,
+                    int out, int read, int write, int before, int after, int would, double would_usd) {
+    SQLite::Statement q(**db,
+                        "INSERT INTO requests(ts, request_id, agent_slug, provider, model, input_tokens,"
+                        " output_tokens, cached_input_tokens, cache_creation_input_tokens,"
+                        " compression_tokens_before, compression_tokens_after, would_save_tokens,"
+                        " would_save_usd, basis) VALUES(?,'r',?,?,?,?,?,?,?,?,?,?,?,'inferred')");
+    q.bind(1, ts);
+    q.bind(2, agent);
+    q.bind(3, provider);
+    q.bind(4, model);
+    q.bind(5, in);
+    q.bind(6, out);
+    q.bind(7, read);
+    q.bind(8, write);
+    q.bind(9, before);
+    q.bind(10, after);
+    if (would >= 0) {
+      q.bind(11, would);
+      q.bind(12, would_usd);
+    }
+    q.exec();
+  };
+  // Anthropic, compressed: 1000 uncached + 10000 read + 2000 written, 500 out; removed 4000.
+  insert("2026-12-01 10:00:00.000", "claude", "anthropic", "claude-sonnet-4-6-20261101", 1000, 500, 10000,
+         2000, 5000, 1000, -1, 0);
+  // OpenAI, record with an estimate: 3000 prompt of which 2048 cached, 100 out.
+  insert("2026-12-02 10:00:00.000", "codex", "openai", "gpt-4.1", 3000, 100, 2048, 0, 0, 0, 700, 0.0014);
+  insert("2026-12-02 11:00:00.000", "codex", "openai", "no-such-model", 10, 1, 0, 0, 0, 0, -1, 0);
+  auto r = build_stats(dir.file("caveman.db"), dir.file("missing-ccr.db"), -1);
+  ASSERT_OK(r);
+  const double a_in = 1000 * 3e-6, a_read = 10000 * 0.3e-6, a_write = 2000 * 3.75e-6, a_out = 500 * 15e-6;
+  const double a_after = a_in + a_read + a_write + a_out;  // 0.0210
+  const double a_before = a_after + 4000 * 3e-6;            // 0.0330
+  const double o_after = 952 * 2e-6 + 2048 * 0.5e-6 + 100 * 8e-6;  // 0.002728
+  const Bucket& claude = r->by_agent.at("claude");
+  EXPECT_NEAR(claude.usd_input, a_in, 1e-12);
+  EXPECT_NEAR(claude.usd_cache_read, a_read, 1e-12);
+  EXPECT_NEAR(claude.usd_cache_write, a_write, 1e-12);
+  EXPECT_NEAR(claude.usd_output, a_out, 1e-12);
+  EXPECT_NEAR(claude.usd_after(), 0.021, 1e-12);
+  EXPECT_NEAR(claude.usd_before(), 0.033, 1e-12);
+  EXPECT_NEAR(r->by_provider.at("openai").usd_after(), o_after, 1e-12);
+  EXPECT_EQ(r->by_provider.at("openai").unpriced_requests, 1);
+  EXPECT_NEAR(r->by_model.at("gpt-4.1").usd_after(), 0.002728, 1e-12);
+  EXPECT_NEAR(r->by_day.at("2026-12-01").usd_before(), a_before, 1e-12);
+  EXPECT_EQ(r->by_day.at("2026-12-02").would_save_tokens, 700);
+  auto j = nlohmann::json::parse(r->to_json());
+  EXPECT_DOUBLE_EQ(j["usd_after"].get<double>(), 0.023728);
+  EXPECT_DOUBLE_EQ(j["usd_before"].get<double>(), 0.035728);
+  EXPECT_DOUBLE_EQ(j["usd_cache_read"].get<double>(), 0.004024);
+  EXPECT_DOUBLE_EQ(j["usd_cache_write"].get<double>(), 0.0075);
+  EXPECT_DOUBLE_EQ(j["would_save_usd"].get<double>(), 0.0014);
+  EXPECT_EQ(j["basis"], "inferred");
+  EXPECT_DOUBLE_EQ(j["by_model"]["claude-sonnet-4-6-20261101"]["usd_after"].get<double>(), 0.021);
+  EXPECT_NE(r->to_csv().find("model,\"gpt-4.1\",1,5048,5048,0.0,0.002728,0.002728,0.001904,0.001024,"
+                             "0.000000,0.000800,700,0.001400,inferred\n"),
+            std::string::npos) << r->to_csv();
 }
 
 TEST(StatsReport, MissingStoresAreEmpty) {

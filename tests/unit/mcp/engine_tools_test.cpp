@@ -80,6 +80,21 @@ TEST_F(EngineToolsTest, UnknownHandleAndMissingArgumentsFailClosed) {
   EXPECT_EQ(r["isError"], true);
 }
 
+// The optional budget reaches Options::budget_tokens: a tighter budget cuts the view further.
+TEST_F(EngineToolsTest, CompressBudgetArgument) {
+  std::string log;
+  for (int i = 0; i < 3000; ++i) {
+    log += "2025-06-24 14:36:" + std::to_string(10 + i % 50) + " INFO job " + std::to_string(i * 7919 % 100003) +
+           " host-" + std::to_string(i % 97) + " copied " + std::to_string(i * 31 % 977) + " files\n";
+  }
+  Json none = call("caveman_compress", {{"input", log}, {"budget", 0}})["structuredContent"];
+  Json tight = call("caveman_compress", {{"input", log}, {"budget", 2000}})["structuredContent"];
+  EXPECT_LT(tight["tokens_after"].get<int>(), none["tokens_after"].get<int>()) << none.dump();
+  EXPECT_LE(tight["tokens_after"].get<int>(), 2600);
+  Json bad = call("caveman_compress", {{"input", log}, {"budget", -5}});
+  EXPECT_EQ(bad["isError"], true);
+}
+
 TEST_F(EngineToolsTest, AntiStormLedger) {
   std::string h = call("caveman_compress", {{"input", big_log()}})["structuredContent"]["recovery_handle"];
   Json first = call("caveman_retrieve", {{"recovery_handle", h}, {"query", "failed"}});

@@ -90,6 +90,49 @@ TEST(ProxyConfig, EnvironmentWinsOverYaml) {
   EXPECT_EQ(c->ssrf_allowlist, "127.0.0.1");
 }
 
+TEST(ProxyConfig, CompressEngineKnobsHaveProxyDefaultsYamlAndEnv) {
+  Result<Config> d = parse("");
+  ASSERT_OK(d);
+  EXPECT_EQ(d->budget_tokens, 25000);     // the engine's default budget
+  EXPECT_EQ(d->min_saving_tokens, 256);   // one retrieve costs more than a smaller saving
+  Result<Config> y = parse("compress:\n  budget_tokens: 9000\n  min_saving_tokens: 0\n");
+  ASSERT_OK(y);
+  EXPECT_EQ(y->budget_tokens, 9000);
+  EXPECT_EQ(y->min_saving_tokens, 0);
+  Result<Config> e = parse("compress:\n  budget_tokens: 9000\n",
+                           {{"CAVEMAN_COMPRESS_BUDGET_TOKENS", "0"},
+                            {"CAVEMAN_COMPRESS_MIN_SAVING_TOKENS", "512"}});
+  ASSERT_OK(e);
+  EXPECT_EQ(e->budget_tokens, 0);  // 0 = no budget
+  EXPECT_EQ(e->min_saving_tokens, 512);
+  EXPECT_FALSE(parse("compress:\n  budget_tokens: lots\n").ok());
+  EXPECT_FALSE(parse("", {{"CAVEMAN_COMPRESS_MIN_SAVING_TOKENS", "-1"}}).ok());
+}
+
+TEST(ProxyConfig, OptimizersCanaryAndEstimateSwitches) {
+  Result<Config> d = parse("mode: active\n");
+  ASSERT_OK(d);
+  EXPECT_EQ(d->mode, "active");
+  EXPECT_TRUE(optimizer_enabled(*d, kOptimizerAnthropicBreakpoints));  // absent = on
+  EXPECT_TRUE(optimizer_enabled(*d, kOptimizerOpenaiCacheKey));
+  EXPECT_EQ(d->canary_percent, 10);
+  EXPECT_TRUE(d->observe_estimate);
+  Result<Config> c = parse(
+      "optimizers:\n  anthropic-cache-breakpoints: false\ncanary:\n  percent: 50\n"
+      "estimate:\n  record: false\n");
+  ASSERT_OK(c);
+  EXPECT_FALSE(optimizer_enabled(*c, kOptimizerAnthropicBreakpoints));
+  EXPECT_TRUE(optimizer_enabled(*c, kOptimizerOpenaiCacheKey));
+  EXPECT_EQ(c->canary_percent, 50);
+  EXPECT_FALSE(c->observe_estimate);
+  Result<Config> e = parse("", {{"CAVEMAN_CANARY_PERCENT", "100"}, {"CAVEMAN_OBSERVE_ESTIMATE", "0"}});
+  ASSERT_OK(e);
+  EXPECT_EQ(e->canary_percent, 100);
+  EXPECT_FALSE(e->observe_estimate);
+  EXPECT_FALSE(parse("canary:\n  percent: 101\n").ok());
+  EXPECT_FALSE(parse("optimizers:\n  openai-prompt-cache-key: maybe\n").ok());
+}
+
 TEST(ProxyConfig, ReadsTheOutboundProxyAsCurlDoes) {
   Result<Config> none = parse("");
   ASSERT_OK(none);

@@ -30,11 +30,12 @@ class ProxyTransform : public ::testing::Test {
     cache_ = std::move(cache).value();
   }
 
-  TransformOutcome run(Endpoint e, const std::string& body, std::size_t min_bytes = 512) {
+  TransformOutcome run(Endpoint e, const std::string& body, std::size_t min_bytes = 512,
+                       CompressKnobs knobs = {}) {
     std::optional<JsonDoc> doc = JsonDoc::parse(body);
     EXPECT_TRUE(doc);
     LiveZone zone = extract_live_zone(e, *doc, min_bytes);
-    Transformer t(engine_.get(), store_.get(), cache_.get());
+    Transformer t(engine_.get(), store_.get(), cache_.get(), knobs);
     return t.transform(body, *doc, zone);
   }
 
@@ -188,6 +189,27 @@ TEST(ProxyTransformHelpers, HandlesAreJoinedNewestLast) {
   EXPECT_EQ(join_handles(ten), "+2,h2,h3,h4,h5,h6,h7,h8,h9");
   EXPECT_EQ(handle_from_replacement("text\n<<ccr:ccr_abc>>"), "ccr_abc");
   EXPECT_EQ(handle_from_replacement("text without marker"), "");
+}
+
+// compress.min_saving_tokens reaches the engine: a lossy view saving fewer tokens than the
+// floor passes through (the block keeps its bytes); budget_tokens reaches it too.
+TEST_F(ProxyTransform, CompressKnobsReachTheEngine) {
+  std::string lit = json_quote(big_log());
+  std::string body = R"({"model":"m","max_tokens":9,"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":)" +
+                     lit + R"(}]}]})";
+  Options o = block_options(CompressKnobs{1234, 99}, "q");
+  EXPECT_EQ(o.budget_tokens, 1234);
+  EXPECT_EQ(o.min_lossy_saving_tokens, 99);
+  EXPECT_TRUE(o.external_recovery);
+  TransformOutcome small_floor = run(Endpoint::kMessages, body, 512, CompressKnobs{25000, 0});
+  ASSERT_TRUE(small_floor.changed);
+  std::int64_t saved = small_floor.tokens_before - small_floor.tokens_after;
+  ASSERT_GT(saved, 0);
+  // Another block (the prefix cache would re-substitute the first one as stored).
+  std::string other = body;
+  other.replace(other.find("disk quota"), 10, "disk QUOTA");
+  TransformOutcome high_floor = run(Endpoint::kMessages, other, 512, CompressKnobs{25000, saved * 100});
+  EXPECT_FALSE(high_floor.changed);
 }
 
 }  // namespace

@@ -1,0 +1,68 @@
+#include "cost_ledger.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "live_zone.h"
+#include "prices.h"
+#include "transform.h"
+
+namespace caveman::proxy {
+
+std::int64_t estimate_would_save(const Engine& engine, Endpoint api, std::string_view body,
+                                 const Config& config) {
+  std::optional<JsonDoc> doc = JsonDoc::parse(body);
+  if (!doc) return 0;
+  LiveZone zone = extract_live_zone(api, *doc, static_cast<std::size_t>(config.min_bytes));
+  Options options = block_options(CompressKnobs{config.budget_tokens, config.min_saving_tokens}, zone.query);
+  std::int64_t saved = 0;
+  for (const Candidate& c : zone.candidates) {
+    if (!c.live) continue;  // compress mode only compresses live blocks anew
+    CompressResult r = engine.compress(doc->node(c.node).text, options);
+    if (!r.passed_through() && r.tokens_after < r.tokens_before) saved += r.tokens_before - r.tokens_after;
+  }
+  return saved;
+}
+
+void CostLedger::enrich(UsageRow& row, const Usage& usage, std::size_t backlog) const {
+  if (row.estimate_wanted && engine_ != nullptr && row.raw_body && backlog <= kEstimateMaxBacklog) {
+    estimate(row);
+  }
+  if (row.session_key != 0 && usage.input) charge_guard(row, usage);
+}
+
+void CostLedger::estimate(UsageRow& row) const {
+  std::int64_t saved = estimate_would_save(*engine_, row.api, *row.raw_body, *config_);
+  row.would_save_tokens = saved;
+  if (auto price = find_price(provider_name(row.provider), row.model)) {
+    row.would_save_usd = static_cast<double>(saved) * price->input * 1e-6;
+  }
+}
+
+void CostLedger::charge_guard(UsageRow& row, const Usage& usage) const {
+  std::string_view provider = provider_name(row.provider);
+  UsageTokens u{usage.input.value_or(0), usage.output.value_or(0), usage.cache_read.value_or(0),
+                usage.cache_write.value_or(0)};
+  std::int64_t sent_prompt = provider == "anthropic" ? u.input + u.cache_read + u.cache_write : u.input;
+  double scale = 1.0;
+  if (row.raw_body && row.sent_body && !row.sent_body->empty()) {
+    scale = static_cast<double>(row.raw_body->size()) / static_cast<double>(row.sent_body->size());
+  }
+  auto client_prompt = static_cast<std::int64_t>(std::llround(static_cast<double>(sent_prompt) * scale));
+  std::int64_t previous = book_->swap_prompt_tokens(row.session_key, client_prompt);
+  if (!row.guard_charge) return;
+  std::optional<ModelPrice> price = find_price(provider, row.model);
+  if (!price) return;  // unpriced: the guard cannot weigh it
+  bool caching = u.cache_read + u.cache_write > 0;
+  double cached = caching ? static_cast<double>(std::min(previous, client_prompt)) : 0.0;
+  double fresh = static_cast<double>(client_prompt) - cached;
+  double fresh_rate = caching && price->cache_write_5m > 0 ? price->cache_write_5m : price->input;
+  double record = (cached * price->cache_read + fresh * fresh_rate +
+                   static_cast<double>(u.output) * price->output) * 1e-6;
+  double actual = price_usage(provider, *price, u).total();
+  if (std::optional<std::string> note = book_->charge(row.session_key, actual, record)) {
+    row.guard_note = *note;
+  }
+}
+
+}  // namespace caveman::proxy

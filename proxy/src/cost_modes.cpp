@@ -1,0 +1,68 @@
+#include "cost_modes.h"
+
+#include "json_spans.h"
+#include "optimizers.h"
+
+namespace caveman::proxy {
+
+CostPlan plan_cost(const Config& config, bool bypass, std::uint64_t session, SessionBook& book) {
+  CostPlan p;
+  p.runtime_mode = config.mode;
+  const std::string& mode = config.mode;
+  if (bypass) return p;
+  std::string effective = mode;
+  if (mode == "canary") {
+    effective = canary_selected(session, config.canary_percent) ? "active" : "record";
+    p.runtime_mode = "canary/" + effective;
+  }
+  if (effective == "record") {
+    p.estimate = config.observe_estimate;
+  } else if (effective == "recommend" || effective == "shadow") {
+    p.preview = effective;
+    p.estimate = true;
+  } else if (effective == "compress" || effective == "active") {
+    p.compress = true;
+    p.optimize = effective == "active";
+  }
+  if (p.compress) {
+    if (std::optional<std::string> reason = book.stopped(session)) {
+      p.compress = false;
+      p.guard_note = *reason;
+      p.estimate = true;  // what compression would still save
+    }
+  }
+  return p;
+}
+
+OptimizerOutcome run_optimizers(const Config& config, const Route& route, AuthMode auth,
+                                std::string_view body, std::uint64_t session) {
+  OptimizerOutcome out;
+  if (auth != AuthMode::kPayg) return out;  // subscription and OAuth traffic stays untouched
+  std::optional<JsonDoc> doc = JsonDoc::parse(body);
+  if (!doc) return out;
+  std::vector<Splice> splices;
+  if (route.provider == Provider::kAnthropic && route.endpoint == Endpoint::kMessages &&
+      optimizer_enabled(config, kOptimizerAnthropicBreakpoints)) {
+    BreakpointPlan plan = plan_breakpoints(body, *doc);
+    if (plan.added > 0) {
+      out.ids.emplace_back(kOptimizerAnthropicBreakpoints);
+      for (Splice& s : plan.splices) splices.push_back(std::move(s));
+    }
+  }
+  if (route.provider == Provider::kOpenAI &&
+      (route.endpoint == Endpoint::kChatCompletions || route.endpoint == Endpoint::kResponses) &&
+      optimizer_enabled(config, kOptimizerOpenaiCacheKey)) {
+    std::string key = prompt_cache_key_to_add(*doc, session);
+    if (!key.empty()) {
+      out.ids.emplace_back(kOptimizerOpenaiCacheKey);
+      splices.push_back(prompt_cache_key_splice(*doc, key));
+    }
+  }
+  if (splices.empty()) return out;
+  std::string rewritten = apply_splices(body, std::move(splices));
+  if (!JsonDoc::parse(rewritten)) return OptimizerOutcome{};  // fail open
+  out.body = std::move(rewritten);
+  return out;
+}
+
+}  // namespace caveman::proxy

@@ -1,0 +1,90 @@
+#include "session_book.h"
+
+#include <cstdio>
+
+namespace caveman::proxy {
+
+bool canary_selected(std::uint64_t session, int percent) {
+  // Re-hashed so that the canary share is independent of how fingerprints were built.
+  std::uint64_t h = fnv1a(std::string_view(reinterpret_cast<const char*>(&session), sizeof session),
+                          fnv1a("canary"));
+  return static_cast<int>(h % 100) < percent;
+}
+
+SessionBook::State& SessionBook::touch(std::uint64_t session) {
+  auto it = sessions_.find(session);
+  if (it != sessions_.end()) {
+    lru_.splice(lru_.begin(), lru_, it->second.lru);
+    return it->second;
+  }
+  if (sessions_.size() >= max_sessions_ && !lru_.empty()) {
+    sessions_.erase(lru_.back());
+    lru_.pop_back();
+  }
+  lru_.push_front(session);
+  State& s = sessions_[session];
+  s.lru = lru_.begin();
+  return s;
+}
+
+BustReport SessionBook::observe(std::uint64_t session, PrefixComponents c) {
+  std::lock_guard<std::mutex> lock(mu_);
+  State& s = touch(session);
+  BustReport r;
+  if (s.seen) {
+    if (c.tools != s.last.tools) {
+      r.component = "tools";
+    } else if (c.system != s.last.system) {
+      r.component = "system";
+    } else if (c.messages.size() < s.last.messages.size()) {
+      r.component = "history_truncated";
+    } else {
+      // Every earlier message must come back unchanged; the previous last message may not
+      // (an agent can still be appending to it), so it is compared too but only if followed.
+      for (std::size_t i = 0; i < s.last.messages.size(); ++i) {
+        if (c.messages[i] != s.last.messages[i]) {
+          r.component = "message:" + std::to_string(i);
+          break;
+        }
+      }
+    }
+    r.bust = !r.component.empty();
+  }
+  s.last = std::move(c);
+  s.seen = true;
+  return r;
+}
+
+std::optional<std::string> SessionBook::stopped(std::uint64_t session) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = sessions_.find(session);
+  if (it == sessions_.end() || it->second.stop_reason.empty()) return std::nullopt;
+  return it->second.stop_reason;
+}
+
+std::optional<std::string> SessionBook::charge(std::uint64_t session, double actual_usd,
+                                               double record_usd) {
+  std::lock_guard<std::mutex> lock(mu_);
+  State& s = touch(session);
+  if (!s.stop_reason.empty()) return std::nullopt;
+  s.actual_usd += actual_usd;
+  s.record_usd += record_usd;
+  ++s.charged;
+  if (s.charged < kGuardMinRequests || s.actual_usd <= s.record_usd) return std::nullopt;
+  char buf[200];
+  std::snprintf(buf, sizeof buf,
+                "guard: compressed requests cost $%.6f > record estimate $%.6f over %d requests",
+                s.actual_usd, s.record_usd, s.charged);
+  s.stop_reason = buf;
+  return s.stop_reason;
+}
+
+std::int64_t SessionBook::swap_prompt_tokens(std::uint64_t session, std::int64_t tokens) {
+  std::lock_guard<std::mutex> lock(mu_);
+  State& s = touch(session);
+  std::int64_t previous = s.prompt_tokens;
+  s.prompt_tokens = tokens;
+  return previous;
+}
+
+}  // namespace caveman::proxy
