@@ -187,9 +187,16 @@ class Factorer {
     if (std::optional<Block> root = root_block(i); root && (!best || better(*root, *best))) {
       best = std::move(root);
     }
+    bool shaped = false;
     for (std::size_t p = 1; p <= kMaxPeriod; ++p) {
       std::optional<Block> b = shape_block(i, p);
+      shaped = shaped || b.has_value();
       if (b && (!best || better(*b, *best))) best = std::move(b);
+    }
+    // Lines of different lengths only: where words line up fully, a shape block is the answer.
+    if (std::optional<Block> tail = shaped ? std::nullopt : tail_block(i);
+        tail && (!best || better(*tail, *best))) {
+      best = std::move(tail);
     }
     return best;
   }
@@ -241,14 +248,58 @@ class Factorer {
     return render_shape(i, p, records, slots);
   }
 
+  // Single lines whose first words line up while the rest of each line differs in length
+  // (a grep hit's "line:" and indentation, then code): the words are slots as above, the rest
+  // of the line is the last value of the row.
+  // Tried only on the rows of a shared root, where the rest of the line is the hit itself;
+  // at the top level such blocks would crowd out longer ones that share more.
+  std::optional<Block> tail_block(std::size_t i) {
+    if (!nested_ || !usable(i) || !usable(i + 1)) return std::nullopt;
+    std::size_t m = std::min(tokens_.count(i), tokens_.count(i + 1));
+    if (m < 2 || m - 1 > kMaxSlots) return std::nullopt;
+    m -= 1;  // positional words; at least one word stays in the rest
+    std::vector<Slot> slots;
+    for (std::size_t t = 0; t < m; ++t) {
+      std::string_view tok = tokens_.token(i, t);
+      slots.push_back({true, tok, 0, 0, tok.size()});
+    }
+    std::size_t end = i + 1;
+    double initial = 0;
+    std::vector<Slot> next;
+    for (; end < lines_.size() && end - i < kMaxRecords && usable(end); ++end) {
+      std::size_t width = std::min(m, tokens_.count(end) - 1);
+      if (width == 0) break;
+      next.assign(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(width));
+      std::size_t shared = 0;
+      for (std::size_t t = 0; t < width; ++t) {
+        next[t].add(tokens_.token(end, t));
+        shared += next[t].shared_bytes();
+      }
+      budget_ -= static_cast<std::int64_t>(width);
+      if (end == i + 1) {
+        if (shared < kMinConstBytes) return std::nullopt;
+        initial = static_cast<double>(shared);
+      } else if (static_cast<double>(shared) < initial * kKeepConst || budget_ <= 0) {
+        break;
+      }
+      slots.swap(next);
+      m = width;
+    }
+    if (end - i < 2) return std::nullopt;
+    return render_shape(i, 1, end - i, slots, m);
+  }
+
+  // `tail_at`: with one-line records, the words after this many make one last value.
   std::optional<Block> render_shape(std::size_t i, std::size_t p, std::size_t records,
-                                    const std::vector<Slot>& slots) {
+                                    const std::vector<Slot>& slots,
+                                    std::optional<std::size_t> tail_at = std::nullopt) {
     // Value columns of the varying slots; equal columns share one placeholder.
     std::vector<int> number(slots.size(), -1);
     std::vector<std::size_t> reps;  // slot index of each placeholder
     std::vector<std::pair<std::size_t, std::size_t>> where;  // slot -> (line in record, token)
+    auto words = [&](std::size_t line) { return tail_at ? *tail_at : tokens_.count(line); };
     for (std::size_t j = 0; j < p; ++j) {
-      for (std::size_t t = 0; t < tokens_.count(i + j); ++t) where.emplace_back(j, t);
+      for (std::size_t t = 0; t < words(i + j); ++t) where.emplace_back(j, t);
     }
     auto value = [&](std::size_t s, std::size_t r) {
       return slots[s].value(tokens_.token(i + r * p + where[s].first, where[s].second));
@@ -265,10 +316,10 @@ class Factorer {
         reps.push_back(s);
       }
     }
-    if (reps.empty()) return std::nullopt;
+    if (reps.empty() && !tail_at) return std::nullopt;
     BlockHeader h;
     h.records = records;
-    h.slots = static_cast<int>(reps.size());
+    h.slots = static_cast<int>(reps.size() + (tail_at ? 1 : 0));
     std::size_t s = 0;
     for (std::size_t j = 0; j < p; ++j) {
       TemplateLine line;
@@ -277,7 +328,7 @@ class Factorer {
         if (!line.empty() && line.back().slot < 0) line.back().text += text;
         else line.push_back({std::string(text), -1});
       };
-      for (std::size_t t = 0; t < tokens_.count(i + j); ++t, ++s) {
+      for (std::size_t t = 0; t < words(i + j); ++t, ++s) {
         if (t > 0) literal(" ");
         const Slot& sl = slots[s];
         if (sl.constant) {
@@ -288,11 +339,19 @@ class Factorer {
         line.push_back({"", number[s]});
         literal(sl.ref.substr(sl.ref.size() - sl.suf));
       }
+      if (tail_at) {
+        literal(" ");
+        line.push_back({"", static_cast<int>(reps.size())});
+      }
       h.lines.push_back(std::move(line));
     }
     std::vector<std::vector<std::string_view>> rows(records);
     for (std::size_t r = 0; r < records; ++r) {
       for (std::size_t rep : reps) rows[r].push_back(value(rep, r));
+      if (tail_at) {
+        std::string_view line = lines_[i + r], last = tokens_.token(i + r, *tail_at - 1);
+        rows[r].push_back(line.substr(static_cast<std::size_t>(last.data() + last.size() - line.data()) + 1));
+      }
     }
     return finish(i, i + records * p, std::move(h), std::move(rows));
   }
