@@ -1,6 +1,7 @@
 // The factoring layer: a factored view of any text expands to exactly that text, a view is
 // never factored again, and decoding arbitrary bytes never crashes. The same for JSON table
-// views of any bytes that parse as JSON, and for table headers and rows read on their own.
+// views of any bytes that parse as JSON, for aligned-table and CSV-columns views, and for
+// table headers and rows read on their own.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -10,6 +11,7 @@
 #include "compress/factor/json_table.h"
 #include "compress/factor/line_blocks.h"
 #include "compress/factor/table_syntax.h"
+#include "compress/factor/tabular_views.h"
 #include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -33,6 +35,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::optional<std::string> back = factor::expand_blocks(*table);
     FUZZ_CHECK(back.has_value() && *back == input, "table view does not expand to the input");
     FUZZ_CHECK(!factor::json_table_view(*table, counter), "a table view was tabled again");
+  }
+  // Aligned-table and CSV-columns views of any bytes expand exactly and are final.
+  for (std::optional<std::string> v : {factor::aligned_table_view(input), factor::csv_columns_view(input)}) {
+    if (!v) continue;
+    std::optional<std::string> back = factor::expand_blocks(*v);
+    FUZZ_CHECK(back.has_value() && *back == input, "tabular view does not expand to the input");
+    FUZZ_CHECK(!factor::aligned_table_view(*v) && !factor::csv_columns_view(*v),
+               "a tabular view was viewed again");
   }
   return 0;
 }

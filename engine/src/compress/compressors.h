@@ -37,6 +37,12 @@ std::unique_ptr<Compressor> make_factored(std::unique_ptr<Compressor> inner,
 std::unique_ptr<Compressor> make_json_views(std::unique_ptr<Compressor> inner,
                                             const tokens::Counter& counter);
 
+// The tabular view choice (docs/formats.md, "Aligned tables", "CSV columns"): `inner`'s
+// output, or a lossless aligned-table or CSV-columns view of the input when it costs fewer
+// tokens than the input (and at most 10% more than `inner`'s output).
+std::unique_ptr<Compressor> make_tabular_views(std::unique_ptr<Compressor> inner,
+                                               const tokens::Counter& counter);
+
 // A compressor that always declines; used for types whose implementation has not landed.
 std::unique_ptr<Compressor> make_declining_compressor(std::string_view type);
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "caveman/engine.h"
+#include "compress/aligned_parse.h"
 #include "compress/config_parse.h"
 #include "compress/table_parse.h"
 #include "core/detect_rules.h"
@@ -136,10 +137,43 @@ bool has_code_structure(std::string_view s) {
   return false;
 }
 
+namespace {
+
+// The document after a byte-order mark, an XML prolog (`<?xml …?>`), comments and whitespace.
+std::string_view skip_prolog(std::string_view s) {
+  if (starts_with(s, "\xEF\xBB\xBF")) s.remove_prefix(3);
+  while (true) {
+    s = text::trim_space(s);
+    std::string_view close;
+    if (starts_with(s, "<?xml")) close = "?>";
+    else if (starts_with(s, "<!--")) close = "-->";
+    else return s;
+    std::size_t end = s.find(close);
+    if (end == std::string_view::npos) return {};
+    s.remove_prefix(end + close.size());
+  }
+}
+
+// Markdown's own structure: ATX headings or code fences at the start of a line.
+bool has_markdown_structure(std::string_view s) {
+  std::size_t marks = 0;
+  for (std::string_view line : text::split_all(s, '\n')) {
+    if (starts_with(line, "# ") || starts_with(line, "## ") || starts_with(line, "### ") ||
+        starts_with(line, "```")) {
+      if (++marks >= 2) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 bool looks_html(std::string_view s) {
-  std::string lower = text::ascii_lower(text::trim_space(s));
+  std::string lower = text::ascii_lower(skip_prolog(s).substr(0, 64));
   if (starts_with(lower, "<!doctype html") || starts_with(lower, "<html")) return true;
-  if (has_code_structure(s)) return false;
+  // Markdown that embeds HTML blocks (a README's centred logo) is still a document.
+  if (has_code_structure(s) || has_markdown_structure(s)) return false;
+  lower = text::ascii_lower(text::trim_space(s));
   bool container = contains(lower, "<body") || contains(lower, "<article") ||
                    contains(lower, "<main") || contains(lower, "<div") ||
                    contains(lower, "<p>") || contains(lower, "<p ");
@@ -514,7 +548,10 @@ bool code_dense(const LineStats& st) {
 
 bool looks_tabular(std::string_view s) {
   std::optional<compress::Table> t = compress::parse_table(s);
-  return t && t->rows.size() >= 8;
+  if (t && t->rows.size() >= 8) return true;
+  // psql / MySQL / SQLite output: an aligned table that is most of the text.
+  std::optional<compress::AlignedTable> a = compress::find_aligned_table(s);
+  return a && a->rows >= 2 && a->table_lines * 5 >= a->nonblank_lines * 4;
 }
 
 bool looks_config(std::string_view s) {

@@ -34,7 +34,8 @@ Registry Registry::default_registry(const tokens::Counter& counter, bool toon_be
   r.add(compress::make_factored(compress::make_search_result_compressor(), counter));
   r.add(compress::make_factored(compress::make_text_compressor(), counter));
   r.add(compress::make_html_compressor());
-  r.add(compress::make_factored(compress::make_tabular_compressor(), counter));
+  r.add(compress::make_tabular_views(
+      compress::make_factored(compress::make_tabular_compressor(), counter), counter));
   r.add(compress::make_factored(compress::make_config_compressor(), counter));
   r.add(compress::make_toolschema_compressor());
   r.add(compress::make_toolschema_annotations_compressor());

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "compress/factor/aligned_syntax.h"
+#include "compress/factor/csv_syntax.h"
 #include "compress/factor/table_syntax.h"
 
 namespace caveman::compress::factor {
@@ -196,6 +198,8 @@ bool contains_block(std::string_view text) {
     std::string_view line = text.substr(at, nl == std::string_view::npos ? nl : nl - at);
     if (line.size() > 10 && line[0] == '[' && is_digit(line[1]) && parse_header(line)) return true;
     if (could_be_table_header(line) && parse_table_header(line)) return true;
+    if (could_be_aligned_header(line) && parse_aligned_header(line)) return true;
+    if (could_be_csv_header(line) && parse_csv_header(line)) return true;
     if (nl == std::string_view::npos) break;
     at = nl + 1;
   }

@@ -2,7 +2,9 @@
 
 #include <vector>
 
+#include "compress/factor/aligned_syntax.h"
 #include "compress/factor/block_syntax.h"
+#include "compress/factor/csv_syntax.h"
 #include "compress/factor/json_table.h"
 #include "compress/factor/table_syntax.h"
 #include "text/lines.h"
@@ -99,6 +101,35 @@ std::optional<std::size_t> read_table(const Lines& lines, std::size_t i, const T
   return i + 1 + t.rows;
 }
 
+// An aligned table at lines[i]: the header and rule lines as they stand, then its rows
+// re-padded. Returns the index after its rows.
+std::optional<std::size_t> read_aligned(const Lines& lines, std::size_t i, const AlignedHeader& h,
+                                        Output& out) {
+  if (lines.size() - i - 1 < h.rows + 2) return std::nullopt;
+  std::optional<Rule> rule = parse_rule(lines[i + 2]);
+  if (!rule) return std::nullopt;
+  out.line(std::string(lines[i + 1]));
+  out.line(std::string(lines[i + 2]));
+  for (std::size_t r = 0; r < h.rows; ++r) {
+    std::optional<std::string> row = decode_aligned_row(lines[i + 3 + r], *rule, h.right);
+    if (!row) return std::nullopt;
+    out.line(std::move(*row));
+  }
+  return i + 3 + h.rows;
+}
+
+// CSV rows at lines[i]: each row back to its record line.
+std::optional<std::size_t> read_csv(const Lines& lines, std::size_t i, const CsvHeader& h,
+                                    Output& out) {
+  if (lines.size() - i - 1 < h.rows) return std::nullopt;
+  for (std::size_t r = 0; r < h.rows; ++r) {
+    std::optional<std::string> row = decode_csv_row(lines[i + 1 + r], h);
+    if (!row) return std::nullopt;
+    out.line(std::move(*row));
+  }
+  return i + 1 + h.rows;
+}
+
 }  // namespace
 
 std::optional<std::string> expand_blocks(std::string_view view) {
@@ -112,6 +143,22 @@ std::optional<std::string> expand_blocks(std::string_view view) {
         i = *next;
         continue;
       }
+    }
+    std::optional<std::size_t> next_table;
+    if (could_be_aligned_header(lines[i])) {
+      if (std::optional<AlignedHeader> a = parse_aligned_header(lines[i])) {
+        next_table = read_aligned(lines, i, *a, out);
+        if (!next_table) return std::nullopt;
+      }
+    } else if (could_be_csv_header(lines[i])) {
+      if (std::optional<CsvHeader> c = parse_csv_header(lines[i])) {
+        next_table = read_csv(lines, i, *c, out);
+        if (!next_table) return std::nullopt;
+      }
+    }
+    if (next_table) {
+      i = *next_table;
+      continue;
     }
     std::optional<BlockHeader> h = header_at(lines, i);
     if (!h) {

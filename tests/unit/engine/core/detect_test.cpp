@@ -196,3 +196,66 @@ TEST(DetectBeyondTest, ShebangScriptIsCode) { EXPECT_EQ(detect("#!/bin/sh\necho 
 
 }  // namespace
 }  // namespace caveman
+
+namespace caveman {
+namespace {
+
+TEST(DetectTablesTest, PsqlOutputIsTabular) {
+  std::string psql =
+      " id | name  | size \n"
+      "----+-------+------\n"
+      "  1 | alpha |   10\n"
+      "  2 | beta  |  200\n"
+      "  3 | gamma |    3\n"
+      "(3 rows)\n\n";
+  EXPECT_EQ(detect(psql), "tabular");
+}
+
+TEST(DetectTablesTest, ALimitedReadOfPsqlOutputIsTabular) {
+  std::string psql = "   name   | setting \n----------+---------\n";
+  for (int i = 0; i < 30; ++i) psql += " option_" + std::to_string(i % 10) + " | on\n";
+  EXPECT_EQ(detect(psql), "tabular");  // no "(N rows)" footer: cut by the Read
+}
+
+TEST(DetectTablesTest, MysqlOutputWithBordersIsTabular) {
+  std::string mysql =
+      "+----+-------+\n"
+      "| id | name  |\n"
+      "+----+-------+\n"
+      "|  1 | alice |\n"
+      "|  2 | bob   |\n"
+      "+----+-------+\n"
+      "2 rows in set (0.00 sec)\n";
+  EXPECT_EQ(detect(mysql), "tabular");
+}
+
+TEST(DetectTablesTest, ProseAroundASmallAlignedTableIsNotTabular) {
+  std::string text;
+  for (int i = 0; i < 12; ++i) text += "This paragraph explains the release in several plain words.\n";
+  text += " a | b \n---+---\n 1 | 2 \n 3 | 4 \n";
+  EXPECT_NE(detect(text), "tabular");
+}
+
+TEST(DetectHtmlTest, XhtmlWithAnXmlPrologIsHtml) {
+  std::string x =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Transitional//EN\" \"x.dtd\">"
+      "<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><style>/*\n * c\n */\n"
+      "a { color: red; }\n</style>\n";
+  EXPECT_EQ(detect(x), "html");
+}
+
+TEST(DetectHtmlTest, DoctypeAfterCommentsIsHtml) {
+  EXPECT_EQ(detect("<!-- generated -->\n<!-- by a tool -->\n<!DOCTYPE html>\n<p>x</p>\n"), "html");
+}
+
+TEST(DetectHtmlTest, MarkdownThatEmbedsHtmlBlocksStaysText) {
+  std::string md =
+      "<div align=\"center\">\n<img src=\"logo.svg\" width=\"120\">\n<p>A tool</p>\n</div>\n\n"
+      "# Project\n\nSome words about the project and how to use it well.\n\n"
+      "## Install\n\n<p>Run the installer:</p>\n\n<div><b>note</b></div>\n";
+  EXPECT_EQ(detect(md), "text");
+}
+
+}  // namespace
+}  // namespace caveman
