@@ -92,7 +92,9 @@ Result<SnapshotOutcome> take_snapshot(Browser& b, const Engine& engine, const Sn
   Options options;
   options.mode = "compress";
   options.type = "a11y";
-  options.query = req.query;
+  // The a11y compressor reads `expand:<uid>` as the section that uid names.
+  options.query = req.expand.empty() ? req.query : "expand:" + req.expand;
+  options.budget_tokens = config.budget_tokens;
   CompressResult r = engine.compress(ax->result(), options);
   if (r.passed_through()) {
     return Status::Unavailable("cave_browser_snapshot_uncompressed",

@@ -42,13 +42,15 @@ std::vector<Tool> make_browse_tools(std::shared_ptr<BrowseSession> session) {
   snap.description =
       "Open url (optional) and return the page as a compact outline: `[uid] role \"name\" "
       "= \"value\" {states}`; uids mark controls for browser_act. query keeps only matching "
-      "parts. recovery_handle gives the raw tree via browser_recover.";
+      "parts. A page over the token budget comes as an outline whose `… hidden` markers name the "
+      "uid to expand. recovery_handle gives the raw tree via browser_recover.";
   snap.input_schema = Json{
       {"type", "object"},
       {"properties",
        {{"url", str("http(s) URL, about:blank or data:text/html,…; omit for the current page")},
         {"wait", {{"type", "integer"}, {"minimum", 0}, {"maximum", 30000}, {"description", "extra ms to wait"}}},
-        {"query", str("words to look for")}}}};
+        {"query", str("words to look for")},
+        {"expand", str("uid named by a \"… hidden\" marker (or any uid): that section in full")}}}};
   snap.annotations = annotations(false, false, false);
   snap.handler = [session](const Json& args, const mcp::CallContext&) {
     Result<SnapshotRequest> req = parse_snapshot_args(args);

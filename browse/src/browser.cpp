@@ -23,6 +23,15 @@ milliseconds env_ms(const char* name, milliseconds fallback) {
   return milliseconds(n);
 }
 
+// A non-negative count; anything else keeps the fallback.
+std::int64_t env_count(const char* name, std::int64_t fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  long long n = std::strtoll(v, &end, 10);
+  return *end != '\0' || n < 0 ? fallback : n;
+}
+
 std::string string_field(const Json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -54,6 +63,7 @@ BrowseConfig BrowseConfig::from_env() {
   c.snapshot_timeout = env_ms("CAVEMAN_BROWSE_SNAPSHOT_TIMEOUT_MS", c.snapshot_timeout);
   c.action_timeout = env_ms("CAVEMAN_BROWSE_ACTION_TIMEOUT_MS", c.action_timeout);
   c.launch_timeout = env_ms("CAVEMAN_BROWSE_LAUNCH_TIMEOUT_MS", c.launch_timeout);
+  c.budget_tokens = env_count("CAVEMAN_BROWSE_BUDGET_TOKENS", c.budget_tokens);
   return c;
 }
 

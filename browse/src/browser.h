@@ -32,6 +32,9 @@ struct BrowseConfig {
   std::chrono::milliseconds snapshot_timeout{15000};  // CAVEMAN_BROWSE_SNAPSHOT_TIMEOUT_MS
   std::chrono::milliseconds action_timeout{10000};    // CAVEMAN_BROWSE_ACTION_TIMEOUT_MS
   std::chrono::milliseconds launch_timeout{30000};    // CAVEMAN_BROWSE_LAUNCH_TIMEOUT_MS
+  // A view over this many o200k tokens becomes the page's outline (docs/browse.md, "Large
+  // pages"); CAVEMAN_BROWSE_BUDGET_TOKENS, 0 = no budget.
+  std::int64_t budget_tokens = 25000;
 
   static BrowseConfig from_env();
 };

@@ -82,13 +82,19 @@ void redirect_stdio(const std::string& log_path) {
   }
 }
 
+// `$TMPDIR/<pattern>` (/tmp without TMPDIR), for mkdtemp.
+std::string temp_dir_name(const char* pattern) {
+  const char* tmp = std::getenv("TMPDIR");
+  return std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/" + pattern;
+}
+
 volatile sig_atomic_t g_keeper_terminate = 0;
 void keeper_on_term(int) { g_keeper_terminate = 1; }
 
 // The keeper (a forked child; never returns). See the header for its job.
 [[noreturn]] void run_keeper(const std::string& binary, std::vector<std::string> args, int cmd_r,
                              int rep_w, int ctl_r, const std::string& profile, bool temp_profile,
-                             const std::string& log_path) {
+                             const std::string& browser_tmp, const std::string& log_path) {
   ::setpgid(0, 0);  // our own group: a Ctrl-C aimed at the server's group must not kill us
   for (int sig : {SIGINT, SIGHUP, SIGPIPE, SIGQUIT}) ::signal(sig, SIG_IGN);
   struct sigaction sa {};
@@ -100,6 +106,7 @@ void keeper_on_term(int) { g_keeper_terminate = 1; }
   close_fds_except(3, {cmd_r, rep_w, ctl_r});
   std::vector<char*> argv = argv_of(binary, args);
   pid_t keeper = ::getpid();
+  ::setenv("TMPDIR", browser_tmp.c_str(), 1);  // inherited by the browser and its helpers
 
   pid_t chrome = ::fork();
   if (chrome == 0) {
@@ -160,6 +167,7 @@ void keeper_on_term(int) { g_keeper_terminate = 1; }
       ::usleep(20000);
     }
   }
+  remove_tree(browser_tmp);
   if (temp_profile) remove_tree(profile);
   if (chrome < 0) ::_exit(124);
   if (WIFEXITED(chrome_status)) ::_exit(WEXITSTATUS(chrome_status));
@@ -233,8 +241,7 @@ Result<std::unique_ptr<LaunchedChrome>> LaunchedChrome::start(const LaunchOption
   std::unique_ptr<LaunchedChrome> c(new LaunchedChrome());
   bool temp_profile = options.user_data_dir.empty();
   if (temp_profile) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string tmpl = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/caveman-browse-XXXXXX";
+    std::string tmpl = temp_dir_name("caveman-browse-XXXXXX");
     if (::mkdtemp(tmpl.data()) == nullptr) {
       return unavailable("cannot create a temporary browser profile: " + std::string(std::strerror(errno)));
     }
@@ -242,6 +249,14 @@ Result<std::unique_ptr<LaunchedChrome>> LaunchedChrome::start(const LaunchOption
   } else {
     c->profile_dir_ = options.user_data_dir;
     ::mkdir(c->profile_dir_.c_str(), 0700);
+  }
+  // Chromium keeps org.chromium.Chromium.* in its TMPDIR and leaves them when it is killed:
+  // it gets a private TMPDIR that the keeper removes on every exit path (inside a temp
+  // profile, else a caveman-browse-tmp-* beside it).
+  std::string browser_tmp = temp_profile ? c->profile_dir_ + "/tmp" : temp_dir_name("caveman-browse-tmp-XXXXXX");
+  if ((temp_profile ? ::mkdir(browser_tmp.c_str(), 0700) : (::mkdtemp(browser_tmp.data()) ? 0 : -1)) != 0) {
+    if (temp_profile) remove_tree(c->profile_dir_);
+    return unavailable("cannot create the browser's temporary directory: " + std::string(std::strerror(errno)));
   }
   int cmd[2], rep[2], ctl[2];
   if (::pipe2(cmd, O_CLOEXEC) != 0) return unavailable(std::strerror(errno));
@@ -267,7 +282,7 @@ Result<std::unique_ptr<LaunchedChrome>> LaunchedChrome::start(const LaunchOption
   }
   if (pid == 0) {
     run_keeper(options.binary, std::move(args), cmd[0], rep[1], ctl[0], c->profile_dir_, temp_profile,
-               options.log_path);
+               browser_tmp, options.log_path);
   }
   ::close(cmd[0]);
   ::close(rep[1]);
@@ -320,6 +335,9 @@ Result<DetachedBrowser> launch_detached(const LaunchOptions& options, int port, 
     return unavailable(options.binary + " is not an executable file; " + std::string(kInstallHint));
   }
   ::mkdir(options.user_data_dir.c_str(), 0700);
+  // The kept profile also holds the browser's temp files (see LaunchedChrome::start).
+  std::string browser_tmp = options.user_data_dir + "/tmp";
+  ::mkdir(browser_tmp.c_str(), 0700);
   std::string port_file = options.user_data_dir + "/DevToolsActivePort";
   ::unlink(port_file.c_str());
   std::vector<std::string> args = base_chrome_args(options.headful, options.user_data_dir);
@@ -350,6 +368,7 @@ Result<DetachedBrowser> launch_detached(const LaunchOptions& options, int port, 
     reset_signals_for_exec();
     redirect_stdio(options.log_path);
     close_fds_except(3, {});
+    ::setenv("TMPDIR", browser_tmp.c_str(), 1);
     ::execv(options.binary.c_str(), argv.data());
     ::_exit(127);
   }

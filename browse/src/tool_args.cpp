@@ -72,6 +72,8 @@ Result<SnapshotRequest> parse_snapshot_args(const Json& args) {
     r.wait_ms = static_cast<int>(w);
   }
   CAVEMAN_RETURN_IF_ERROR(opt_string(args, "query", kMaxQueryBytes, &r.query));
+  CAVEMAN_RETURN_IF_ERROR(opt_string(args, "expand", 64, &r.expand));
+  if (!r.expand.empty() && !r.query.empty()) return invalid("pass either \"query\" or \"expand\", not both");
   return r;
 }
 

@@ -30,6 +30,7 @@ struct SnapshotRequest {
   std::string url;
   int wait_ms = 0;
   std::string query;
+  std::string expand;  // a uid from the outline's markers or lines: that section, whole
 };
 
 struct EvalRequest {

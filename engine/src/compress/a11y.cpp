@@ -9,12 +9,17 @@
 // Playwright's ARIA snapshot): text fragments are merged per parent, inline formatting is
 // transparent, and a container's name is left out when its children already show it
 // (a row named by its cells).
+// With a budget (Request::budget_tokens > 0) a view over it becomes the outline of
+// a11y_outline.h, and the query `expand:<uid>` asks for the section a marker names; the
+// outline is cut at the budget as a last resort, so a large page never fails.
 #include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "caveman/tokens.h"
+#include "compress/a11y_outline.h"
 #include "compress/a11y_tree.h"
 #include "compress/compressors.h"
 #include "json/json.h"
@@ -25,6 +30,8 @@ namespace caveman::compress {
 namespace {
 
 using a11y::Record;
+
+constexpr std::string_view kExpandPrefix = "expand:";
 
 constexpr std::size_t kMaxFocusRecords = 12;
 
@@ -128,21 +135,31 @@ std::vector<bool> redundant_names(const std::vector<Record>& records, const std:
 
 // nullopt once the outline outgrows `budget` bytes (it could never be smaller than the
 // input then; pathological depth makes indentation quadratic).
+// Depth of a line under record `parent`: one below its nearest kept ancestor.
+int depth_under(const std::vector<Record>& records, const std::vector<bool>& kept, const std::vector<int>& depth,
+                int parent) {
+  for (int a = parent; a >= 0; a = records[static_cast<std::size_t>(a)].parent) {
+    if (kept[static_cast<std::size_t>(a)]) return depth[static_cast<std::size_t>(a)] + 1;
+  }
+  return 0;
+}
+
 std::optional<std::string> render(const std::vector<Record>& records, const std::vector<bool>& kept,
-                                  std::size_t budget) {
+                                  std::size_t budget, const a11y::Markers& markers = {}) {
   std::vector<bool> omit = redundant_names(records, kept);
   std::vector<int> depth(records.size(), 0);
   std::string out;
   for (std::size_t i = 0; i < records.size(); ++i) {
-    if (!kept[i]) continue;
-    const Record& r = records[i];
-    int d = 0;
-    for (int a = r.parent; a >= 0; a = records[static_cast<std::size_t>(a)].parent) {
-      if (kept[static_cast<std::size_t>(a)]) {
-        d = depth[static_cast<std::size_t>(a)] + 1;
-        break;
-      }
+    if (!kept[i]) {
+      auto m = markers.find(static_cast<int>(i));
+      if (m == markers.end()) continue;
+      if (!out.empty()) out.push_back('\n');
+      out.append(static_cast<std::size_t>(2 * depth_under(records, kept, depth, records[i].parent)), ' ');
+      out += m->second;
+      continue;
     }
+    const Record& r = records[i];
+    int d = depth_under(records, kept, depth, r.parent);
     depth[i] = d;
     if (!out.empty()) out.push_back('\n');
     out.append(static_cast<std::size_t>(2 * d), ' ');
@@ -285,33 +302,87 @@ std::string uid_metadata(const std::vector<a11y::AxNode>& nodes, const std::vect
   return json::to_compact(root);
 }
 
+// The view's last lines go, until it fits the budget; the marker says how many.
+std::string cut_to_budget(std::string view, std::int64_t budget, const tokens::Counter& counter) {
+  std::int64_t tokens = static_cast<std::int64_t>(counter.count(view));
+  std::size_t keep = view.size();
+  while (tokens > budget && keep > 0) {
+    keep = static_cast<std::size_t>(static_cast<double>(keep) * static_cast<double>(budget) /
+                                    static_cast<double>(tokens) * 0.95);
+    keep = view.rfind('\n', keep);
+    if (keep == std::string::npos) keep = 0;
+    auto lines = std::count(view.begin() + static_cast<long>(keep), view.end(), '\n') + (keep == 0 ? 1 : 0);
+    std::string head = view.substr(0, keep);
+    head += std::string(head.empty() ? "" : "\n") + "… hidden: the last " + std::to_string(lines) +
+            " lines (over the token budget); query or expand a section";
+    tokens = static_cast<std::int64_t>(counter.count(head));
+    if (tokens <= budget || keep == 0) return head;
+  }
+  return view;
+}
+
 class A11yCompressor final : public Compressor {
  public:
+  explicit A11yCompressor(const tokens::Counter& counter) : counter_(&counter) {}
+
   std::string_view type() const override { return "a11y"; }
 
   std::optional<CompressorOutput> compress(std::string_view input,
                                            std::string_view query) const override {
+    return compress_with(input, Request{query, 0});
+  }
+
+  std::optional<CompressorOutput> compress_with(std::string_view input, const Request& request) const override {
     std::optional<std::vector<a11y::AxNode>> nodes = a11y::parse_ax_nodes(input);
     if (!nodes) return std::nullopt;
     std::vector<Record> records = a11y::build_records(*nodes);
     if (records.empty()) return std::nullopt;
 
     std::vector<bool> kept(records.size(), true);
-    std::vector<std::string> terms = query_terms(query);
-    std::optional<std::string> out;
-    if (!terms.empty()) {
+    int expanded = -1;
+    if (request.query.starts_with(kExpandPrefix)) {
+      std::string uid = a11y::collapse_whitespace(request.query.substr(kExpandPrefix.size()));
+      expanded = a11y::find_expansion(records, uid);
       std::fill(kept.begin(), kept.end(), false);
-      if (!focus(records, terms, kept)) {
-        kept[0] = true;  // the first record (the page) and a note
-        out = render(records, kept, input.size());
-        if (out) *out += "\n  note " + go_quote("no accessible match");
-        return finish(std::move(out), *nodes, records, kept);
-      }
+      if (expanded < 0) return no_match(input, *nodes, records, "no node " + uid + " on this page");
+      a11y::keep_section(records, expanded, kept);
+    } else if (std::vector<std::string> terms = query_terms(request.query); !terms.empty()) {
+      std::fill(kept.begin(), kept.end(), false);
+      if (!focus(records, terms, kept)) return no_match(input, *nodes, records, "no accessible match");
     }
-    return finish(render(records, kept, input.size()), *nodes, records, kept);
+    std::optional<std::string> out = render(records, kept, input.size());
+    if (request.budget_tokens <= 0 ||
+        (out && static_cast<std::int64_t>(counter_->count(*out)) <= request.budget_tokens)) {
+      return finish(std::move(out), *nodes, records, kept);
+    }
+    return budgeted(input, *nodes, records, kept, expanded, request.budget_tokens);
   }
 
  private:
+  // The most detailed outline level that fits, else the last one cut to the budget.
+  std::optional<CompressorOutput> budgeted(std::string_view input, const std::vector<a11y::AxNode>& nodes,
+                                           const std::vector<Record>& records, const std::vector<bool>& kept,
+                                           int expanded, std::int64_t budget) const {
+    std::optional<std::string> out;
+    a11y::Outline o;
+    for (int level = 0; level < a11y::kOutlineLevels; ++level) {
+      o = a11y::outline(records, kept, level, expanded);
+      out = render(records, o.kept, input.size(), o.markers);
+      if (out && static_cast<std::int64_t>(counter_->count(*out)) <= budget) break;
+    }
+    if (out) out = cut_to_budget(std::move(*out), budget, *counter_);
+    return finish(std::move(out), nodes, records, o.kept);
+  }
+
+  static std::optional<CompressorOutput> no_match(std::string_view input, const std::vector<a11y::AxNode>& nodes,
+                                                  const std::vector<Record>& records, const std::string& note) {
+    std::vector<bool> kept(records.size(), false);
+    kept[0] = true;  // the first record (the page) and a note
+    std::optional<std::string> out = render(records, kept, input.size());
+    if (out) *out += "\n  note " + go_quote(note);
+    return finish(std::move(out), nodes, records, kept);
+  }
+
   static std::optional<CompressorOutput> finish(std::optional<std::string> out,
                                                 const std::vector<a11y::AxNode>& nodes,
                                                 const std::vector<Record>& records,
@@ -320,10 +391,14 @@ class A11yCompressor final : public Compressor {
     return CompressorOutput{std::move(*out), "a11y", std::nullopt,
                             uid_metadata(nodes, records, kept)};
   }
+
+  const tokens::Counter* counter_;
 };
 
 }  // namespace
 
-std::unique_ptr<Compressor> make_a11y_compressor() { return std::make_unique<A11yCompressor>(); }
+std::unique_ptr<Compressor> make_a11y_compressor(const tokens::Counter& counter) {
+  return std::make_unique<A11yCompressor>(counter);
+}
 
 }  // namespace caveman::compress

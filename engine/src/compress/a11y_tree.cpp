@@ -214,7 +214,8 @@ std::optional<std::vector<AxNode>> parse_ax_nodes(std::string_view input) {
     if (!item.is_object()) return std::nullopt;
     AxNode n;
     n.node_id = id_text(item.find("nodeId"));
-    if (n.node_id.empty() || !ids.insert(n.node_id).second) return std::nullopt;
+    if (n.node_id.empty()) return std::nullopt;
+    if (!ids.insert(n.node_id).second) continue;
     if (const Value* ig = item.find("ignored"); ig && ig->is_bool()) n.ignored = ig->boolean;
     if (const Value* r = inner(item.find("role")); r && r->is_string()) n.role = r->text;
     if (!n.ignored && n.role.empty()) return std::nullopt;
@@ -242,6 +243,8 @@ std::optional<std::vector<AxNode>> parse_ax_nodes(std::string_view input) {
           if (auto b = state_value(key, *pval)) *slot = b;
         } else if ((key == "focusable" || key == "clickable") && truthy(*pval)) {
           n.focusable_or_clickable = true;
+        } else if (key == "level" && pval->is_number()) {
+          n.level = static_cast<int>(std::strtod(pval->text.c_str(), nullptr));
         }
       }
     }
@@ -312,6 +315,8 @@ std::vector<Record> build_records(const std::vector<AxNode>& nodes) {
         r.name = r.is_text ? n.raw_name : n.name;  // text keeps its spaces until merged
         r.value = n.value;
         r.states = n.states;
+        r.backend_id = n.backend_id;
+        if (n.role == "heading") r.level = n.level > 0 ? n.level : 2;
         std::string role_lower = lower(n.role);
         // Options of a native <select> are chosen through the combobox (select action), never
         // clicked, so they need no handle of their own.
@@ -428,6 +433,7 @@ std::vector<Record> build_records(const std::vector<AxNode>& nodes) {
         piece.depth = r.depth;
         piece.role = "text";
         piece.is_text = true;
+        piece.backend_id = r.backend_id;
         piece.name = std::move(line);
         if (remap[i] < 0) remap[i] = static_cast<int>(out.size());
         out.push_back(std::move(piece));

@@ -36,6 +36,7 @@ struct AxNode {
   std::vector<std::string> child_ids;
   std::int64_t backend_id = 0;  // backendDOMNodeId, 0 when absent
   std::string frame_id;
+  int level = 0;  // the "level" property (heading level), 0 when absent
 };
 
 struct Record {
@@ -48,12 +49,15 @@ struct Record {
   States states;
   std::string uid;   // "u" + base-36 backend id (+ "_2"…), empty when not actionable
   bool is_text = false;
+  int level = 0;                 // heading level, 0 for other roles
+  std::int64_t backend_id = 0;   // of its node, 0 when absent (text split from one node shares it)
   std::vector<int> children;
 };
 
 // Parses a getFullAXTree result (the object with "nodes", or the bare array). nullopt on
-// malformed JSON, an empty node list, a missing or duplicate nodeId, a non-ignored node
-// without role, or no non-ignored node at all.
+// malformed JSON, an empty node list, a missing nodeId, a non-ignored node without role, or
+// no non-ignored node at all. A repeated nodeId keeps its first entry: Chrome lists some
+// InlineTextBox nodes twice (identically) on large pages.
 std::optional<std::vector<AxNode>> parse_ax_nodes(std::string_view json);
 
 // Walks the nodes from their roots (nodes no one lists as a child, in input order; then

@@ -21,7 +21,8 @@ std::unique_ptr<Compressor> make_config_compressor();
 std::unique_ptr<Compressor> make_toolschema_compressor();
 std::unique_ptr<Compressor> make_toolschema_annotations_compressor();
 std::unique_ptr<Compressor> make_toon_compressor();
-std::unique_ptr<Compressor> make_a11y_compressor();
+// `counter` measures the view against a request's budget (over it: the outline, a11y_outline.h).
+std::unique_ptr<Compressor> make_a11y_compressor(const tokens::Counter& counter = tokens::default_counter());
 std::unique_ptr<Compressor> make_repetition_compressor();
 std::unique_ptr<Compressor> make_terminal_compressor();
 // CAVE_ENGINE_TOON=best-of: TOON when it has fewer tokens, else JSON elision (§4.0).

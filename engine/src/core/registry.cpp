@@ -40,7 +40,7 @@ Registry Registry::default_registry(const tokens::Counter& counter, bool toon_be
   r.add(compress::make_toolschema_compressor());
   r.add(compress::make_toolschema_annotations_compressor());
   r.add(compress::make_toon_compressor());
-  r.add(compress::make_a11y_compressor());
+  r.add(compress::make_a11y_compressor(counter));
   r.add(compress::make_repetition_compressor());
   r.add(compress::make_factored(compress::make_terminal_compressor(), counter));
   return r;

@@ -76,9 +76,10 @@ export async function leftovers(needle, ms = 10000) {
   }
 }
 
-// The temp profiles still present under the home's TMPDIR.
+// The temp profiles (and Chromium's own org.chromium.Chromium.* temp directories) still
+// present under the home's TMPDIR.
 export const profilesLeft = (home) =>
-  fs.readdirSync(path.join(home, 'tmp')).filter((n) => n.startsWith('caveman-browse-'));
+  fs.readdirSync(path.join(home, 'tmp')).filter((n) => n.startsWith('caveman-browse-') || n.startsWith('org.chromium.'));
 
 // Waits up to `ms` for the temp profiles to be deleted (the keeper removes a profile once
 // the last browser process is gone); returns the ones left.

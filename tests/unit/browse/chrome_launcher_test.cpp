@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -25,6 +26,7 @@ if os.environ.get('FAKE_IGNORE_TERM') == '1':
 os.fstat(3); os.fstat(4)
 profile = [a.split('=', 1)[1] for a in sys.argv if a.startswith('--user-data-dir=')][0]
 open(os.path.join(profile, 'marker'), 'w').write('x')
+os.mkdir(os.path.join(os.environ['TMPDIR'], 'org.chromium.Chromium.fake'))  # as Chromium does
 helper = subprocess.Popen(['sleep', '300'])
 with open(os.environ['FAKE_PIDS'], 'w') as f:
     f.write('%d %d' % (os.getpid(), helper.pid))
@@ -66,12 +68,19 @@ class LauncherTest : public ::testing::Test {
     }
     return {};
   }
-  static bool all_gone(const std::vector<pid_t>& pids, const std::string& profile) {
+  // Chromium's own temp directories (org.chromium.Chromium.*) left in the test's TMPDIR.
+  bool chromium_tmp_left() const {
+    for (const auto& e : std::filesystem::directory_iterator(dir_.path())) {
+      if (e.path().filename().string().rfind("org.chromium.", 0) == 0) return true;
+    }
+    return false;
+  }
+  bool all_gone(const std::vector<pid_t>& pids, const std::string& profile) const {
     for (int i = 0; i < 500; ++i) {
       bool alive = false;
       for (pid_t p : pids) alive = alive || process_alive(p);
       struct stat st {};
-      if (!alive && ::stat(profile.c_str(), &st) != 0) return true;
+      if (!alive && ::stat(profile.c_str(), &st) != 0 && !chromium_tmp_left()) return true;
       std::this_thread::sleep_for(milliseconds(20));
     }
     return false;
@@ -145,6 +154,24 @@ TEST_F(LauncherTest, NothingOutlivesAServerThatDiesWithoutCleaningUp) {
   std::vector<pid_t> pids = fake_pids();
   ASSERT_EQ(pids.size(), 2u);
   EXPECT_TRUE(all_gone(pids, caveman::testing::read_file(profile_file)));
+}
+
+// A kept profile (CAVEMAN_BROWSE_USER_DATA_DIR) stays, but the browser's private TMPDIR
+// (caveman-browse-tmp-*, holding Chromium's org.chromium.Chromium.*) goes with the browser.
+TEST_F(LauncherTest, KeptProfileStaysAndTheBrowsersTempDirGoes) {
+  LaunchOptions o;
+  o.binary = script_;
+  o.user_data_dir = dir_.file("kept-profile");
+  auto c = LaunchedChrome::start(o);
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  std::vector<pid_t> pids = fake_pids();
+  ASSERT_EQ(pids.size(), 2u);
+  c->reset();
+  EXPECT_TRUE(all_gone(pids, dir_.file("no-such-profile")));
+  EXPECT_TRUE(std::filesystem::exists(o.user_data_dir + "/marker"));
+  for (const auto& e : std::filesystem::directory_iterator(dir_.path())) {
+    EXPECT_NE(e.path().filename().string().rfind("caveman-browse-tmp-", 0), 0u) << e.path();
+  }
 }
 
 TEST(FindChromeTest, MissingBinaryExplainsHowToInstall) {

@@ -1,0 +1,73 @@
+// caveman-browse on large real documentation pages (issue 26): Debian's Node.js API reference
+// (/usr/share/doc/nodejs/api, Playwright snapshots of 90k–220k o200k tokens), served on
+// loopback. Every snapshot succeeds as an outline within the token budget whose "… hidden"
+// markers name a uid; expanding one shows that section; a focused query is small; and no
+// browser process, temp profile or org.chromium.Chromium.* directory is left afterwards.
+// Exit 77 (skipped) when the docs are not installed.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { check, finish, tempHome } from '../lib/harness.mjs';
+import { call, connectBrowse, leftovers, profilesLeftAfter } from './lib.mjs';
+
+const docs = '/usr/share/doc/nodejs/api';
+const pages = ['fs.html', 'crypto.html', 'buffer.html', 'http.html', 'stream.html'];
+if (!pages.every((p) => fs.existsSync(path.join(docs, p)))) {
+  console.log(`skip: ${docs} not installed (apt-get install nodejs-doc)`);
+  process.exit(77);
+}
+
+const server = http.createServer((req, res) => {
+  const file = path.join(docs, path.normalize(new URL(req.url, 'http://x').pathname).replace(/^\/+/, ''));
+  if (!file.startsWith(docs) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    res.writeHead(404);
+    res.end();
+    return;
+  }
+  const type = file.endsWith('.html') ? 'text/html' : file.endsWith('.css') ? 'text/css' : 'application/javascript';
+  res.writeHead(200, { 'content-type': type });
+  res.end(fs.readFileSync(file));
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const base = `http://127.0.0.1:${server.address().port}`;
+
+const home = tempHome('caveman-browse-large-');
+const budget = 25000;
+const { client } = await connectBrowse(home);
+try {
+  for (const page of pages) {
+    const t0 = Date.now();
+    const s = await call(client, 'browser_snapshot', { url: `${base}/${page}` }, 120000);
+    const ms = Date.now() - t0;
+    check(!s.error, `${page}: ${s.raw?.slice(0, 300)}`);
+    if (s.error) continue;
+    const view = s.payload.uids;
+    const tokens = countTokens(s.raw);
+    console.log(`${page}: raw ${s.structured.tokens_before} → ${tokens} tokens in ${ms} ms`);
+    check(tokens <= budget + 200, `${page}: ${tokens} tokens over the budget`);
+    check(view.includes('… hidden: '), `${page}: outline markers`);
+    check(/^\s*heading/m.test(view), `${page}: headings kept`);
+    const marker = view.match(/… hidden: ([^;]*paragraph[^;]*); expand (u[0-9a-z]+)/);
+    check(marker, `${page}: a marker with paragraphs and a uid`);
+    if (marker) {
+      const e = await call(client, 'browser_snapshot', { expand: marker[2] }, 120000);
+      check(!e.error && e.payload.uids.split('\n').length > 2, `${page}: expand ${marker[2]}: ${e.raw?.slice(0, 300)}`);
+      check(!e.payload?.uids.includes(`expand ${marker[2]}`), `${page}: the expansion does not hide itself again`);
+    }
+    const q = await call(client, 'browser_snapshot', { query: 'Added in' }, 120000);
+    check(!q.error && countTokens(q.raw) * 50 <= s.structured.tokens_before, `${page}: focused query is small`);
+  }
+  const unknown = await call(client, 'browser_snapshot', { expand: 'uzzzzz' });
+  check(!unknown.error && unknown.payload.uids.includes('no node uzzzzz'), `unknown expand uid: ${unknown.raw}`);
+} finally {
+  await client.close();
+  server.close();
+}
+
+const left = await leftovers(home);
+check(left.length === 0, `no browser process left:\n${left.join('\n')}`);
+const profiles = await profilesLeftAfter(home);
+check(profiles.length === 0, `temp profiles and Chromium temp dirs removed: ${profiles}`);
+fs.rmSync(home, { recursive: true, force: true });
+finish('caveman-browse large pages');
