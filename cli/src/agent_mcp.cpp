@@ -15,6 +15,14 @@ std::string nonempty_or(const Environment& env, const char* name, const std::str
   return v && !v->empty() ? *v : fallback;
 }
 
+// What a config caveman creates starts from. opencode adds "$schema" to a config without one
+// the first time it runs; starting with it keeps the file as caveman wrote it, so uninstall
+// can simply delete it again.
+std::string new_config_text(std::string_view agent) {
+  if (agent == "opencode") return "{\n  \"$schema\": \"https://opencode.ai/config.json\"\n}\n";
+  return {};
+}
+
 }  // namespace
 
 const std::vector<McpServerSpec>& mcp_servers() {
@@ -116,7 +124,7 @@ Result<McpEditReport> install_config_mcp(const std::string& home, const Environm
     if (!undone.ok()) return undone.status();
   }
   ConfigEntry entry = mcp_entry(agent, server, command, {});
-  std::string before = read_file_bytes(path).value_or("");
+  std::string before = read_file_bytes(path).value_or(new_config_text(agent));
   CAVEMAN_ASSIGN_OR_RETURN(std::string after, add_entry(before, entry));
   if (Status s = ensure_marker_dir(home); !s.ok()) return s;
   std::string marker_file = marker_path(home, agent, server);
