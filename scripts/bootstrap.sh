@@ -32,11 +32,14 @@ if ((${#missing[@]})); then
 fi
 
 # npm packages for the e2e tests and benchmarks (pinned by tests/e2e/package-lock.json).
-e2e=tests/e2e
-stamp=$e2e/node_modules/.caveman-lock-stamp
-if [[ ! -f $stamp ]] || ! cmp -s $e2e/package-lock.json "$stamp"; then
-  echo "bootstrap: npm ci in $e2e" >&2
-  (cd $e2e && npm ci --no-audit --no-fund --loglevel=error)
-  cp $e2e/package-lock.json "$stamp"
-fi
+# tests/e2e/agents holds the real coding agents (Codex CLI, Gemini CLI, opencode) in their own
+# tree so they can be updated without touching the shared client install.
+for dir in tests/e2e tests/e2e/agents; do
+  stamp=$dir/node_modules/.caveman-lock-stamp
+  if [[ ! -f $stamp ]] || ! cmp -s $dir/package-lock.json "$stamp"; then
+    echo "bootstrap: npm ci in $dir" >&2
+    (cd $dir && npm ci --no-audit --no-fund --loglevel=error)
+    cp $dir/package-lock.json "$stamp"
+  fi
+done
 echo "bootstrap: ok" >&2

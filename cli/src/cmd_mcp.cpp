@@ -1,11 +1,14 @@
-// `caveman tools mcp install|uninstall [claude] [--scope user|project|local] [--print]`
-// (PROCESSES.md §2.7, narrowed by issue 9). Registration goes through Claude Code's own
-// `claude mcp add/remove`; the marker <home>/mcp/claude.json records what we registered, so
-// uninstall never removes a registration it did not make.
+// `caveman tools mcp install|uninstall [agent] [--server S] [--scope …] [--print]`
+// (PROCESSES.md §2.7, issues 9 and 24). Claude Code registration goes through its own
+// `claude mcp add/remove`; Codex, Gemini CLI and opencode have their config edited with a
+// journal (agent_mcp.h). The marker <home>/mcp/<agent>[.<server>].json records what we
+// registered, so uninstall never removes a registration it did not make. No agent: every
+// supported agent whose binary is on PATH.
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "agent_mcp.h"
 #include "context.h"
 #include "flags.h"
 #include "mcp_marker.h"
@@ -50,8 +53,9 @@ ClaudeRun run_claude(Context& ctx, const std::string& claude, const Args& args) 
 }
 
 // The command Claude Code has registered as `caveman` (any scope it reports), or "".
-std::string registered_command(Context& ctx, const std::string& claude) {
-  ClaudeRun get = run_claude(ctx, claude, {"mcp", "get", "caveman"});
+std::string registered_command(Context& ctx, const std::string& claude,
+                               const std::string& server) {
+  ClaudeRun get = run_claude(ctx, claude, {"mcp", "get", server});
   if (get.code != 0) return {};
   std::string cmd;
   std::size_t at = get.text.find("Command: ");
@@ -63,29 +67,31 @@ std::string registered_command(Context& ctx, const std::string& claude) {
   return cmd;
 }
 
-int install(Context& ctx, const std::string& claude, const std::string& scope,
-            const std::string& home) {
-  BinaryLocation mcp = ctx.locate("caveman-mcp");
-  BinaryProbe probe = probe_binary(*find_binary_spec("caveman-mcp"), mcp, ctx.env);
-  if (!probe.ok) {
-    *ctx.err << "caveman tools mcp install: " << probe.error
-             << ": caveman-mcp is not usable (set CAVEMAN_MCP_BIN, put it on PATH or run "
-                "`caveman install`)\n";
-    return 1;
-  }
-  auto marker = read_marker(home, "claude");
-  Args add{"mcp", "add", "--scope", scope, "caveman", "--", mcp.path};
+// The usable binary of `server`, or "" after printing why not.
+std::string server_command(Context& ctx, const McpServerSpec& server) {
+  BinaryLocation where = ctx.locate(server.binary);
+  BinaryProbe probe = probe_binary(*find_binary_spec(server.binary), where, ctx.env);
+  if (probe.ok) return where.path;
+  *ctx.err << "caveman tools mcp install: " << probe.error << ": " << server.binary
+           << " is not usable (set CAVEMAN_<X>_BIN, put it on PATH or run `caveman install`)\n";
+  return {};
+}
+
+int install_claude(Context& ctx, const std::string& claude, const std::string& scope,
+                   const std::string& home, const std::string& server, const std::string& command) {
+  auto marker = read_marker(home, "claude", server);
+  Args add{"mcp", "add", "--scope", scope, server, "--", command};
   ClaudeRun r = run_claude(ctx, claude, add);
   if (r.code != 0 && r.text.find("already exists") != std::string::npos) {
     // Replace only our own earlier registration (same scope, as the marker says).
     if (!marker || marker->scope != scope) {
       *ctx.err << "caveman tools mcp install: a `caveman` MCP server that caveman did not "
                   "register already exists in Claude Code's "
-               << scope << " config; leaving it alone (remove it with `claude mcp remove caveman -s "
+               << scope << " config; leaving it alone (remove it with `claude mcp remove " << server << " -s "
                << scope << "` first)\n";
       return 1;
     }
-    run_claude(ctx, claude, {"mcp", "remove", "caveman", "-s", scope});
+    run_claude(ctx, claude, {"mcp", "remove", server, "-s", scope});
     r = run_claude(ctx, claude, add);
   }
   if (r.code != 0) {
@@ -94,28 +100,29 @@ int install(Context& ctx, const std::string& claude, const std::string& scope,
     return 1;
   }
   McpMarker m;
-  m.command = mcp.path;
+  m.command = command;
+  m.server = server;
   m.agent = "claude";
   m.scope = scope;
   if (scope != "user") m.project = current_dir();
   if (Status s = write_marker(home, m); !s.ok()) {
     // Keep state consistent: no marker means we must not leave a registration behind.
-    run_claude(ctx, claude, {"mcp", "remove", "caveman", "-s", scope});
+    run_claude(ctx, claude, {"mcp", "remove", server, "-s", scope});
     *ctx.err << "caveman tools mcp install: " << s.ToString() << "\n";
     return 1;
   }
-  *ctx.out << "caveman-mcp registered with Claude Code (" << scope << " scope): " << mcp.path
+  *ctx.out << server << " registered with Claude Code (" << scope << " scope): " << command
            << "\n  check it with: claude mcp list\n";
   return 0;
 }
 
-int uninstall(Context& ctx, const std::string& claude, const std::string& scope_flag,
-              const std::string& home) {
-  auto marker = read_marker(home, "claude");
+int uninstall_claude(Context& ctx, const std::string& claude, const std::string& scope_flag,
+                     const std::string& home, const std::string& server) {
+  auto marker = read_marker(home, "claude", server);
   if (!marker) {
     *ctx.out << "caveman tools mcp uninstall: no registration made by `caveman tools mcp "
                 "install` (no marker at "
-             << marker_path(home, "claude") << "); nothing removed\n";
+             << marker_path(home, "claude", server) << "); nothing removed\n";
     return 0;
   }
   std::string scope = scope_flag.empty() ? marker->scope : scope_flag;
@@ -124,42 +131,99 @@ int uninstall(Context& ctx, const std::string& claude, const std::string& scope_
              << marker->scope << " scope, not " << scope << "; nothing removed\n";
     return 1;
   }
-  std::string current = registered_command(ctx, claude);
+  std::string current = registered_command(ctx, claude, server);
   if (!current.empty() && current != marker->command) {
-    *ctx.err << "caveman tools mcp uninstall: the `caveman` server now runs \"" << current
+    *ctx.err << "caveman tools mcp uninstall: the `" << server << "` server now runs \"" << current
              << "\", not the binary caveman registered; leaving it alone\n";
-    (void)remove_marker(home, "claude");
+    (void)remove_marker(home, "claude", server);
     return 1;
   }
   if (!current.empty()) {
-    ClaudeRun r = run_claude(ctx, claude, {"mcp", "remove", "caveman", "-s", scope});
+    ClaudeRun r = run_claude(ctx, claude, {"mcp", "remove", server, "-s", scope});
     if (r.code != 0) {
       *ctx.err << "caveman tools mcp uninstall: `claude mcp remove` failed (exit " << r.code
                << "): " << r.text << "\n";
       return 1;
     }
   }
-  if (Status s = remove_marker(home, "claude"); !s.ok()) {
+  if (Status s = remove_marker(home, "claude", server); !s.ok()) {
     *ctx.err << "caveman tools mcp uninstall: " << s.ToString() << "\n";
     return 1;
   }
-  *ctx.out << "caveman-mcp removed from Claude Code (" << scope << " scope)\n";
+  *ctx.out << server << " removed from Claude Code (" << scope << " scope)\n";
   return 0;
+}
+
+
+// One agent: claude through its own CLI, the others by editing their config.
+int run_for_agent(Context& ctx, const std::string& action, const std::string& agent,
+                  const std::string& scope, const std::string& home, const McpServerSpec& server) {
+  const AgentProfile* profile = find_profile(agent);
+  auto bin = find_on_path(profile->binary, ctx.env.get("PATH").value_or(""));
+  if (agent == "claude") {
+    if (!bin) {
+      *ctx.err << "caveman tools mcp: " << profile->name << " (`" << profile->binary
+               << "`) is not on PATH; install it with: " << profile->install_hint << "\n";
+      return 127;
+    }
+    if (action == "uninstall") return uninstall_claude(ctx, *bin, scope, home, server.name);
+    std::string command = server_command(ctx, server);
+    if (command.empty()) return 1;
+    return install_claude(ctx, *bin, scope.empty() ? "user" : scope, home, server.name, command);
+  }
+  if (!scope.empty() && scope != "user") {
+    *ctx.err << "caveman tools mcp: " << profile->name << " is registered in its user config "
+             << "only; --scope " << scope << " applies to claude\n";
+    return 2;
+  }
+  std::string command;
+  if (action == "install") {
+    command = server_command(ctx, server);
+    if (command.empty()) return 1;
+  }
+  Result<McpEditReport> r = action == "install"
+                                ? install_config_mcp(home, ctx.env, agent, server.name, command)
+                                : uninstall_config_mcp(home, agent, server.name);
+  if (!r.ok()) {
+    *ctx.err << "caveman tools mcp " << action << " " << agent << ": " << r.status().ToString()
+             << "\n";
+    return 1;
+  }
+  *ctx.out << r->message << "\n";
+  return 0;
+}
+
+// No agent named: every supported agent whose binary is on PATH (uninstall: every marker).
+std::vector<std::string> default_agents(Context& ctx, const std::string& action,
+                                        const std::string& home, const std::string& server) {
+  std::vector<std::string> agents;
+  std::vector<std::string> all{"claude"};
+  all.insert(all.end(), config_mcp_agents().begin(), config_mcp_agents().end());
+  for (const auto& a : all) {
+    bool on_path = find_on_path(find_profile(a)->binary, ctx.env.get("PATH").value_or("")).has_value();
+    bool marked = read_marker(home, a, server).has_value();
+    if (action == "install" ? on_path : marked) agents.push_back(a);
+  }
+  return agents;
 }
 
 }  // namespace
 
 int cmd_mcp(Context& ctx, const Args& args) {
-  CLI::App app{"Register caveman-mcp with Claude Code (or print the config for other hosts).",
+  CLI::App app{"Register Caveman's MCP servers with your agents (or print the config).",
                "tools mcp"};
   std::string action;
-  std::string agent = "claude";
+  std::string agent;
   std::string scope;
+  std::string server_name = "caveman";
   bool print = false;
   app.add_option("action", action, "install | uninstall")
       ->required()
       ->check(CLI::IsMember({"install", "uninstall"}));
-  app.add_option("agent", agent, "claude (other agents: use --print)");
+  app.add_option("agent", agent, "claude | codex | gemini | opencode (default: all on PATH)")
+      ->check(CLI::IsMember({"claude", "codex", "gemini", "opencode"}));
+  app.add_option("--server", server_name, "caveman (default) | caveman-browse | cavemem")
+      ->check(CLI::IsMember({"caveman", "caveman-browse", "cavemem"}));
   app.add_option("--scope", scope, "Claude Code config scope (default user)")
       ->check(CLI::IsMember({"user", "project", "local"}));
   app.add_flag("--print", print, "print the JSON/TOML snippet for other MCP hosts instead");
@@ -171,26 +235,29 @@ int cmd_mcp(Context& ctx, const Args& args) {
     if (!mcp.found()) *ctx.err << "caveman: warning: caveman-mcp not found; snippet uses the bare name\n";
     return 0;
   }
-  const AgentProfile* profile = find_profile(agent);
-  if (profile == nullptr || profile->id != "claude") {
-    *ctx.err << "caveman tools mcp " << action << ": automatic registration supports claude; for \""
-             << agent << "\" use `caveman tools mcp install --print` and add the snippet to its "
-             << "config\n";
-    return 2;
-  }
   std::string home = caveman_home(ctx.env);
   if (home.empty()) {
     *ctx.err << "caveman tools mcp: cave_no_home: neither CAVEMAN_HOME nor HOME is set\n";
     return 1;
   }
-  auto claude = find_on_path(profile->binary, ctx.env.get("PATH").value_or(""));
-  if (!claude) {
-    *ctx.err << "caveman tools mcp: " << profile->name << " (`" << profile->binary
-             << "`) is not on PATH; install it with: " << profile->install_hint << "\n";
-    return 127;
+  const McpServerSpec& server = *find_mcp_server(server_name);
+  std::vector<std::string> agents{agent};
+  if (agent.empty()) {
+    agents = default_agents(ctx, action, home, server.name);
+    if (agents.empty()) {
+      *ctx.out << "caveman tools mcp " << action << ": "
+               << (action == "install" ? "none of claude, codex, gemini, opencode is on PATH"
+                                       : "no registration made by caveman")
+               << "; nothing to do\n";
+      return 0;
+    }
   }
-  if (action == "install") return install(ctx, *claude, scope.empty() ? "user" : scope, home);
-  return uninstall(ctx, *claude, scope, home);
+  int rc = 0;
+  for (const auto& a : agents) {
+    int r = run_for_agent(ctx, action, a, scope, home, server);
+    if (r != 0 && rc == 0) rc = r;
+  }
+  return rc;
 }
 
 }  // namespace caveman::cli

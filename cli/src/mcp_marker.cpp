@@ -11,12 +11,48 @@
 
 namespace caveman::cli {
 
-std::string marker_path(const std::string& home, const std::string& agent) {
-  return home + "/mcp/" + agent + ".json";
+namespace {
+
+const char* format_name(ConfigFormat f) { return f == ConfigFormat::kToml ? "toml" : "json"; }
+
+void write_entry(nlohmann::ordered_json& doc, const McpMarker& m) {
+  if (m.entry) {
+    doc["entry"] = {{"format", format_name(m.entry->format)},
+                    {"table", m.entry->table},
+                    {"name", m.entry->name},
+                    {"value", m.entry->value}};
+  }
+  if (m.journal) doc["journal"] = journal_to_json(*m.journal);
 }
 
-std::optional<McpMarker> read_marker(const std::string& home, const std::string& agent) {
-  std::ifstream in(marker_path(home, agent), std::ios::binary);
+void read_entry(const nlohmann::json& doc, McpMarker* m) {
+  if (doc.contains("entry") && doc["entry"].is_object()) {
+    const auto& e = doc["entry"];
+    ConfigEntry entry;
+    entry.format = e.value("format", "") == "toml" ? ConfigFormat::kToml : ConfigFormat::kJson;
+    entry.table = e.value("table", "");
+    entry.name = e.value("name", "");
+    entry.value = e.value("value", "");
+    m->entry = entry;
+  }
+  if (doc.contains("journal")) m->journal = journal_from_json(doc["journal"]);
+  if (doc.contains("args") && doc["args"].is_array()) {
+    for (const auto& a : doc["args"]) {
+      if (a.is_string()) m->args.push_back(a.get<std::string>());
+    }
+  }
+}
+
+}  // namespace
+
+std::string marker_path(const std::string& home, const std::string& agent,
+                        const std::string& server) {
+  return home + "/mcp/" + agent + (server == "caveman" ? "" : "." + server) + ".json";
+}
+
+std::optional<McpMarker> read_marker(const std::string& home, const std::string& agent,
+                                     const std::string& server) {
+  std::ifstream in(marker_path(home, agent, server), std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream text;
   text << in.rdbuf();
@@ -35,10 +71,12 @@ std::optional<McpMarker> read_marker(const std::string& home, const std::string&
   str("scope", &m.scope);
   str("project", &m.project);
   if (m.scope.empty()) m.scope = "user";
+  m.server = server;
+  read_entry(doc, &m);
   return m;
 }
 
-Status write_marker(const std::string& home, const McpMarker& marker) {
+Status ensure_marker_dir(const std::string& home) {
   std::string dir = home + "/mcp";
   if (::mkdir(home.c_str(), 0700) != 0 && errno != EEXIST) {
     return Status::Io("cave_home_not_writable", home + ": " + std::strerror(errno));
@@ -46,14 +84,21 @@ Status write_marker(const std::string& home, const McpMarker& marker) {
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
     return Status::Io("cave_home_not_writable", dir + ": " + std::strerror(errno));
   }
+  return Status::Ok();
+}
+
+Status write_marker(const std::string& home, const McpMarker& marker) {
+  if (Status s = ensure_marker_dir(home); !s.ok()) return s;
   nlohmann::ordered_json doc;
   doc["tool"] = marker.tool;
   doc["command"] = marker.command;
-  doc["args"] = nlohmann::ordered_json::array();
+  doc["args"] = marker.args;
   doc["agent"] = marker.agent;
   doc["scope"] = marker.scope;
   if (!marker.project.empty()) doc["project"] = marker.project;
-  std::string path = marker_path(home, marker.agent);
+  if (marker.server != "caveman") doc["server"] = marker.server;
+  write_entry(doc, marker);
+  std::string path = marker_path(home, marker.agent, marker.server);
   std::string tmp = path + "." + std::to_string(::getpid()) + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -70,8 +115,9 @@ Status write_marker(const std::string& home, const McpMarker& marker) {
   return Status::Ok();
 }
 
-Status remove_marker(const std::string& home, const std::string& agent) {
-  std::string path = marker_path(home, agent);
+Status remove_marker(const std::string& home, const std::string& agent,
+                     const std::string& server) {
+  std::string path = marker_path(home, agent, server);
   if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
     return Status::Io("cave_home_not_writable", path + ": " + std::strerror(errno));
   }

@@ -138,11 +138,13 @@ TEST(CliLib, McpPrintShowsSnippetsForOtherHosts) {
   EXPECT_NE(o.out.find(home.file("caveman-mcp")), std::string::npos);
 }
 
-TEST(CliLib, McpInstallForOtherAgentsPointsAtPrint) {
+TEST(CliLib, McpInstallScopeIsClaudeOnlyAndUnknownAgentsAreRefused) {
   TempDir home;
-  Outcome o = run_cli({"tools", "mcp", "install", "codex"}, Environment({{"CAVEMAN_HOME", home.path()}}));
+  Environment env({{"CAVEMAN_HOME", home.path()}, {"HOME", home.path()}});
+  Outcome o = run_cli({"tools", "mcp", "install", "codex", "--scope", "project"}, env);
   EXPECT_EQ(o.code, 2);
-  EXPECT_NE(o.err.find("--print"), std::string::npos);
+  EXPECT_NE(o.err.find("applies to claude"), std::string::npos) << o.err;
+  EXPECT_EQ(run_cli({"tools", "mcp", "install", "aider"}, env).code, 2);
 }
 
 TEST(CliLib, McpUninstallWithoutMarkerRemovesNothing) {
