@@ -569,8 +569,11 @@ void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response
   std::string optimizers = apply_cost_optimizers(*x, plan, auth);
   if (!optimizers.empty()) optimization += (optimization.empty() ? "" : ",") + optimizers;
 
-  // Server-side recovery: buffered exchange with the injected retrieve tool.
-  if (outcome.changed && server_retrieve && !marker_only) {
+  // Server-side recovery: buffered exchange with the injected retrieve tool. It goes into
+  // every eligible request, compressed or not: tools open the cached prefix, so a tool list
+  // that gained caveman_retrieve only on the first compressing turn would turn the whole
+  // cached prompt back into a cache write.
+  if (eligible && server_retrieve && !marker_only) {
     Result<std::string> injected = inject_retrieve_tool(x->route.endpoint, *x->upstream.body);
     if (injected.ok()) {
       optimization += ",caveman-retrieve-tool";
@@ -610,6 +613,7 @@ void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response
                                                 : loop.response.content_type);
         std::lock_guard<std::mutex> lock(x->mu);
         x->status_code = loop.response.status;
+        x->row.optimization_ids = optimization;
         x->row.usage = loop.usage;
         x->note_write(loop.response.body.size());
         x->parties.store(1);

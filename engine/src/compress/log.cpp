@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compress/compressors.h"
+#include "compress/problem_lines.h"
 #include "compress/redundancy.h"
 #include "compress/summary.h"
 #include "text/bm25.h"
@@ -53,11 +54,6 @@ bool is_stack_frame(std::string_view line) {
   return starts_after_indent(line, "at ", true) || starts_after_indent(line, "File \"", false) ||
          starts_after_indent(line, "--->", true) || has_go_position(line) ||
          text::contains_ci(line, "caused by");
-}
-
-bool is_error_line(std::string_view line) {
-  return text::contains_word_ci(line, {"error", "fatal", "panic", "exception", "traceback", "fail",
-                                       "failed", "failure", "warn", "warning"});
 }
 
 // At least kMinLines lines (a trailing '\n' does not start one): checked with memchr
@@ -108,7 +104,7 @@ class LogCompressor final : public Compressor {
     std::size_t traceback_indent = std::string_view::npos;
     for (std::size_t i = 0; i < n; ++i) {
       std::string_view line = lines[i];
-      if (is_error_line(line) || is_stack_frame(line)) keep[i] = true;
+      if (names_a_problem(line) || is_stack_frame(line)) keep[i] = true;
       // The first line back at (or left of) a traceback header's indentation is the
       // exception itself ("decimal.InvalidOperation: …"), whatever its class is called.
       if (traceback_indent != std::string_view::npos && !text::is_blank(line) &&

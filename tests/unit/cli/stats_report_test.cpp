@@ -141,7 +141,7 @@ TEST(StatsReport, DollarsPriceEachPartByAgentProviderModelAndDay) {
   const double a_in = 1000 * 3e-6, a_read = 10000 * 0.3e-6, a_write = 2000 * 3.75e-6, a_out = 500 * 15e-6;
   const double a_after = a_in + a_read + a_write + a_out;  // 0.0210
   const double a_before = a_after + 4000 * 3e-6;            // 0.0330
-  const double o_after = 952 * 2e-6 + 2048 * 0.5e-6 + 100 * 8e-6;  // 0.002728
+  const double o_after = 952 * 2e-6 + 2048 * 0.5e-6 + 100 * 8e-6;  // 0.003728
   const Bucket& claude = r->by_agent.at("claude");
   EXPECT_NEAR(claude.usd_input, a_in, 1e-12);
   EXPECT_NEAR(claude.usd_cache_read, a_read, 1e-12);
@@ -151,18 +151,18 @@ TEST(StatsReport, DollarsPriceEachPartByAgentProviderModelAndDay) {
   EXPECT_NEAR(claude.usd_before(), 0.033, 1e-12);
   EXPECT_NEAR(r->by_provider.at("openai").usd_after(), o_after, 1e-12);
   EXPECT_EQ(r->by_provider.at("openai").unpriced_requests, 1);
-  EXPECT_NEAR(r->by_model.at("gpt-4.1").usd_after(), 0.002728, 1e-12);
+  EXPECT_NEAR(r->by_model.at("gpt-4.1").usd_after(), 0.003728, 1e-12);
   EXPECT_NEAR(r->by_day.at("2026-12-01").usd_before(), a_before, 1e-12);
   EXPECT_EQ(r->by_day.at("2026-12-02").would_save_tokens, 700);
   auto j = nlohmann::json::parse(r->to_json());
-  EXPECT_DOUBLE_EQ(j["usd_after"].get<double>(), 0.023728);
-  EXPECT_DOUBLE_EQ(j["usd_before"].get<double>(), 0.035728);
+  EXPECT_DOUBLE_EQ(j["usd_after"].get<double>(), 0.024728);
+  EXPECT_DOUBLE_EQ(j["usd_before"].get<double>(), 0.036728);
   EXPECT_DOUBLE_EQ(j["usd_cache_read"].get<double>(), 0.004024);
   EXPECT_DOUBLE_EQ(j["usd_cache_write"].get<double>(), 0.0075);
   EXPECT_DOUBLE_EQ(j["would_save_usd"].get<double>(), 0.0014);
   EXPECT_EQ(j["basis"], "inferred");
   EXPECT_DOUBLE_EQ(j["by_model"]["claude-sonnet-4-6-20261101"]["usd_after"].get<double>(), 0.021);
-  EXPECT_NE(r->to_csv().find("model,\"gpt-4.1\",1,5048,5048,0.0,0.002728,0.002728,0.001904,0.001024,"
+  EXPECT_NE(r->to_csv().find("model,\"gpt-4.1\",1,5048,5048,0.0,0.003728,0.003728,0.001904,0.001024,"
                              "0.000000,0.000800,700,0.001400,inferred\n"),
             std::string::npos) << r->to_csv();
 }

@@ -82,10 +82,17 @@ TEST_F(EngineToolsTest, UnknownHandleAndMissingArgumentsFailClosed) {
 
 // The optional budget reaches Options::budget_tokens: a tighter budget cuts the view further.
 TEST_F(EngineToolsTest, CompressBudgetArgument) {
+  // Every line names a package of its own (letters, not digits), so no line is a repeat the
+  // log compressor could elide: only the budget cuts this view.
+  auto name = [](int i) {
+    std::string n;
+    for (int k = 0; k < 4; ++k, i /= 26) n.push_back(static_cast<char>('a' + i % 26));
+    return n;
+  };
   std::string log;
   for (int i = 0; i < 3000; ++i) {
-    log += "2025-06-24 14:36:" + std::to_string(10 + i % 50) + " INFO job " + std::to_string(i * 7919 % 100003) +
-           " host-" + std::to_string(i % 97) + " copied " + std::to_string(i * 31 % 977) + " files\n";
+    log += "2025-06-24 14:36:" + std::to_string(10 + i % 50) + " install lib" + name(i) +
+           ":amd64 <none> 1." + std::to_string(i) + "-1\n";
   }
   Json none = call("caveman_compress", {{"input", log}, {"budget", 0}})["structuredContent"];
   Json tight = call("caveman_compress", {{"input", log}, {"budget", 2000}})["structuredContent"];

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "compress/factor/line_blocks.h"
+#include "compress/problem_lines.h"
 #include "compress/summary.h"
 #include "text/bm25.h"
 #include "text/lines.h"
@@ -18,11 +19,6 @@ constexpr std::size_t kTail = 10;
 constexpr std::size_t kMinLines = kHead + kTail + 8;
 constexpr int kQueryLimit = 64;
 constexpr int kRounds = 5;
-
-bool is_problem(std::string_view line) {
-  return text::contains_word_ci(line, {"error", "fatal", "panic", "exception", "traceback",
-                                       "fail", "failed", "failure", "warn", "warning"});
-}
 
 // The outline of a document: Markdown headings and INI/TOML section headers. Kept so that a
 // cut view still shows what is where.
@@ -114,7 +110,7 @@ std::optional<Fitted> fit_budget(std::string_view text, std::string_view query,
   if (budget <= 0 || n < kMinLines) return std::nullopt;
   std::vector<bool> pinned(n, false);
   for (std::size_t i = 0; i < n; ++i) {
-    pinned[i] = i < kHead || i + kTail >= n || is_problem(lines[i]) || is_heading(lines[i]) ||
+    pinned[i] = i < kHead || i + kTail >= n || names_a_problem(lines[i]) || is_heading(lines[i]) ||
                 lines[i].find(barrier_needle) != std::string_view::npos;
   }
   text::keep_query_relevant(lines, query, pinned, kQueryLimit);
@@ -135,7 +131,9 @@ std::optional<Fitted> fit_budget(std::string_view text, std::string_view query,
       kept -= std::min(kept, lines[i].size() + 1);
     }
     std::string cut = elide(split, keep);
-    std::optional<std::string> view = factor_text(cut, barrier_needle);
+    std::optional<std::string> view = factor_text(cut, [barrier_needle](std::string_view l) {
+      return l.find(barrier_needle) != std::string_view::npos || names_a_problem(l);
+    });
     std::string& chosen = view ? *view : cut;
     std::size_t tokens = counter.count(chosen);
     if (!best || tokens < best->tokens) best = Fitted{std::move(chosen), tokens};

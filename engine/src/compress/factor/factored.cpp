@@ -8,12 +8,18 @@
 #include "compress/factor/block_syntax.h"
 #include "compress/factor/budget.h"
 #include "compress/factor/line_blocks.h"
+#include "compress/problem_lines.h"
 
 namespace caveman::compress {
 namespace {
 
 // Every elision marker the compressors write names the project in parentheses.
 constexpr std::string_view kMarkerNeedle = "(caveman)";
+
+// Markers and problem lines stay verbatim lines of a view.
+bool verbatim(std::string_view line) {
+  return line.find(kMarkerNeedle) != std::string_view::npos || names_a_problem(line);
+}
 
 // A lossless view may cost this much more than a view of the elided text and still be chosen.
 constexpr double kLosslessSlack = 1.10;
@@ -111,7 +117,7 @@ class FactoredCompressor final : public Compressor {
   // an elided text, or no view at all, is not the caller's input in full).
   Option cheaper_view(std::string_view text, bool lossless) const {
     Option plain(text, std::nullopt, false);
-    Option view(text, factor::factor_text(text, kMarkerNeedle), lossless);
+    Option view(text, factor::factor_text(text, verbatim), lossless);
     if (view.has_view() && costs_at_most(view, plain, 1.0, *counter_) &&
         view.bytes().size() < text.size()) {
       return view;

@@ -20,7 +20,7 @@ constexpr double kKeepConst = 0.6;          // a run ends when its template lose
 constexpr std::size_t kMinPrefix = 8;
 constexpr std::size_t kMinRootLines = 16;  // a shared root is factored over this many lines
 constexpr std::size_t kMinSavingBytes = 24;
-constexpr double kMinSavingShare = 0.12;
+constexpr double kMinSavingShare = 0.08;
 constexpr std::size_t kMaxInlineValue = 64;
 constexpr std::size_t kMaxInlineRecords = 400;
 constexpr std::size_t kMaxLookAheadBlock = 64;
@@ -468,14 +468,13 @@ std::optional<std::vector<std::string>> factor_lines(const std::vector<std::stri
   return Factorer(lines, barrier).run();
 }
 
-std::optional<std::string> factor_text(std::string_view text, std::string_view barrier_needle) {
+std::optional<std::string> factor_text(std::string_view text,
+                                       const std::function<bool(std::string_view)>& verbatim) {
   if (text.size() > kMaxInputBytes || contains_block(text)) return std::nullopt;
   std::vector<std::string_view> lines = text::split_all(text);
   std::vector<bool> barrier(lines.size(), false);
-  if (!barrier_needle.empty()) {
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      barrier[i] = lines[i].find(barrier_needle) != std::string_view::npos;
-    }
+  if (verbatim) {
+    for (std::size_t i = 0; i < lines.size(); ++i) barrier[i] = verbatim(lines[i]);
   }
   std::optional<std::vector<std::string>> view = factor_lines(lines, barrier);
   if (!view) return std::nullopt;

@@ -11,6 +11,7 @@
 #ifndef CAVEMAN_COMPRESS_FACTOR_LINE_BLOCKS_H_
 #define CAVEMAN_COMPRESS_FACTOR_LINE_BLOCKS_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,10 +24,11 @@ namespace caveman::compress::factor {
 std::optional<std::vector<std::string>> factor_lines(const std::vector<std::string_view>& lines,
                                                      const std::vector<bool>& barrier);
 
-// The whole text factored and verified: expand_blocks(result) == text. Lines containing
-// `barrier_needle` (when not empty) stay literal. nullopt when nothing pays, the text is too
-// large to factor cheaply, or it already holds a block.
-std::optional<std::string> factor_text(std::string_view text, std::string_view barrier_needle = {});
+// The whole text factored and verified: expand_blocks(result) == text. Lines for which
+// `verbatim` holds stay literal and outside blocks (elision markers, problem lines). nullopt
+// when nothing pays, the text is too large to factor cheaply, or it already holds a block.
+std::optional<std::string> factor_text(
+    std::string_view text, const std::function<bool(std::string_view)>& verbatim = {});
 
 }  // namespace caveman::compress::factor
 
