@@ -77,7 +77,22 @@ function textOf(v) {
 
 // Read's gutter ("   12\t" or "12→") is not part of a file's text.
 const ungutter = (t) => t.replace(/^ *\d+(\t|→)/gm, '');
-const visible = (text, need) => text.includes(need) || ungutter(text).includes(need);
+// A factored view (docs/formats.md) states every fact of the lines it stands for, once per
+// template: the model reads it expanded, exactly as `caveman-engine expand` writes it.
+const expansions = new Map();
+function expanded(text) {
+  if (!/^\[\d/m.test(text)) return text;
+  if (!expansions.has(text)) {
+    let out = text;
+    try {
+      out = execFileSync(path.join(binDir, 'caveman-engine'), ['expand'], { input: text, encoding: 'utf8' });
+    } catch { /* not a view: read as written */ }
+    expansions.set(text, out);
+  }
+  return expansions.get(text);
+}
+const visible = (text, need) =>
+  [text, ungutter(text), expanded(text), expanded(ungutter(text))].some((t) => t.includes(need));
 const handlesIn = (text) => [...new Set([...text.matchAll(kHandle)].map((m) => m[1] || m[2] || m[3]))];
 
 // The tool result for tool_use id `id` in a request body, as the upstream received it.

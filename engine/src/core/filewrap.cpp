@@ -55,6 +55,28 @@ std::optional<FileWrapper> strip_file_wrapper(std::string_view input, std::strin
   return w;
 }
 
+std::optional<FileWrapper> strip_trailing_reminders(std::string_view input, std::string* inner) {
+  constexpr std::string_view kOpenTag = "<system-reminder>";
+  constexpr std::string_view kCloseTag = "</system-reminder>";
+  std::size_t start = input.size();
+  std::string_view rest = input;
+  // Walk back over reminders that follow one another (white space between them) at the end.
+  while (true) {
+    std::string_view trimmed = rest;
+    while (!trimmed.empty() && std::string_view(" \t\r\n").find(trimmed.back()) != std::string_view::npos) {
+      trimmed.remove_suffix(1);
+    }
+    if (!trimmed.ends_with(kCloseTag)) break;
+    std::size_t open = trimmed.rfind(kOpenTag);
+    if (open == std::string_view::npos || (open > 0 && trimmed[open - 1] != '\n')) break;
+    start = open;
+    rest = input.substr(0, open);
+  }
+  if (start == input.size() || text::trim_space(input.substr(0, start)).empty()) return std::nullopt;
+  *inner = std::string(input.substr(0, start));
+  return FileWrapper{"", std::string(input.substr(start))};
+}
+
 Unwrapped unwrap_input(std::string_view input) {
   Unwrapped u;
   u.body = std::string(input);
@@ -67,6 +89,11 @@ Unwrapped unwrap_input(std::string_view input) {
     }
     std::string inner;
     if (std::optional<FileWrapper> w = strip_file_wrapper(u.body, &inner)) {
+      u.layers.emplace_back(std::move(*w));
+      u.body = std::move(inner);
+      continue;
+    }
+    if (std::optional<FileWrapper> w = strip_trailing_reminders(u.body, &inner)) {
       u.layers.emplace_back(std::move(*w));
       u.body = std::move(inner);
       continue;

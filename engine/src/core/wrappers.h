@@ -51,6 +51,11 @@ struct FileWrapper {
 // Recognises exactly one <file …>…</file> element around non-blank content.
 std::optional<FileWrapper> strip_file_wrapper(std::string_view input, std::string* inner);
 
+// Claude Code appends <system-reminder>…</system-reminder> blocks to a tool's result (a Read
+// listing followed by "deferred tools are now available"): they are a suffix around the
+// output, not part of it. Recognised when the input ends with such blocks, each opening a line.
+std::optional<FileWrapper> strip_trailing_reminders(std::string_view input, std::string* inner);
+
 using Layer = std::variant<Listing, FileWrapper>;
 
 struct Unwrapped {
@@ -58,7 +63,8 @@ struct Unwrapped {
   std::vector<Layer> layers;  // outermost first
 };
 
-// Up to 4 layers; each round tries the gutter first, then the file wrapper.
+// Up to 4 layers; each round tries the gutter first, then the file wrapper, then trailing
+// system reminders.
 Unwrapped unwrap_input(std::string_view input);
 std::string rewrap(std::string body, const std::vector<Layer>& layers);
 

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "live_zone.h"
 #include "native/masking.h"
 #include "native/session_marker.h"
 
@@ -125,6 +126,9 @@ NativeResponse NativeRuntime::on_tool_after(const NativeRequest& r, NativeRespon
   if (!r.tool || !r.tool->output || r.tool->output->size() <= options_.mask_threshold_bytes) {
     return resp;
   }
+  // A retrieve's answer is the exact original the model asked for: compressing it again would
+  // hand back the view it could not answer from, and the next retrieve would get the same.
+  if (is_retrieve_tool_name(r.tool->name)) return resp;
   if (resp.policy == PolicyMode::kRecord) {
     resp.action = Action::kObserve;
     return resp;

@@ -1,3 +1,4 @@
+#include "core/detect_rules.h"
 #include "core/wrappers.h"
 
 #include <gtest/gtest.h>
@@ -235,6 +236,31 @@ TEST(FileWrapperTest, StripsSingleWrapper) {
   EXPECT_FALSE(strip_file_wrapper("<file>a</file><file>b</file>", &inner));
   EXPECT_FALSE(strip_file_wrapper("<file>   </file>", &inner));
   EXPECT_FALSE(strip_file_wrapper("<filer>x</file>", &inner));
+}
+
+// Claude Code appends reminders to the latest tool result; the listing under them is still a
+// listing of the file (a Read of a CSV followed by "deferred tools are now available").
+TEST(UnwrapTest, TrailingSystemRemindersAreASuffixAroundTheListing) {
+  std::string csv = "version,published_utc\n";
+  for (int i = 0; i < 40; ++i) csv += "5." + std::to_string(i) + ".0,2025-01-" + std::to_string(10 + i % 18) + "T00:00:00Z\n";
+  std::string listing;
+  int n = 0;
+  for (std::size_t at = 0; at < csv.size();) {
+    std::size_t nl = csv.find('\n', at);
+    listing += std::to_string(++n) + "\t" + csv.substr(at, nl - at) + "\n";
+    at = nl + 1;
+  }
+  listing += std::to_string(++n) + "\t";
+  std::string input = listing + "\n<system-reminder>\nThe following deferred tools are now available.\n"
+                      "</system-reminder>\n<system-reminder>\nsecond\n</system-reminder>";
+  Unwrapped u = unwrap_input(input);
+  ASSERT_EQ(u.layers.size(), 2u);
+  EXPECT_EQ(u.body, csv + "\n");  // the last numbered line is followed by a newline here
+  EXPECT_EQ(rewrap(u.body, u.layers), input);
+  EXPECT_EQ(detect_body(u.body), "tabular");
+  std::string inner;
+  EXPECT_FALSE(strip_trailing_reminders("<system-reminder>only</system-reminder>", &inner));
+  EXPECT_FALSE(strip_trailing_reminders("text <system-reminder>mid-line</system-reminder>", &inner));
 }
 
 TEST(UnwrapTest, RoundTripsGutterInsideFile) {
