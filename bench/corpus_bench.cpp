@@ -44,7 +44,7 @@ double process_cpu_seconds() {
 double floor_for(const std::string& kind) {
   static const std::map<std::string, double> kFloors = {
       {"json", 0.45},     {"log", 0.60},     {"search-result", 0.40}, {"terminal", 0.75},
-      {"tabular", 0.25},  {"config", 0.15},  {"code", 0.612},         {"diff", 0.172},
+      {"tabular", 0.25},  {"config", 0.15},  {"code", 0.61},          {"diff", 0.17},
       {"html", 0.499}};
   auto it = kFloors.find(kind);
   return it == kFloors.end() ? -1 : it->second;

@@ -237,10 +237,10 @@ for (const x of rows) {
 lines.push(`| **total** | | ${sum('bytes')} | ${sum('recMsg')} | ${sum('cmpMsg')} | **${totMsgSaved}%** | ${sum('recReq')} | ${sum('cmpReq')} | ${pct(sum('recReq'), sum('cmpReq'))}% | ${sum('handles')} (${sum('exact')}) |`);
 lines.push('', 'Why the tasks differ (what the compressor could drop while keeping every handle exact):',
   '- read-build-log: runs of similar lines are elided behind `… N lines elided (caveman) …` markers; the error lines stay.',
-  '- read-json: a lockfile is mostly unique integrity hashes and versions that must survive; the gain is mostly Read\'s line-number gutter and the pretty-printing (minified JSON).',
+  '- read-json: a lockfile is mostly unique integrity hashes and versions that must survive; the gain is Read\'s line-number gutter and the `packages` map written as a lossless table (one row per package, keys once in the header; docs/formats.md).',
   '- read-csv: a long, regular table: the header and rows the invariants need stay, runs of rows become one `… N rows elided (caveman): version: …` line.',
   '- read-python: the code compressor keeps imports, signatures and the module docstring and replaces function bodies with `...`; the first 900 lines of subprocess.py are mostly comments and docstrings, which stay.',
-  '- bash-cat-log: dpkg lines are nearly all unique (package, version, state), so the log compressor elides little. Claude Code itself stores Bash output above ~30 KB in a file and sends a 2 KB preview, which is why the log is cut below that.',
+  '- bash-cat-log: every dpkg line is a new fact, so nothing is elided: the view is lossless factoring — the shared date once, each package\'s configure/unpacked/installed lines as one template with a row of values (docs/formats.md). Claude Code itself stores Bash output above ~30 KB in a file and sends a 2 KB preview, which is why the log is cut below that.',
   '- whole requests: Claude Code\'s system prompt and tool schemas (about 17k tokens per request) are never compressed (frozen zone), so the request-level saving is smaller; compress mode also adds caveman-mcp\'s tools.');
 console.log(lines.join('\n'));
 if (!markdown) console.error(`wrap bench: message tokens ${sum('recMsg')} → ${sum('cmpMsg')} (${totMsgSaved}% saved); ${failures} failure(s)`);
