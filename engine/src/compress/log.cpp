@@ -134,13 +134,7 @@ class LogCompressor final : public Compressor {
       std::size_t end = i;
       std::size_t run_bytes = 0;
       while (end < n && !keep[end]) run_bytes += lines[end++].size() + 1;
-      std::string summary;
-      if (end - i <= kMaxSummaryUnits) {
-        std::vector<Fields> fields;
-        fields.reserve(end - i);
-        for (std::size_t k = i; k < end; ++k) fields.push_back(log_line_fields(lines[k]));
-        summary = summarize(fields, static_cast<std::int64_t>(run_bytes));
-      }
+      std::string summary = summarize_log_lines(lines, i, end, static_cast<std::int64_t>(run_bytes));
       std::string m = text::marker_line(marker_text(end - i, summary), split.crlf_majority);
       if (worth_eliding(end - i, summary, m.size(), run_bytes)) {
         out.push_back(std::move(m));

@@ -352,6 +352,15 @@ Fields json_element_fields(const json::Value& element) {
   return out;
 }
 
+std::string summarize_log_lines(const std::vector<std::string_view>& lines, std::size_t begin,
+                                std::size_t end, std::int64_t elided_bytes) {
+  if (end - begin > kMaxSummaryUnits) return {};
+  std::vector<Fields> fields;
+  fields.reserve(end - begin);
+  for (std::size_t k = begin; k < end; ++k) fields.push_back(log_line_fields(lines[k]));
+  return summarize(fields, elided_bytes);
+}
+
 std::string summarize(const std::vector<Fields>& units, std::int64_t elided_bytes) {
   if (units.size() < 2) return {};
   for (const Fields& u : units) {

@@ -28,6 +28,10 @@ Fields json_element_fields(const json::Value& element);
 // verifiable fits the budget. Every statement holds for every unit.
 std::string summarize(const std::vector<Fields>& units, std::int64_t elided_bytes);
 
+// The summary of log lines [begin, end) of `lines` ("" for a run over kMaxSummaryUnits).
+std::string summarize_log_lines(const std::vector<std::string_view>& lines, std::size_t begin,
+                                std::size_t end, std::int64_t elided_bytes);
+
 // §5.3 step 7: a run of ≥ 3 units always elides; a shorter one only with a non-empty
 // summary and 2 × marker_bytes ≤ run_bytes.
 bool worth_eliding(std::size_t run_units, std::string_view summary, std::size_t marker_bytes,

@@ -80,13 +80,7 @@ std::string elide(const text::Lines& split, const std::vector<bool>& keep) {
     }
     std::size_t end = i, run_bytes = 0;
     while (end < lines.size() && !keep[end]) run_bytes += lines[end++].size() + 1;
-    std::string summary;
-    if (end - i <= kMaxSummaryUnits) {
-      std::vector<Fields> fields;
-      fields.reserve(end - i);
-      for (std::size_t k = i; k < end; ++k) fields.push_back(log_line_fields(lines[k]));
-      summary = summarize(fields, static_cast<std::int64_t>(run_bytes));
-    }
+    std::string summary = summarize_log_lines(lines, i, end, static_cast<std::int64_t>(run_bytes));
     std::string marker = "… " + std::to_string(end - i) + " lines elided (caveman)";
     if (!summary.empty()) marker += ": " + summary;
     out.push_back(text::marker_line(marker + " …", split.crlf_majority));

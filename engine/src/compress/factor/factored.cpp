@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "compress/compressors.h"
+#include "compress/factor/decorator.h"
 #include "compress/factor/block_syntax.h"
 #include "compress/factor/budget.h"
 #include "compress/factor/line_blocks.h"
@@ -21,8 +22,6 @@ bool verbatim(std::string_view line) {
   return line.find(kMarkerNeedle) != std::string_view::npos || names_a_problem(line);
 }
 
-// A lossless view may cost this much more than a view of the elided text and still be chosen.
-constexpr double kLosslessSlack = 1.10;
 // Byte sizes this far apart decide a comparison without counting tokens: a view that drops
 // whole repeated runs of text drops its tokens with them.
 constexpr double kClearlyApart = 0.85;
@@ -59,39 +58,30 @@ bool costs_at_most(const Option& a, const Option& b, double slack, const tokens:
   return static_cast<double>(a.tokens(c)) <= slack * static_cast<double>(b.tokens(c));
 }
 
-class FactoredCompressor final : public Compressor {
+class FactoredCompressor final : public factor::ViewDecorator {
  public:
-  FactoredCompressor(std::unique_ptr<Compressor> inner, const tokens::Counter& counter)
-      : inner_(std::move(inner)), counter_(&counter) {}
-
-  std::string_view type() const override { return inner_->type(); }
-  SafetyClass safety_class() const override { return inner_->safety_class(); }
-
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view query) const override {
-    return compress_with(input, Request{query, 0});
-  }
+  using ViewDecorator::ViewDecorator;
 
   std::optional<CompressorOutput> compress_with(std::string_view input,
                                                 const Request& request) const override {
     // A view is final: compressing it again changes nothing (idempotence).
     if (factor::contains_block(input)) return std::nullopt;
-    std::optional<CompressorOutput> out = inner_->compress(input, request.query);
+    std::optional<CompressorOutput> out = inner().compress(input, request.query);
     std::string_view base = out ? std::string_view(out->bytes) : input;
     Option best = best_view(input, out ? &out->bytes : nullptr);
     const auto budget = static_cast<std::size_t>(std::max<std::int64_t>(request.budget_tokens, 0));
     // A token is at least one byte: a view no longer than the budget in bytes fits it.
-    if (budget > 0 && best.bytes().size() > budget && best.tokens(*counter_) > budget) {
+    if (budget > 0 && best.bytes().size() > budget && best.tokens(counter()) > budget) {
       std::optional<factor::Fitted> fitted =
-          factor::fit_budget(base, request.query, request.budget_tokens, kMarkerNeedle, *counter_);
-      if (fitted && fitted->tokens < best.tokens(*counter_)) {
+          factor::fit_budget(base, request.query, request.budget_tokens, kMarkerNeedle, counter());
+      if (fitted && fitted->tokens < best.tokens(counter())) {
         best = Option(base, std::move(fitted->view), false);
       }
     }
     if (!best.has_view()) return out;
     CompressorOutput result;
     if (out) result = std::move(*out);
-    result.method = result.method.empty() ? std::string(inner_->type()) : result.method;
+    result.method = result.method.empty() ? std::string(inner().type()) : result.method;
     result.method += "+factored";
     // Lossless exactly when nothing was elided: the view then expands to the input.
     result.lossless_to_model = best.lossless();
@@ -109,7 +99,7 @@ class FactoredCompressor final : public Compressor {
     Option whole = cheaper_view(input, true);
     if (small && whole.has_view()) return whole;
     Option cut = cheaper_view(*elided, false);
-    if (whole.has_view() && costs_at_most(whole, cut, kLosslessSlack, *counter_)) return whole;
+    if (whole.has_view() && costs_at_most(whole, cut, factor::kLosslessSlack, counter())) return whole;
     return cut;
   }
 
@@ -118,15 +108,12 @@ class FactoredCompressor final : public Compressor {
   Option cheaper_view(std::string_view text, bool lossless) const {
     Option plain(text, std::nullopt, false);
     Option view(text, factor::factor_text(text, verbatim), lossless);
-    if (view.has_view() && costs_at_most(view, plain, 1.0, *counter_) &&
+    if (view.has_view() && costs_at_most(view, plain, 1.0, counter()) &&
         view.bytes().size() < text.size()) {
       return view;
     }
     return plain;
   }
-
-  std::unique_ptr<Compressor> inner_;
-  const tokens::Counter* counter_;
 };
 
 }  // namespace

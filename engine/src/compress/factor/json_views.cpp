@@ -5,52 +5,41 @@
 #include <memory>
 
 #include "compress/compressors.h"
+#include "compress/factor/decorator.h"
 #include "compress/factor/block_syntax.h"
 #include "compress/factor/json_table.h"
 
 namespace caveman::compress {
 namespace {
 
-// A lossless view may cost this much more than the elided output and still be chosen (the
-// same slack as the line-factoring layer, factored.cpp).
-constexpr double kLosslessSlack = 1.10;
 
-class JsonViewsCompressor final : public Compressor {
+class JsonViewsCompressor final : public factor::ViewDecorator {
  public:
-  JsonViewsCompressor(std::unique_ptr<Compressor> inner, const tokens::Counter& counter)
-      : inner_(std::move(inner)), counter_(&counter) {}
-
-  std::string_view type() const override { return inner_->type(); }
-  SafetyClass safety_class() const override { return inner_->safety_class(); }
-
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view query) const override {
-    return compress_with(input, Request{query, 0});
-  }
+  using ViewDecorator::ViewDecorator;
 
   std::optional<CompressorOutput> compress_with(std::string_view input,
                                                 const Request& request) const override {
     // A view is final: compressing it again changes nothing (idempotence).
     if (factor::contains_block(input)) return std::nullopt;
-    const std::size_t input_tokens = counter_->count(input);
-    std::optional<CompressorOutput> out = inner_->compress_with(input, request);
-    std::size_t lossy_tokens = out ? counter_->count(out->bytes) : input_tokens;
+    const std::size_t input_tokens = counter().count(input);
+    std::optional<CompressorOutput> out = inner().compress_with(input, request);
+    std::size_t lossy_tokens = out ? counter().count(out->bytes) : input_tokens;
     if (out) {
-      if (std::optional<std::string> v = factor::json_table_view(out->bytes, *counter_)) {
-        std::size_t n = counter_->count(*v);
+      if (std::optional<std::string> v = factor::json_table_view(out->bytes, counter())) {
+        std::size_t n = counter().count(*v);
         if (n < lossy_tokens) {
           lossy_tokens = n;
           out->bytes = std::move(*v);
-          out->method = (out->method.empty() ? std::string(inner_->type()) : out->method) + "+table";
+          out->method = (out->method.empty() ? std::string(inner().type()) : out->method) + "+table";
           out->lossless_to_model = false;
         }
       }
     }
-    if (std::optional<std::string> whole = factor::json_table_view(input, *counter_)) {
-      std::size_t n = counter_->count(*whole);
+    if (std::optional<std::string> whole = factor::json_table_view(input, counter())) {
+      std::size_t n = counter().count(*whole);
       if (n < input_tokens &&
           (!out || static_cast<double>(n) <=
-                       kLosslessSlack * static_cast<double>(lossy_tokens))) {
+                       factor::kLosslessSlack * static_cast<double>(lossy_tokens))) {
         CompressorOutput result;
         result.bytes = std::move(*whole);
         result.method = "table";
@@ -62,8 +51,6 @@ class JsonViewsCompressor final : public Compressor {
   }
 
  private:
-  std::unique_ptr<Compressor> inner_;
-  const tokens::Counter* counter_;
 };
 
 }  // namespace

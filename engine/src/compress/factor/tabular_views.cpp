@@ -5,6 +5,7 @@
 
 #include "compress/aligned_parse.h"
 #include "compress/compressors.h"
+#include "compress/factor/decorator.h"
 #include "compress/factor/aligned_syntax.h"
 #include "compress/factor/block_syntax.h"
 #include "compress/factor/csv_syntax.h"
@@ -316,28 +317,16 @@ std::optional<std::string> aligned_table_view(std::string_view text) {
 namespace caveman::compress {
 namespace {
 
-// A lossless view may cost this much more than the inner compressor's output and still be
-// chosen (the same slack as factored.cpp and json_views.cpp).
-constexpr double kLosslessSlack = 1.10;
 
-class TabularViewsCompressor final : public Compressor {
+class TabularViewsCompressor final : public factor::ViewDecorator {
  public:
-  TabularViewsCompressor(std::unique_ptr<Compressor> inner, const tokens::Counter& counter)
-      : inner_(std::move(inner)), counter_(&counter) {}
-
-  std::string_view type() const override { return inner_->type(); }
-  SafetyClass safety_class() const override { return inner_->safety_class(); }
-
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view query) const override {
-    return compress_with(input, Request{query, 0});
-  }
+  using ViewDecorator::ViewDecorator;
 
   std::optional<CompressorOutput> compress_with(std::string_view input,
                                                 const Request& request) const override {
     // A view is final: compressing it again changes nothing (idempotence).
     if (factor::contains_block(input)) return std::nullopt;
-    std::optional<CompressorOutput> out = inner_->compress_with(input, request);
+    std::optional<CompressorOutput> out = inner().compress_with(input, request);
     std::optional<std::string> view = factor::aligned_table_view(input);
     std::string_view method = "tabular+aligned";
     if (!view) {
@@ -345,10 +334,10 @@ class TabularViewsCompressor final : public Compressor {
       method = "tabular+columns";
     }
     if (!view) return out;
-    const std::size_t n = counter_->count(*view);
-    if (n >= counter_->count(input)) return out;
-    if (out && out->lossless_to_model && n >= counter_->count(out->bytes)) return out;
-    if (out && static_cast<double>(n) > kLosslessSlack * static_cast<double>(counter_->count(out->bytes))) {
+    const std::size_t n = counter().count(*view);
+    if (n >= counter().count(input)) return out;
+    if (out && out->lossless_to_model && n >= counter().count(out->bytes)) return out;
+    if (out && static_cast<double>(n) > factor::kLosslessSlack * static_cast<double>(counter().count(out->bytes))) {
       return out;
     }
     CompressorOutput result;
@@ -359,8 +348,6 @@ class TabularViewsCompressor final : public Compressor {
   }
 
  private:
-  std::unique_ptr<Compressor> inner_;
-  const tokens::Counter* counter_;
 };
 
 }  // namespace
