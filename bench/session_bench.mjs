@@ -220,6 +220,11 @@ async function runSession(session, mode) {
     // Churn: tokens of the prefix this request shares with the previous one (same blocks, same
     // bytes) that were written to the cache again instead of read.
     const units = anthropicBlocks(body);
+    // A tool list that changed (Claude Code adds caveman-mcp's tools once the server has
+    // connected, after its first request) rewrites the prefix too; that is the agent's doing,
+    // not a byte compression rewrote, and is counted apart.
+    const toolsKey = (us) => us.filter((x) => x.section === 'tools').map((x) => x.key).join('|');
+    const toolsChanged = prev !== null && toolsKey(units) !== toolsKey(prev);
     let common = 0;
     if (prev) {
       for (let i = 0; i < Math.min(units.length, prev.length) && units[i].key === prev[i].key; i += 1) common += units[i].tokens;
@@ -227,9 +232,11 @@ async function runSession(session, mode) {
     prev = units;
     if (fixedTokens === null) fixedTokens = units.filter((x) => x.section !== 'messages').reduce((n, x) => n + x.tokens, 0);
     const cw = u.cache_creation_input_tokens;
-    const rewrite = cw > 0 ? Math.min(cw, Math.max(0, common - u.cache_read_input_tokens)) : 0;
+    const rewritten = cw > 0 ? Math.min(cw, Math.max(0, common - u.cache_read_input_tokens)) : 0;
+    const rewrite = toolsChanged ? 0 : rewritten;
+    const toolChurn = toolsChanged ? rewritten : 0;
     const prompt = u.input_tokens + cw + u.cache_read_input_tokens;
-    rows.push({ usage: u, usd: price(u, body.model).usd.total, prompt, rewrite, newTokens: prompt - common });
+    rows.push({ usage: u, usd: price(u, body.model).usd.total, prompt, rewrite, toolChurn, newTokens: prompt - common });
     return u;
   };
   const mock = await startMockUpstream({ billing: biller, uniqueIds: true, eventDelayMs: 0 });
@@ -327,6 +334,7 @@ async function runSession(session, mode) {
     input: sum((x) => x.usage.input_tokens), write: sum((x) => x.usage.cache_creation_input_tokens),
     read: sum((x) => x.usage.cache_read_input_tokens), output: sum((x) => x.usage.output_tokens),
     usd: sum((x) => x.usd), peak: Math.max(0, ...rows.map((x) => x.prompt)), rewrite: sum((x) => x.rewrite),
+    toolChurn: sum((x) => x.toolChurn),
     fixedTokens: fixedTokens ?? 0,
     // What the fixed prefix alone costs: written once then read every turn when cached (Claude
     // Code's breakpoints), else sent as input every turn (the SDK agent).
@@ -399,7 +407,9 @@ L.push(`Whole agent sessions in dollars, prompt caching modelled (\`bench/sessio
   `at the list price of ${model} (\`bench/prices.json\`), ${turnMs / 1000} s of virtual time per model request.`, '');
 L.push(`**Suite total: compress = ${ratio.toFixed(2)}× record** (${usd(cmpUsd)} vs ${usd(recUsd)}); final answers correct: ` +
   `record ${results.filter((r) => r.record.correct).length}/${results.length}, compress ${results.filter((r) => r.compress.correct).length}/${results.length}; ` +
-  `cache churn in compress mode: ${tot('compress', (x) => x.rewrite)} tokens.`, '');
+  `cache churn in compress mode caused by compression: ${tot('compress', (x) => x.rewrite)} tokens; ` +
+  `prefix tokens written again because the agent's tool list changed mid-session: ${tot('compress', (x) => x.toolChurn)} ` +
+  `(compress) vs ${tot('record', (x) => x.toolChurn)} (record) — Claude Code adds caveman-mcp's tools after its first request.`, '');
 L.push('| session | mode | requests | uncached input | cache write | cache read | output | dollars | compress/record | retrieves | re-reads | answer | peak context | churn |');
 L.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |');
 for (const r of results) {
