@@ -5,7 +5,9 @@
 //    position that never changes is literal, one that changes keeps a shared prefix/suffix
 //    (cut only after/before a separator) literal, and positions whose values are equal in
 //    every record share one placeholder (a test name on its RUN and OK lines);
-//  - lines sharing a leading text (grep hits of one file, one timestamp's lines).
+//  - lines sharing a leading text (grep hits of one file, one timestamp's lines);
+//  - a long run under one shared root (a directory), whose rows are factored again one level
+//    deep, where lines whose first words line up keep the rest of the line as a last value.
 // The view is always checked by decoding it: anything that would not expand to the exact
 // input is not produced.
 #ifndef CAVEMAN_COMPRESS_FACTOR_LINE_BLOCKS_H_
