@@ -225,7 +225,12 @@ class Outliner {
       for (std::size_t k = static_cast<std::size_t>(root); k <= last_[static_cast<std::size_t>(root)]; ++k) {
         if (!base_[k]) continue;
         const Record& r = r_[k];
-        std::string_view kind = r.level > 0 ? "heading" : is_field(r.role) ? "field" : r.role == "img" ? "image" : r.role;
+        // Every branch a string_view: with std::string in one branch the ternary would make a
+        // temporary string and `kind` would point into it after the statement.
+        std::string_view kind = r.level > 0                    ? std::string_view("heading")
+                                : is_field(r.role)             ? std::string_view("field")
+                                : r.role == "img"              ? std::string_view("image")
+                                                               : std::string_view(r.role);
         for (std::size_t n = 0; n < std::size(kKinds); ++n) {
           if (kind == kKinds[n]) ++counts[n];
         }
