@@ -251,15 +251,6 @@ bool focus(const std::vector<Record>& records, const std::vector<std::string>& t
     return score[static_cast<std::size_t>(a)] > score[static_cast<std::size_t>(b)];
   });
   if (order.size() > kMaxFocusRecords) order.resize(kMaxFocusRecords);
-  auto keep_subtree = [&](int root) {
-    std::vector<int> stack{root};
-    while (!stack.empty()) {
-      int i = stack.back();
-      stack.pop_back();
-      kept[static_cast<std::size_t>(i)] = true;
-      for (int c : records[static_cast<std::size_t>(i)].children) stack.push_back(c);
-    }
-  };
   for (int sel : order) {
     for (int a = sel; a >= 0; a = records[static_cast<std::size_t>(a)].parent) {
       kept[static_cast<std::size_t>(a)] = true;
@@ -271,7 +262,7 @@ bool focus(const std::vector<Record>& records, const std::vector<std::string>& t
     for (int a = sel; a >= 0; a = records[static_cast<std::size_t>(a)].parent) {
       const std::string& role = records[static_cast<std::size_t>(a)].role;
       if (role == "row" || role == "listitem") {
-        keep_subtree(a);
+        mark_subtree(records, a, kept);
         break;
       }
     }

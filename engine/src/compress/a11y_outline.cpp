@@ -285,17 +285,8 @@ int find_expansion(const std::vector<Record>& records, std::string_view uid) {
 }
 
 void keep_section(const std::vector<Record>& records, int at, std::vector<bool>& kept) {
-  auto mark_subtree = [&](int root) {
-    std::vector<int> stack{root};
-    while (!stack.empty()) {
-      int i = stack.back();
-      stack.pop_back();
-      kept[static_cast<std::size_t>(i)] = true;
-      for (int c : records[static_cast<std::size_t>(i)].children) stack.push_back(c);
-    }
-  };
   for (int a = at; a >= 0; a = records[static_cast<std::size_t>(a)].parent) kept[static_cast<std::size_t>(a)] = true;
-  mark_subtree(at);
+  mark_subtree(records, at, kept);
   const Record& r = records[static_cast<std::size_t>(at)];
   if (r.level == 0 || r.parent < 0) return;
   // A heading's section: its following siblings up to the next heading of its level or above.
@@ -304,7 +295,7 @@ void keep_section(const std::vector<Record>& records, int at, std::vector<bool>&
   for (++it; it != sibs.end(); ++it) {
     int lv = records[static_cast<std::size_t>(*it)].level;
     if (lv > 0 && lv <= r.level) break;
-    mark_subtree(*it);
+    mark_subtree(records, *it, kept);
   }
 }
 

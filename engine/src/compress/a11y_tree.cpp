@@ -181,6 +181,16 @@ std::vector<std::string_view> States::labels() const {
   return out;
 }
 
+void mark_subtree(const std::vector<Record>& records, int root, std::vector<bool>& marks) {
+  std::vector<int> stack{root};
+  while (!stack.empty()) {
+    int i = stack.back();
+    stack.pop_back();
+    marks[static_cast<std::size_t>(i)] = true;
+    for (int c : records[static_cast<std::size_t>(i)].children) stack.push_back(c);
+  }
+}
+
 std::string collapse_whitespace(std::string_view s) {
   std::string out;
   out.reserve(s.size());

@@ -64,6 +64,9 @@ std::optional<std::vector<AxNode>> parse_ax_nodes(std::string_view json);
 // any node not reached) and returns the records in document order.
 std::vector<Record> build_records(const std::vector<AxNode>& nodes);
 
+// Marks `root` and every record below it in `marks` (sized like `records`).
+void mark_subtree(const std::vector<Record>& records, int root, std::vector<bool>& marks);
+
 // Whitespace runs → one space, trimmed.
 std::string collapse_whitespace(std::string_view s);
 
