@@ -11,6 +11,7 @@
 // --no-hooks or CAVEMAN_WRAP_HOOKS=0; a failure there is a warning, never a failed launch.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <ostream>
@@ -218,7 +219,9 @@ int cmd_wrap(Context& ctx, const Args& args) {
     BinaryLocation mcp = ctx.locate("caveman-mcp");
     BinaryProbe probe = probe_binary(*find_binary_spec("caveman-mcp"), mcp, ctx.env);
     if (profile->mcp == McpDelivery::kClaudeMcpConfig && probe.ok) {
-      auto file = session->write_mcp_config(mcp.path);
+      bool selectable = std::find(probe.capabilities.begin(), probe.capabilities.end(),
+                                  "tool_selection") != probe.capabilities.end();
+      auto file = session->write_mcp_config(mcp.path, selectable);
       if (file.ok()) {
         // `--mcp-config` is variadic in Claude Code: with a separate value it would also
         // swallow a positional prompt after it (`caveman wrap claude "fix the bug"`).

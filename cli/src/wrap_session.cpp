@@ -36,11 +36,18 @@ WrapSession::~WrapSession() {
   std::filesystem::remove_all(dir_, ec);
 }
 
-Result<std::string> WrapSession::write_mcp_config(const std::string& mcp_command) const {
+Result<std::string> WrapSession::write_mcp_config(const std::string& mcp_command,
+                                                  bool retrieve_only) const {
   nlohmann::ordered_json server;
   server["type"] = "stdio";
   server["command"] = mcp_command;
   server["args"] = nlohmann::ordered_json::array();
+  // Every tool schema is re-read on every turn; recovery needs only caveman_retrieve.
+  if (retrieve_only) server["args"] = {"--tools", "caveman_retrieve"};
+  // Claude Code connects MCP servers in the background and sends its first request without
+  // their tools, then adds them: the tool list heads the cached prefix, so that change rewrites
+  // the whole prompt cache once per session. `alwaysLoad` makes it wait for this server.
+  server["alwaysLoad"] = true;
   nlohmann::ordered_json doc;
   doc["mcpServers"]["caveman"] = server;
   std::string path = dir_ + "/mcp.json";

@@ -45,9 +45,10 @@ class WrapSession {
   ~WrapSession();
 
   const std::string& dir() const { return dir_; }
-  // Writes {"mcpServers":{"caveman":{"type":"stdio","command":…,"args":[]}}} and returns
-  // its path, for Claude Code's `--mcp-config`.
-  Result<std::string> write_mcp_config(const std::string& mcp_command) const;
+  // Writes {"mcpServers":{"caveman":{"type":"stdio","command":…,"args":[…],"alwaysLoad":true}}}
+  // and returns its path, for Claude Code's `--mcp-config`. `retrieve_only` passes
+  // `--tools caveman_retrieve` (a caveman-mcp with the tool_selection capability).
+  Result<std::string> write_mcp_config(const std::string& mcp_command, bool retrieve_only) const;
 
  private:
   explicit WrapSession(std::string dir) : dir_(std::move(dir)) {}

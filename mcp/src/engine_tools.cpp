@@ -1,5 +1,6 @@
 #include "engine_tools.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -406,7 +407,8 @@ std::string normalize_handle(std::string_view handle) {
   return trim(h);
 }
 
-std::vector<Tool> make_engine_tools(std::shared_ptr<const Engine> engine) {
+std::vector<Tool> make_engine_tools(std::shared_ptr<const Engine> engine,
+                                    const std::vector<std::string>& only) {
   auto totals = std::make_shared<SessionTotals>();
   auto ledger = std::make_shared<RetrieveLedger>();
   std::vector<Tool> tools;
@@ -415,7 +417,33 @@ std::vector<Tool> make_engine_tools(std::shared_ptr<const Engine> engine) {
   tools.push_back(stats_tool(totals));
   tools.push_back(toon_encode_tool(engine));
   tools.push_back(toon_decode_tool());
+  if (only.empty()) return tools;
+  std::erase_if(tools, [&](const Tool& t) {
+    return std::find(only.begin(), only.end(), t.name) == only.end();
+  });
   return tools;
+}
+
+std::vector<std::string> split_tool_names(std::string_view list) {
+  std::vector<std::string> names;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    std::size_t comma = std::min(list.find(',', start), list.size());
+    std::string name = trim(list.substr(start, comma - start));
+    if (!name.empty()) names.push_back(std::move(name));
+    start = comma + 1;
+  }
+  return names;
+}
+
+bool known_tool_names(const std::vector<std::string>& names) {
+  static constexpr std::string_view kNames[] = {"caveman_compress", "caveman_retrieve",
+                                                "caveman_stats", "caveman_toon_encode",
+                                                "caveman_toon_decode"};
+  if (names.empty()) return false;
+  return std::all_of(names.begin(), names.end(), [](const std::string& n) {
+    return std::find(std::begin(kNames), std::end(kNames), n) != std::end(kNames);
+  });
 }
 
 }  // namespace caveman::mcp

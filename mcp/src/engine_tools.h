@@ -21,7 +21,13 @@ namespace caveman::mcp {
 // "ccr_…", "<<ccr:ccr_…>>", "ccr:ccr_…", "ccr://ccr_obj_…" → the bare id (trimmed).
 std::string normalize_handle(std::string_view handle);
 
-std::vector<Tool> make_engine_tools(std::shared_ptr<const Engine> engine);
+// `only` (tool names) keeps just those tools, in the usual order; empty keeps all five.
+std::vector<Tool> make_engine_tools(std::shared_ptr<const Engine> engine,
+                                    const std::vector<std::string>& only = {});
+
+// "a, b" → {"a", "b"}; true when every name is one of the five tools.
+std::vector<std::string> split_tool_names(std::string_view list);
+bool known_tool_names(const std::vector<std::string>& names);
 
 }  // namespace caveman::mcp
 

@@ -15,13 +15,16 @@ namespace caveman::mcp {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: caveman-mcp [--http HOST:PORT] [--max-line-bytes N]\n"
+    "usage: caveman-mcp [--http HOST:PORT] [--max-line-bytes N] [--tools NAME,...]\n"
     "       caveman-mcp version [--json] | --version | --help\n"
     "\n"
     "MCP server with five tools: caveman_compress, caveman_retrieve, caveman_stats,\n"
     "caveman_toon_encode, caveman_toon_decode. Serves newline-delimited JSON-RPC on\n"
     "stdin/stdout until EOF, or Streamable HTTP on a loopback address with --http\n"
     "(POST /mcp).\n"
+    "\n"
+    "--tools NAME,...  serve only these tools (e.g. caveman_retrieve: what `caveman wrap`\n"
+    "                  gives an agent, since every tool schema is re-read on every turn)\n"
     "\n"
     "recovery store: CAVEMAN_MCP_EPHEMERAL=1 → in memory; else $CAVEMAN_CCR_DB, else\n"
     "$CAVEMAN_HOME/ccr.db, else ~/.caveman/ccr.db (shared with caveman-proxy, so handles the\n"
@@ -64,17 +67,26 @@ StoreChoice open_store(std::ostream& err) {
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   ToolInfo tool{"caveman-mcp", "caveman.mcp.version.v1", kUsage,
-                {"mcp_recovery", "build_stamped_version", "streamable_http"}};
+                {"mcp_recovery", "build_stamped_version", "streamable_http", "tool_selection"}};
   if (auto rc = handle_common_flags(tool, args, out)) return *rc;
 
   std::string http;
+  std::vector<std::string> only_tools;
   ServerOptions options;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if ((a == "--http" || a == "--max-line-bytes") && i + 1 < args.size()) {
+    if ((a == "--http" || a == "--max-line-bytes" || a == "--tools") && i + 1 < args.size()) {
       const std::string& v = args[++i];
       if (a == "--http") {
         http = v;
+      } else if (a == "--tools") {
+        only_tools = split_tool_names(v);
+        if (!known_tool_names(only_tools)) {
+          err << "caveman-mcp: cave_invalid_arguments: --tools takes names from: "
+                 "caveman_compress, caveman_retrieve, caveman_stats, caveman_toon_encode, "
+                 "caveman_toon_decode\n";
+          return 2;
+        }
       } else {
         char* end = nullptr;
         unsigned long long n = std::strtoull(v.c_str(), &end, 10);
@@ -107,7 +119,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                            "Caveman shrinks large tool outputs and keeps exact originals. "
                            "Elision markers state verified facts; use caveman_retrieve only "
                            "when they cannot answer."},
-                [engine] { return make_engine_tools(engine); }, options);
+                [engine, only_tools] { return make_engine_tools(engine, only_tools); }, options);
   if (http.empty()) return server.serve_stdio(STDIN_FILENO, STDOUT_FILENO);
   Status s = serve_http(server, host, port);
   if (!s.ok()) {

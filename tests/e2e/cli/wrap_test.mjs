@@ -29,6 +29,11 @@ try {
   const turns = mock.modelRequests();
   check(turns.length === 1, `one model request upstream (got ${turns.length})`);
   check(turns[0] && turns[0].url === '/v1/messages?beta=true', `upstream path (${turns[0] && turns[0].url})`);
+  // caveman-mcp is connected before the first request (alwaysLoad: a tool list that grew after
+  // it would rewrite the cached prefix) and serves only caveman_retrieve.
+  const toolNames = turns[0] ? (JSON.parse(turns[0].body.toString('utf8')).tools || []).map((t) => t.name) : [];
+  const ours = toolNames.filter((n) => n.startsWith('mcp__caveman__'));
+  check(ours.join(',') === 'mcp__caveman__caveman_retrieve', `first request's caveman tools: ${ours.join(',') || 'none'}`);
   const state = user.runState();
   check(state && state.owner === 'wrap' && state.mode === 'compress' && state.recovery_via_mcp === true,
     `run-state of the wrap proxy: ${JSON.stringify(state)}`);
