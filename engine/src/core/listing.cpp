@@ -124,14 +124,57 @@ struct Trace {
   std::vector<bool> numbered_blank;
 };
 
-// Traces each output line back to its source line number; nullopt when fewer than half the
-// non-blank lines trace back (the decline rule).
+// A compressor that shortens a line keeps its start (a signature whose body was elided): the
+// output line then begins with the source line's text. How far ahead that source line is looked
+// for bounds the cost on long listings.
+constexpr std::size_t kPrefixLookAhead = 4096;
+constexpr std::size_t kMinPrefixBytes = 8;
+
+std::optional<std::size_t> find_prefix_source(std::string_view line, const text::Lines& src,
+                                              std::size_t cursor) {
+  std::size_t end = std::min(src.lines.size(), cursor + kPrefixLookAhead);
+  for (std::size_t pos = cursor; pos < end; ++pos) {
+    std::string_view s = src.lines[pos];
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    if (s.size() >= kMinPrefixBytes && line.size() > s.size() && line.starts_with(s)) return pos;
+  }
+  return std::nullopt;
+}
+
+// Blank output lines that met no blank source line at the cursor (they follow an elided span)
+// take the numbers just below the next traced line, when those numbers are free.
+void backfill_blank_numbers(const text::Lines& out, const std::vector<bool>& traced,
+                            std::vector<std::int64_t>* nums) {
+  std::size_t i = 0;
+  while (i < out.lines.size()) {
+    if (traced[i] || !text::is_blank(out.lines[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t run_end = i;
+    while (run_end < out.lines.size() && !traced[run_end] && text::is_blank(out.lines[run_end])) ++run_end;
+    std::int64_t before = i > 0 ? (*nums)[i - 1] : 0;
+    if (run_end < out.lines.size() && traced[run_end]) {
+      std::int64_t next = (*nums)[run_end];
+      std::int64_t run = static_cast<std::int64_t>(run_end - i);
+      if (next - run > before) {
+        for (std::size_t k = i; k < run_end; ++k) (*nums)[k] = next - static_cast<std::int64_t>(run_end - k);
+      }
+    }
+    i = run_end;
+  }
+}
+
+// Traces each output line back to its source line number (the same line, or for a shortened
+// line the source line it starts with); nullopt when fewer than half the non-blank lines trace
+// back (the decline rule).
 std::optional<Trace> trace_lines(const text::Lines& out, const Listing& listing) {
   text::Lines src = text::split_lines(listing.source);
   if (listing.numbers.size() < src.lines.size()) return std::nullopt;
   std::map<std::string_view, std::vector<std::size_t>> positions;
   for (std::size_t i = 0; i < src.lines.size(); ++i) positions[src.lines[i]].push_back(i);
   Trace t{std::vector<std::int64_t>(out.lines.size()), std::vector<bool>(out.lines.size(), false)};
+  std::vector<bool> traced(out.lines.size(), false);
   std::size_t cursor = 0, tracked = 0, traceable = 0;
   const std::size_t last = src.lines.empty() ? 0 : src.lines.size() - 1;
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
@@ -147,20 +190,26 @@ std::optional<Trace> trace_lines(const text::Lines& out, const Listing& listing)
         // even when other blank lines had none: dropping it could leave too few numbered
         // lines for the result to parse as a listing again.
         t.numbered_blank[i] = t.nums[i] > (cursor > 0 ? listing.numbers[cursor - 1] : 0);
+        traced[i] = true;
         ++cursor;
       }
       continue;
     }
     ++tracked;
-    auto it = positions.find(line);
-    if (it == positions.end()) continue;
-    auto pos = std::lower_bound(it->second.begin(), it->second.end(), cursor);
-    if (pos == it->second.end()) continue;
-    t.nums[i] = listing.numbers[*pos];
-    cursor = *pos + 1;
+    std::optional<std::size_t> at;
+    if (auto it = positions.find(line); it != positions.end()) {
+      auto pos = std::lower_bound(it->second.begin(), it->second.end(), cursor);
+      if (pos != it->second.end()) at = *pos;
+    }
+    if (!at) at = find_prefix_source(line, src, cursor);
+    if (!at) continue;
+    t.nums[i] = listing.numbers[*at];
+    traced[i] = true;
+    cursor = *at + 1;
     ++traceable;
   }
   if (traceable * 2 < tracked) return std::nullopt;
+  backfill_blank_numbers(out, traced, &t.nums);
   return t;
 }
 

@@ -63,6 +63,27 @@ TEST(GutterTest, RestoreTracesLinesAndKeepsOriginalNumbers) {
             "    10\tline 10\n");
 }
 
+// A line a compressor shortened (a signature whose body was elided) keeps the number of the
+// source line it starts with, and a blank line after the elided span takes the number just
+// before the next line, instead of every line after the first change repeating one number.
+TEST(GutterTest, RestoreNumbersShortenedLinesByTheSourceLineTheyStartWith) {
+  std::string listing;
+  const std::vector<std::string> src = {"'use strict'", "", "test('first case', (t) => {",
+                                        "  t.equal(1, 1)", "  t.end()", "})", "",
+                                        "test('second case', (t) => {", "  t.end()", "})"};
+  for (std::size_t i = 0; i < src.size(); ++i) listing += gutter_line(static_cast<int>(i + 1), src[i]);
+  auto l = strip_gutter(listing);
+  ASSERT_TRUE(l);
+  std::string out = restore_gutter(
+      "'use strict'\n\ntest('first case', (t) => { /* caveman: body elided */ })\n\n"
+      "test('second case', (t) => { /* caveman: body elided */ })\n",
+      *l);
+  EXPECT_EQ(out, gutter_line(1, "'use strict'") + gutter_line(2, "") +
+                     gutter_line(3, "test('first case', (t) => { /* caveman: body elided */ })") +
+                     gutter_line(7, "") +
+                     gutter_line(8, "test('second case', (t) => { /* caveman: body elided */ })"));
+}
+
 // Regression (found by fuzz_wrappers): consecutive blank gutter lines ("    27\t", "    28\t")
 // were all restored with the cursor's number, so the rewrapped listing repeated a number and
 // no longer parsed as a listing.
