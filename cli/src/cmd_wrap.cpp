@@ -17,6 +17,7 @@
 #include <ostream>
 #include <thread>
 
+#include "config.h"
 #include "context.h"
 #include "mcp_marker.h"
 #include "native_hooks.h"
@@ -30,9 +31,10 @@ namespace {
 
 constexpr int kProxyReadyTimeoutMs = 10000;
 constexpr const char* kWrapUsage =
-    "usage: caveman wrap [--off | --mode record|compress] [--strict] [--no-hooks] [--] <agent> "
-    "[args…]\n"
+    "usage: caveman wrap [--off | --mode MODE] [--strict] [--no-hooks] [--] <agent> [args…]\n"
     "  --off       record mode (byte-exact pass-through, nothing compressed)\n"
+    "  --mode      record, compress (default), pixel, recommend, shadow, canary or active (compression\n"
+    "              + the cost optimizers, e.g. cache breakpoints; docs/proxy.md, Cost modes)\n"
     "  --strict    exit 1 instead of launching directly when the port is held by a foreign process\n"
     "  --no-hooks  do not give Claude Code Caveman's native hooks (also CAVEMAN_WRAP_HOOKS=0)\n"
     "agents: claude, codex, gemini, aider, opencode; any other command is wrapped generically\n";
@@ -66,8 +68,9 @@ std::optional<int> parse_wrap_flags(const Args& args, WrapFlags* f, Context& ctx
       f->no_hooks = true;
     } else if (a == "--mode" && i + 1 < args.size()) {
       f->mode = args[++i];
-      if (f->mode != "record" && f->mode != "compress") {
-        *ctx.err << "caveman wrap: --mode must be record or compress\n";
+      if (proxy::normalize_mode(f->mode) != f->mode) {
+        *ctx.err << "caveman wrap: --mode must be one of record, compress, pixel, recommend, "
+                    "shadow, canary, active\n";
         return 2;
       }
     } else {

@@ -536,7 +536,7 @@ void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response
   if (eligible) {
     LiveZone zone = extract_live_zone(x->route.endpoint, *doc, static_cast<std::size_t>(config.min_bytes));
     Transformer transformer(rt_->engine.get(), rt_->store.get(), rt_->prefix_cache.get(),
-                            CompressKnobs{config.budget_tokens, config.min_saving_tokens});
+                            knobs_for_request(config.budget_tokens, config.min_saving_tokens, raw->size()));
     outcome = transformer.transform(*raw, *doc, zone);
     if (!outcome.error.empty()) spdlog::warn("compress: a block kept its original bytes: {}", outcome.error);
   }

@@ -21,6 +21,13 @@ std::string handle_from_replacement(std::string_view replacement) {
   return std::string(replacement.substr(start, replacement.size() - kMarkerClose.size() - start));
 }
 
+CompressKnobs knobs_for_request(std::int64_t budget_tokens, std::int64_t min_saving_tokens,
+                                std::size_t request_bytes) {
+  constexpr std::size_t kBytesPerToken = 4;
+  return CompressKnobs{budget_tokens, min_saving_tokens,
+                       static_cast<std::int64_t>(request_bytes / kBytesPerToken)};
+}
+
 Options block_options(const CompressKnobs& knobs, const std::string& query) {
   Options options;
   options.mode = "compress";
@@ -28,6 +35,7 @@ Options block_options(const CompressKnobs& knobs, const std::string& query) {
   options.external_recovery = true;  // the proxy stores the block itself
   options.budget_tokens = knobs.budget_tokens;
   options.min_lossy_saving_tokens = knobs.min_saving_tokens;
+  options.context_tokens = knobs.context_tokens;
   return options;
 }
 

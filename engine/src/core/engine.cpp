@@ -148,7 +148,9 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   a.tokens_after = counter.output(a.output);
   if (a.tokens_after >= counter.input_tokens()) return std::nullopt;
   bool lossless = out->lossless_to_model.value_or(safety.reversible) && u.layers.empty();
-  if (!lossless && counter.input_tokens() - a.tokens_after < options.min_lossy_saving_tokens) {
+  std::int64_t saved = counter.input_tokens() - a.tokens_after;
+  if (!lossless && saved < options.min_lossy_saving_tokens) return std::nullopt;
+  if (!lossless && c->type() == "code" && saved < options.context_tokens / kCodeContextShare) {
     return std::nullopt;
   }
   a.compressor = std::string(c->type());
