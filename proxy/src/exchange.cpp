@@ -570,10 +570,15 @@ void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response
   if (!optimizers.empty()) optimization += (optimization.empty() ? "" : ",") + optimizers;
 
   // Server-side recovery: buffered exchange with the injected retrieve tool. It goes into
-  // every eligible request, compressed or not: tools open the cached prefix, so a tool list
-  // that gained caveman_retrieve only on the first compressing turn would turn the whole
-  // cached prompt back into a cache write.
-  if (eligible && server_retrieve && !marker_only) {
+  // every eligible request that may be cached, compressed or not: tools open the cached
+  // prefix, so a tool list that gained caveman_retrieve only on the first compressing turn
+  // would turn the whole cached prompt back into a cache write. An Anthropic request without
+  // any cache_control is never cached and pays for the tool on every turn: there it goes in
+  // only once a marker is in the prompt.
+  bool uncached = x->route.endpoint == Endpoint::kMessages &&
+                  x->upstream.body->find("\"cache_control\"") == std::string::npos;
+  bool retrieve_useful = !uncached || x->upstream.body->find("<<ccr:") != std::string::npos;
+  if (eligible && server_retrieve && !marker_only && retrieve_useful) {
     Result<std::string> injected = inject_retrieve_tool(x->route.endpoint, *x->upstream.body);
     if (injected.ok()) {
       optimization += ",caveman-retrieve-tool";

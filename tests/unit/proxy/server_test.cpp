@@ -604,6 +604,38 @@ TEST_F(ProxyServerTest, ServerSideRetrieveLoopAnswersTheModelAndHidesTheTool) {
   EXPECT_EQ(rs[0]["input_tokens"], 70);
 }
 
+// An Anthropic request without cache_control is never cached and would pay for the injected
+// tool on every turn: it gets the tool only once a marker is in the prompt. A request that
+// may be cached gets it from the first turn, so its tool list never changes mid-session.
+TEST_F(ProxyServerTest, RetrieveToolGoesIntoAnUncachedRequestOnlyWithAMarker) {
+  start({{"CAVEMAN_MODE", "compress"}});
+  std::vector<bool> had_tool;
+  std::mutex mu;
+  mock_.answer([&](const httplib::Request& req, httplib::Response& res) {
+    Json body = Json::parse(req.body);
+    bool has = false;
+    for (const Json& t : body.value("tools", Json::array())) has |= t["name"] == "caveman_retrieve";
+    std::lock_guard<std::mutex> lock(mu);
+    had_tool.push_back(has);
+    res.set_content(R"({"content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn",)"
+                    R"("usage":{"input_tokens":5,"output_tokens":1}})",
+                    "application/json");
+  });
+  Json plain = {{"model", "claude-sonnet-4-6"}, {"max_tokens", 10},
+                {"messages", Json::array({{{"role", "user"}, {"content", "hello"}}})}};
+  Json cached = plain;
+  cached["messages"][0]["content"] =
+      Json::array({{{"type", "text"}, {"text", "hello"}, {"cache_control", {{"type", "ephemeral"}}}}});
+  for (const Json& body : {plain, cached}) {
+    httplib::Result r = client_->Post("/v1/messages", {{"x-api-key", "sk-ant-api-1"}}, body.dump(),
+                                      "application/json");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+  }
+  std::lock_guard<std::mutex> lock(mu);
+  EXPECT_EQ(had_tool, (std::vector<bool>{false, true}));
+}
+
 TEST_F(ProxyServerTest, ClientDisconnectCancelsTheUpstreamStream) {
   start();
   std::atomic<bool> upstream_saw_cancel{false};
