@@ -198,8 +198,8 @@ int cmd_wrap(Context& ctx, const Args& args) {
   const ProxyAddress address = *resolved;
   std::string mode = flags.mode;
   if (mode.empty()) mode = ctx.env.get("CAVEMAN_WRAP_MODE").value_or("compress");
-  if (mode != "record" && mode != "compress") {
-    *ctx.err << "caveman wrap: warning: CAVEMAN_WRAP_MODE=" << mode << " is not record or compress; "
+  if (proxy::normalize_mode(mode) != mode) {
+    *ctx.err << "caveman wrap: warning: CAVEMAN_WRAP_MODE=" << mode << " is not a proxy mode; "
              << "using record\n";
     mode = "record";
   }

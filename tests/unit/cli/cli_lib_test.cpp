@@ -77,6 +77,17 @@ TEST(CliLib, BadFlagsAreUsageErrors) {
   EXPECT_EQ(run_cli({"tools", "mcp", "reinstall"}, env).code, 2);
   EXPECT_EQ(run_cli({"wrap"}, env).code, 2);
   EXPECT_EQ(run_cli({"wrap", "--bogus", "claude"}, env).code, 2);
+  EXPECT_EQ(run_cli({"wrap", "--mode", "turbo", "claude"}, env).code, 2);
+}
+
+// wrap takes every proxy mode (the cost modes too), not only record and compress.
+TEST(CliLib, WrapAcceptsEveryProxyMode) {
+  TempDir home;
+  Environment env({{"CAVEMAN_HOME", home.path()}, {"PATH", home.path()}});
+  for (const char* mode : {"record", "compress", "pixel", "recommend", "shadow", "canary", "active"}) {
+    Outcome o = run_cli({"wrap", "--mode", mode, "claude", "-p", "hi"}, env);
+    EXPECT_EQ(o.code, 127) << mode << ": " << o.err;  // past flag parsing: the agent is missing
+  }
 }
 
 TEST(CliLib, WrapOfAMissingAgentHintsInstallAndExits127) {
