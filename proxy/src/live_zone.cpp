@@ -1,5 +1,6 @@
 #include "live_zone.h"
 
+#include <cctype>
 #include <set>
 
 namespace caveman::proxy {
@@ -52,6 +53,45 @@ class Extractor {
   std::size_t min_bytes_;
   LiveZone* out_;
 };
+
+// What the agent itself just asked for (a grep pattern, a command) says what it looks for in
+// the results better than the task's words alone: the string inputs of the latest
+// kRecentToolInputs tool_use blocks join the query. Words with a '/' or '.' (file paths and
+// names) are left out: the words of a path name the file, not what the agent looks for in it.
+constexpr std::size_t kRecentToolInputs = 3;
+
+void append_words_but_paths(std::string_view text, std::string* query) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t end = i;
+    while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end]))) ++end;
+    std::string_view word = text.substr(i, end - i);
+    if (!word.empty() && word.find_first_of("/.") == std::string_view::npos) {
+      if (!query->empty()) *query += ' ';
+      *query += word;
+    }
+    i = end + 1;
+  }
+}
+
+void append_recent_tool_inputs(const JsonDoc& doc, const std::vector<NodeId>& msgs, std::string* query) {
+  std::size_t taken = 0;
+  for (std::size_t i = msgs.size(); i-- > 0 && taken < kRecentToolInputs;) {
+    if (doc.get_string(msgs[i], "role") != "assistant") continue;
+    NodeId content = doc.get(msgs[i], "content");
+    if (!doc.is(content, JsonKind::kArray)) continue;
+    const std::vector<NodeId>& blocks = doc.node(content).items;
+    for (std::size_t b = blocks.size(); b-- > 0 && taken < kRecentToolInputs;) {
+      if (doc.get_string(blocks[b], "type") != "tool_use") continue;
+      ++taken;
+      NodeId input = doc.get(blocks[b], "input");
+      if (!doc.is(input, JsonKind::kObject)) continue;
+      for (const auto& [key, value] : doc.node(input).members) {
+        if (doc.is(value, JsonKind::kString)) append_words_but_paths(doc.node(value).text, query);
+      }
+    }
+  }
+}
 
 bool has_cache_control(const JsonDoc& doc, NodeId content) {
   if (!doc.is(content, JsonKind::kArray)) return false;
@@ -142,6 +182,7 @@ void anthropic(const JsonDoc& doc, Extractor& x) {
       break;
     }
   }
+  append_recent_tool_inputs(doc, msgs, &x.out_->query);
 }
 
 void openai_chat(const JsonDoc& doc, Extractor& x) {

@@ -52,6 +52,24 @@ TEST(ProxyLiveZone, AnthropicLatestUserMessageIsLiveAndHistoryFrozen) {
   EXPECT_EQ(query, "short");
 }
 
+// The agent's latest tool inputs (what it just searched for) join the query, latest first, at
+// most three tool calls, without the words that are file paths or names.
+TEST(ProxyLiveZone, AnthropicQueryGainsTheLatestToolInputs) {
+  std::string body = R"({"messages":[
+ {"role":"user","content":"fix the failing test"},
+ {"role":"assistant","content":[{"type":"tool_use","id":"a","name":"Bash","input":{"command":"ls"}}]},
+ {"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"x"}]},
+ {"role":"assistant","content":[{"type":"tool_use","id":"b","name":"Bash","input":{"command":"grep -n normalizeIPv6 lib","limit":5}}]},
+ {"role":"user","content":[{"type":"tool_result","tool_use_id":"b","content":"y"}]},
+ {"role":"assistant","content":[{"type":"tool_use","id":"c","name":"Read","input":{"file_path":"lib/utils.js"}},
+                                {"type":"tool_use","id":"d","name":"Read","input":{"file_path":"index.js"}}]},
+ {"role":"user","content":[{"type":"tool_result","tool_use_id":"c","content":"z"},{"type":"tool_result","tool_use_id":"d","content":"w"}]}
+]})";
+  std::string query;
+  extract(Endpoint::kMessages, body, &query);
+  EXPECT_EQ(query, "fix the failing test grep -n normalizeIPv6 lib");
+}
+
 TEST(ProxyLiveZone, AnthropicCacheMarkersMoveTheFrozenFloor) {
   std::string body = R"({"messages":[
  {"role":"user","content":[{"type":"text","text":"cached turn long enough","cache_control":{"type":"ephemeral"}}]},

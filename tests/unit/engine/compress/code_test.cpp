@@ -106,6 +106,24 @@ TEST(CodeCompressorTest, JavaScript) {
   expect_idempotent(*out);
 }
 
+// A query (an agent that just grepped for a function) keeps the bodies it names best; the
+// others are still elided.
+TEST(CodeCompressorTest, QueryKeepsTheBodiesItNames) {
+  std::string in =
+      "function findToken(str, token) {\n  let ind = 0;\n  for (const c of str) if (c === token) ind++;\n  return ind;\n}\n"
+      "function normalizeIPv6(host) {\n  if (findToken(host, ':') < 2) return { host, isIPV6: false };\n"
+      "  return { host: host.toLowerCase(), isIPV6: true };\n}\n"
+      "function isPort(value) {\n  const n = Number(value);\n  return n >= 0 && n < 65536 && String(n) === value;\n}\n";
+  auto plain = code().compress(in, "");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->bytes.find("findToken(host, ':') < 2"), std::string::npos);
+  auto out = code().compress(in, "grep -n \"normalizeIPv6\" index.js lib/*.js");
+  ASSERT_TRUE(out);
+  EXPECT_NE(out->bytes.find("  if (findToken(host, ':') < 2) return { host, isIPV6: false };"), std::string::npos)
+      << out->bytes;
+  EXPECT_NE(out->bytes.find("function isPort(value) { /* caveman: body elided */ }"), std::string::npos) << out->bytes;
+}
+
 TEST(CodeCompressorTest, ArrowFunctionsWithExpressionBodiesAreUntouched) {
   std::string in = "export const add = (a, b) => a + b + a + b + a + b + a + b + a + b + a;\n"
                    "export const obj = () => ({ a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7 });\n";
