@@ -178,5 +178,22 @@ TEST_F(EngineToolsTest, MrtrRetrieveOverBudgetAsksFirst) {
   EXPECT_NE(no["content"][0]["text"].get<std::string>().find("declined"), std::string::npos);
 }
 
+// `caveman-mcp --tools`: a comma-separated subset of the five tools, in the usual order.
+TEST(EngineToolSelectionTest, ToolsFlagKeepsOnlyTheNamedTools) {
+  EXPECT_EQ(split_tool_names(" caveman_retrieve , caveman_stats,"),
+            (std::vector<std::string>{"caveman_retrieve", "caveman_stats"}));
+  EXPECT_TRUE(known_tool_names({"caveman_retrieve"}));
+  EXPECT_FALSE(known_tool_names({"caveman_retrieve", "caveman_fetch"}));
+  EXPECT_FALSE(known_tool_names({}));
+  auto store = ccr::open_store(std::string(ccr::kMemoryPath));
+  ASSERT_TRUE(store.ok());
+  auto engine = std::make_shared<const Engine>(std::shared_ptr<ccr::Store>(std::move(store).value()));
+  std::vector<Tool> tools = make_engine_tools(engine, {"caveman_stats", "caveman_retrieve"});
+  ASSERT_EQ(tools.size(), 2u);
+  EXPECT_EQ(tools[0].name, "caveman_retrieve");
+  EXPECT_EQ(tools[1].name, "caveman_stats");
+  EXPECT_EQ(make_engine_tools(engine).size(), 5u);
+}
+
 }  // namespace
 }  // namespace caveman::mcp
