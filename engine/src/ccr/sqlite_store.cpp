@@ -61,8 +61,10 @@ Result<std::string> SqliteStore::put(const Record& record) {
     bind_blob(q, 7, record.metadata);
     // The row to write, after the §7.3 upsert rules: created_at always refreshed; a re-put
     // that knows no token counts (tokens_before 0) keeps the old type, compressor and counts;
-    // original replaced; metadata kept once non-empty.
-    Record row = record;
+    // original replaced; metadata kept once non-empty. The row's original is `record`'s own
+    // (a copy would hold the input once more).
+    Record row{record.content_type, record.compressor, record.tokens_before,
+               record.tokens_after, {}, record.metadata};
     std::int64_t old_bytes = 0;
     const bool exists = q.executeStep();
     if (exists) {
@@ -79,7 +81,7 @@ Result<std::string> SqliteStore::put(const Record& record) {
     }
     q.reset();
     const std::int64_t after = used_bytes_locked() - old_bytes +
-                               static_cast<std::int64_t>(row.original.size() + row.metadata.size());
+                               static_cast<std::int64_t>(record.original.size() + row.metadata.size());
     if (after > max_bytes_) return budget_exceeded();
 
     // Delete + insert rather than UPDATE: the freed pages are reused by the insert, so
@@ -93,20 +95,21 @@ Result<std::string> SqliteStore::put(const Record& record) {
     SQLite::Statement ins(*db_, R"sql(
       INSERT INTO recoveries(handle, created_at, content_type, compressor, tokens_before,
                              tokens_after, original, metadata)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8))sql");
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, zeroblob(?7), ?8))sql");
     ins.bind(1, handle);
     ins.bind(2, format_rfc3339(now_utc()));
     ins.bind(3, row.content_type);
     ins.bind(4, row.compressor);
     ins.bind(5, static_cast<std::int64_t>(row.tokens_before));
     ins.bind(6, static_cast<std::int64_t>(row.tokens_after));
-    bind_blob(ins, 7, row.original);
+    ins.bind(7, static_cast<std::int64_t>(record.original.size()));  // written below
     if (row.metadata.empty()) {
       ins.bind(8);  // NULL: "no metadata"
     } else {
       bind_blob(ins, 8, row.metadata);
     }
     ins.exec();
+    write_blob(*db_, "recoveries", "original", db_->getLastInsertRowid(), record.original);
     tx.commit();
     return handle;
   });

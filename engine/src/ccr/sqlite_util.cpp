@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <climits>
 
 namespace caveman::ccr {
@@ -59,6 +60,24 @@ void bind_blob(SQLite::Statement& stmt, int index, std::string_view bytes) {
   }
   stmt.bindNoCopy(index, bytes.empty() ? static_cast<const void*>(kEmpty) : bytes.data(),
                   static_cast<int>(bytes.size()));
+}
+
+void write_blob(SQLite::Database& db, const char* table, const char* column, std::int64_t rowid,
+                std::string_view bytes) {
+  constexpr std::size_t kPiece = std::size_t{1} << 20;
+  if (bytes.size() > static_cast<std::size_t>(INT_MAX)) {
+    throw SQLite::Exception("blob larger than 2 GiB", SQLITE_TOOBIG);
+  }
+  if (bytes.empty()) return;
+  sqlite3_blob* blob = nullptr;
+  int rc = sqlite3_blob_open(db.getHandle(), "main", table, column, rowid, 1, &blob);
+  for (std::size_t at = 0; rc == SQLITE_OK && at < bytes.size(); at += kPiece) {
+    std::size_t n = std::min(kPiece, bytes.size() - at);
+    rc = sqlite3_blob_write(blob, bytes.data() + at, static_cast<int>(n), static_cast<int>(at));
+  }
+  int closed = sqlite3_blob_close(blob);  // a no-op on nullptr
+  if (rc == SQLITE_OK) rc = closed;
+  if (rc != SQLITE_OK) throw SQLite::Exception(db.getHandle(), rc);
 }
 
 std::string column_bytes(const SQLite::Column& column) {

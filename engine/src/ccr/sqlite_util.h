@@ -7,6 +7,7 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
+#include <cstdint>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -31,6 +32,11 @@ bool is_busy(const SQLite::Exception& e);
 // Binds `bytes` as a BLOB without copying (the caller keeps `bytes` alive until the statement
 // runs). Empty input binds a zero-length blob, never NULL.
 void bind_blob(SQLite::Statement& stmt, int index, std::string_view bytes);
+// Fills the zeroblob already in `column` of `table`'s row `rowid` with `bytes`, a piece at a
+// time: bound to the INSERT instead, the bytes would be copied into a record built in memory
+// (a large original held once more).
+void write_blob(SQLite::Database& db, const char* table, const char* column, std::int64_t rowid,
+                std::string_view bytes);
 // A TEXT/BLOB column's bytes ("" for NULL).
 std::string column_bytes(const SQLite::Column& column);
 

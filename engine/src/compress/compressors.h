@@ -30,8 +30,13 @@ std::unique_ptr<Compressor> make_best_of_json_compressor(const tokens::Counter& 
 
 // The factoring layer (docs/formats.md) over a line-oriented compressor: its output, or the
 // input when it declines, as a factored view when that costs fewer tokens of `counter`.
+// Line templates are always tried; `views` adds the views of one kind of payload.
+struct FactorViews {
+  bool grep = false;  // grep output grouped by file (search results)
+};
 std::unique_ptr<Compressor> make_factored(std::unique_ptr<Compressor> inner,
-                                          const tokens::Counter& counter);
+                                          const tokens::Counter& counter,
+                                          FactorViews views = {});
 
 // The json view choice (docs/formats.md, "JSON tables"): `inner`'s output, that output with
 // its tables factored, or a lossless table view of the input, whichever has fewest tokens.

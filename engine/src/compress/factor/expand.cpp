@@ -5,6 +5,7 @@
 #include "compress/factor/aligned_syntax.h"
 #include "compress/factor/block_syntax.h"
 #include "compress/factor/csv_syntax.h"
+#include "compress/factor/grep_syntax.h"
 #include "compress/factor/json_table.h"
 #include "compress/factor/table_syntax.h"
 #include "text/lines.h"
@@ -130,6 +131,15 @@ std::optional<std::size_t> read_csv(const Lines& lines, std::size_t i, const Csv
   return i + 1 + h.rows;
 }
 
+// A grep block at lines[i]: each hit back under its path.
+std::optional<std::size_t> read_grep(const Lines& lines, std::size_t i, const GrepHeader& h,
+                                     Output& out) {
+  std::vector<std::string> expanded;
+  std::optional<std::size_t> next = decode_grep_block(lines, i, h, expanded);
+  for (std::string& l : expanded) out.line(std::move(l));
+  return next;
+}
+
 }  // namespace
 
 std::optional<std::string> expand_blocks(std::string_view view) {
@@ -153,6 +163,11 @@ std::optional<std::string> expand_blocks(std::string_view view) {
     } else if (could_be_csv_header(lines[i])) {
       if (std::optional<CsvHeader> c = parse_csv_header(lines[i])) {
         next_table = read_csv(lines, i, *c, out);
+        if (!next_table) return std::nullopt;
+      }
+    } else if (could_be_grep_header(lines[i])) {
+      if (std::optional<GrepHeader> g = parse_grep_header(lines[i])) {
+        next_table = read_grep(lines, i, *g, out);
         if (!next_table) return std::nullopt;
       }
     }

@@ -8,6 +8,7 @@
 #include "compress/factor/decorator.h"
 #include "compress/factor/block_syntax.h"
 #include "compress/factor/budget.h"
+#include "compress/factor/grep_view.h"
 #include "compress/factor/line_blocks.h"
 #include "compress/problem_lines.h"
 
@@ -60,7 +61,9 @@ bool costs_at_most(const Option& a, const Option& b, double slack, const tokens:
 
 class FactoredCompressor final : public factor::ViewDecorator {
  public:
-  using ViewDecorator::ViewDecorator;
+  FactoredCompressor(std::unique_ptr<Compressor> inner, const tokens::Counter& counter,
+                     FactorViews views)
+      : ViewDecorator(std::move(inner), counter), views_(views) {}
 
   std::optional<CompressorOutput> compress_with(std::string_view input,
                                                 const Request& request) const override {
@@ -106,21 +109,27 @@ class FactoredCompressor final : public factor::ViewDecorator {
   // `text` factored when that is cheaper than `text`, else `text` itself (lossy: a view of
   // an elided text, or no view at all, is not the caller's input in full).
   Option cheaper_view(std::string_view text, bool lossless) const {
-    Option plain(text, std::nullopt, false);
-    Option view(text, factor::factor_text(text, verbatim), lossless);
-    if (view.has_view() && costs_at_most(view, plain, 1.0, counter()) &&
-        view.bytes().size() < text.size()) {
-      return view;
-    }
-    return plain;
+    Option best(text, std::nullopt, false);
+    auto consider = [&](std::optional<std::string> v) {
+      Option view(text, std::move(v), lossless);
+      if (view.has_view() && view.bytes().size() < text.size() &&
+          costs_at_most(view, best, 1.0, counter())) {
+        best = std::move(view);
+      }
+    };
+    if (views_.grep) consider(factor::grep_view(text, verbatim));
+    consider(factor::factor_text(text, verbatim));
+    return best;
   }
+
+  FactorViews views_;
 };
 
 }  // namespace
 
 std::unique_ptr<Compressor> make_factored(std::unique_ptr<Compressor> inner,
-                                          const tokens::Counter& counter) {
-  return std::make_unique<FactoredCompressor>(std::move(inner), counter);
+                                          const tokens::Counter& counter, FactorViews views) {
+  return std::make_unique<FactoredCompressor>(std::move(inner), counter, views);
 }
 
 }  // namespace caveman::compress
