@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "support/file_mode.h"
 #include "support/test_support.h"
 
 namespace caveman::proxy {
@@ -16,13 +17,8 @@ namespace {
 
 using ::caveman::testing::kNobody;
 using ::caveman::testing::run_unprivileged;
+using ::caveman::testing::mode_of;
 using ::caveman::testing::TempDir;
-
-mode_t mode_of(const std::string& path) {
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) return 0;
-  return st.st_mode & 07777;
-}
 
 TEST(SpendDb, NewFileIs0600AndAWorldReadableOneIsTightened) {
   TempDir dir;

@@ -10,20 +10,16 @@
 #include <thread>
 #include <vector>
 
+#include "support/file_mode.h"
 #include "support/test_support.h"
 
 namespace caveman::base {
 namespace {
 
 using ::caveman::testing::read_file;
+using ::caveman::testing::mode_of;
 using ::caveman::testing::TempDir;
 using ::caveman::testing::write_file;
-
-mode_t mode_of(const std::string& path) {
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) return 0;
-  return st.st_mode & 07777;
-}
 
 std::vector<std::string> names_in(const std::string& dir) {
   std::vector<std::string> out;

@@ -7,18 +7,14 @@
 
 #include <string>
 
+#include "support/file_mode.h"
 #include "support/test_support.h"
 
 namespace caveman::base {
 namespace {
 
+using ::caveman::testing::mode_of;
 using ::caveman::testing::TempDir;
-
-mode_t mode_of(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return 0;
-  return st.st_mode & 07777;
-}
 
 TEST(CavemanHome, PrefersCavemanHomeThenHomeAndDropsTrailingSlashes) {
   EXPECT_EQ(caveman_home(map_env({{"CAVEMAN_HOME", "/x/state//"}, {"HOME", "/h"}})), "/x/state");

@@ -11,6 +11,7 @@
 
 #include <string>
 
+#include "support/file_mode.h"
 #include "support/test_support.h"
 
 namespace caveman::base {
@@ -18,15 +19,10 @@ namespace {
 
 using ::caveman::testing::kNobody;
 using ::caveman::testing::run_unprivileged;
+using ::caveman::testing::mode_of;
 using ::caveman::testing::TempDir;
 
 constexpr FileErrors kErrors{"cave_t_unsafe", "cave_t_io", "t: ", "T_DB"};
-
-mode_t mode_of(const std::string& path) {
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) return 0;
-  return st.st_mode & 07777;
-}
 
 void make_file(const std::string& path, mode_t mode) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, mode);

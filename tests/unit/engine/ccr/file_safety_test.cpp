@@ -11,6 +11,7 @@
 #include <string>
 
 #include "caveman/ccr.h"
+#include "support/file_mode.h"
 #include "support/test_support.h"
 
 namespace caveman::ccr {
@@ -18,13 +19,8 @@ namespace {
 
 using ::caveman::testing::kNobody;
 using ::caveman::testing::run_unprivileged;
+using ::caveman::testing::mode_of;
 using ::caveman::testing::TempDir;
-
-mode_t mode_of(const std::string& path) {
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) return 0;
-  return st.st_mode & 07777;
-}
 
 void write_bytes(const std::string& path, const std::string& bytes, mode_t mode = 0600) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, mode);
