@@ -1,15 +1,13 @@
 #include "session_state.h"
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "transport.h"
+#include "caveman/base/atomic_file.h"
+#include "caveman/base/paths.h"
 
 namespace caveman::browse {
 
@@ -60,18 +58,10 @@ Result<SessionState> SessionState::from_json(std::string_view text) {
 }
 
 Result<std::string> caveman_home() {
-  std::string home;
-  if (const char* h = std::getenv("CAVEMAN_HOME"); h != nullptr && *h != '\0') {
-    home = h;
-  } else if (const char* u = std::getenv("HOME"); u != nullptr && *u != '\0') {
-    home = std::string(u) + "/.caveman";
-  } else {
-    return Status::Io("cave_home_unavailable", "neither CAVEMAN_HOME nor HOME is set");
-  }
-  if (::mkdir(home.c_str(), 0700) != 0 && errno != EEXIST) {
-    return Status::Io("cave_home_unavailable", "cannot create " + home + ": " + std::strerror(errno));
-  }
-  return home;
+  std::optional<std::string> home = base::caveman_home(base::process_env());
+  if (!home) return Status::Io("cave_home_unavailable", "neither CAVEMAN_HOME nor HOME is set");
+  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(*home, "cave_home_unavailable"));
+  return *home;
 }
 
 Result<SessionState> load_state(const std::string& path) {
@@ -83,18 +73,7 @@ Result<SessionState> load_state(const std::string& path) {
 }
 
 Status save_state(const std::string& path, const SessionState& state) {
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return Status::Io("cave_browse_state_unwritable", tmp + ": " + std::strerror(errno));
-  std::string data = state.to_json();
-  Status w = write_all(fd, data, Clock::now() + std::chrono::seconds(5));
-  bool synced = ::fsync(fd) == 0;
-  ::close(fd);
-  if (!w.ok() || !synced || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    ::unlink(tmp.c_str());
-    return Status::Io("cave_browse_state_unwritable", "cannot write " + path);
-  }
-  return Status::Ok();
+  return base::write_file_atomic(path, state.to_json(), {.io_code = "cave_browse_state_unwritable"});
 }
 
 void remove_state(const std::string& path) { ::unlink(path.c_str()); }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "caveman/base/ccr_handle.h"
+#include "caveman/base/text.h"
 #include "url_policy.h"
 
 namespace caveman::browse {
@@ -33,30 +35,7 @@ Status check_object(const Json& args) {
   return Status::Ok();
 }
 
-std::string trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r')) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) {
-    s.remove_suffix(1);
-  }
-  return std::string(s);
-}
-
 }  // namespace
-
-std::string normalize_handle(std::string_view handle) {
-  std::string h = trim(handle);
-  if (h.starts_with("<<") && h.ends_with(">>") && h.size() >= 4) h = trim(h.substr(2, h.size() - 4));
-  if (h.starts_with("ccr://")) {
-    h = h.substr(6);
-    while (!h.empty() && h.front() == '/') h.erase(h.begin());
-    while (!h.empty() && h.back() == '/') h.pop_back();
-  } else if (h.starts_with("ccr:")) {
-    h = trim(h.substr(4));
-  }
-  return h;
-}
 
 Result<SnapshotRequest> parse_snapshot_args(const Json& args) {
   CAVEMAN_RETURN_IF_ERROR(check_object(args));
@@ -91,7 +70,7 @@ Result<ActRequest> parse_act_args(const Json& args) {
   CAVEMAN_RETURN_IF_ERROR(opt_string(args, "uid", 256, &r.uid, &has_uid));
   CAVEMAN_RETURN_IF_ERROR(opt_string(args, "text", kMaxTextBytes, &r.text, &has_text));
   CAVEMAN_RETURN_IF_ERROR(opt_string(args, "option", kMaxTextBytes, &r.option, &has_option));
-  r.uid = trim(r.uid);
+  r.uid = std::string(base::trim_ascii(r.uid));
   if (r.uid.size() >= 2 && r.uid.front() == '[' && r.uid.back() == ']') r.uid = r.uid.substr(1, r.uid.size() - 2);
   if (r.action == "wait") return r;
   if (r.uid.empty()) return invalid("\"" + r.action + "\" needs the \"uid\" of a control from browser_snapshot");
@@ -107,7 +86,7 @@ Result<EvalRequest> parse_eval_args(const Json& args) {
   EvalRequest r;
   bool present = false;
   CAVEMAN_RETURN_IF_ERROR(opt_string(args, "expression", kMaxTextBytes, &r.expression, &present));
-  if (!present || trim(r.expression).empty()) return invalid("\"expression\" must be a non-empty string");
+  if (!present || base::trim_ascii(r.expression).empty()) return invalid("\"expression\" must be a non-empty string");
   return r;
 }
 
@@ -116,7 +95,7 @@ Result<RecoverRequest> parse_recover_args(const Json& args) {
   RecoverRequest r;
   bool present = false;
   CAVEMAN_RETURN_IF_ERROR(opt_string(args, "recovery_handle", kMaxHandleBytes, &r.handle, &present));
-  r.handle = normalize_handle(r.handle);
+  r.handle = base::normalize_ccr_handle(r.handle);
   if (!present || r.handle.empty()) return invalid("\"recovery_handle\" must be a non-empty string");
   CAVEMAN_RETURN_IF_ERROR(opt_string(args, "query", kMaxQueryBytes, &r.query));
   return r;

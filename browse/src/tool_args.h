@@ -47,8 +47,6 @@ Result<ActRequest> parse_act_args(const Json& args);
 Result<EvalRequest> parse_eval_args(const Json& args);
 Result<RecoverRequest> parse_recover_args(const Json& args);
 
-// Trims and strips the `<<…>>`, `ccr://…/` and `ccr:` wrappers agents copy handles in.
-std::string normalize_handle(std::string_view handle);
 
 }  // namespace caveman::browse
 

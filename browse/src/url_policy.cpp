@@ -2,18 +2,10 @@
 
 #include <cctype>
 
+#include "caveman/base/text.h"
+
 namespace caveman::browse {
 namespace {
-
-std::string ascii_lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-bool starts_with_ci(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && ascii_lower(s.substr(0, prefix.size())) == prefix;
-}
 
 Status invalid(std::string message) {
   return Status::InvalidArgument("cave_invalid_arguments", std::move(message));
@@ -52,22 +44,7 @@ std::string url_scheme(std::string_view url) {
     auto c = static_cast<unsigned char>(url[i]);
     if (!std::isalnum(c) && c != '+' && c != '-' && c != '.') return "";
   }
-  return ascii_lower(url.substr(0, colon));
-}
-
-bool is_loopback_host(std::string_view host) {
-  std::string h = ascii_lower(host);
-  if (h == "localhost" || h == "[::1]" || h == "::1") return true;
-  if (!h.starts_with("127.")) return false;
-  int dots = 0;
-  for (char c : h) {
-    if (c == '.') {
-      ++dots;
-    } else if (!std::isdigit(static_cast<unsigned char>(c))) {
-      return false;
-    }
-  }
-  return dots == 3;
+  return base::ascii_lower(url.substr(0, colon));
 }
 
 Status check_url(std::string_view url) {
@@ -92,11 +69,11 @@ Status check_url(std::string_view url) {
     return Status::Ok();
   }
   if (scheme == "about") {
-    if (ascii_lower(url) == "about:blank") return Status::Ok();
+    if (base::ascii_lower(url) == "about:blank") return Status::Ok();
     return denied("about (other than about:blank)");
   }
   if (scheme == "data") {
-    if (starts_with_ci(url, "data:text/html,") || starts_with_ci(url, "data:text/html;")) {
+    if (base::istarts_with_ascii(url, "data:text/html,") || base::istarts_with_ascii(url, "data:text/html;")) {
       return Status::Ok();
     }
     return denied("data (other than data:text/html)");

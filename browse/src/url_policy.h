@@ -26,9 +26,6 @@ Status check_url(std::string_view url);
 // The lowercased scheme of `url` ("" when it has none).
 std::string url_scheme(std::string_view url);
 
-// True for hosts that are this machine: localhost, 127.0.0.0/8 and [::1].
-bool is_loopback_host(std::string_view host);
-
 }  // namespace caveman::browse
 
 #endif  // CAVEMAN_BROWSE_URL_POLICY_H_

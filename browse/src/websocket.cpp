@@ -12,6 +12,8 @@
 
 #include <openssl/evp.h>
 
+#include "caveman/base/net.h"
+#include "caveman/base/text.h"
 #include "url_policy.h"
 
 namespace caveman::browse {
@@ -25,14 +27,6 @@ Status unavailable(std::string message) {
 
 Status protocol(std::string message) { return Status::Corrupt("cave_browser_protocol", std::move(message)); }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
 std::string trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
@@ -41,14 +35,14 @@ std::string trim(std::string_view s) {
 
 // Value of header `name` (case-insensitive) in a response head; nullopt when absent.
 std::optional<std::string> header(std::string_view head, std::string_view name) {
-  std::string want = lower(name);
+  std::string want = base::ascii_lower(name);
   std::size_t pos = head.find('\n');
   while (pos != std::string_view::npos && pos + 1 < head.size()) {
     std::size_t start = pos + 1;
     std::size_t end = head.find('\n', start);
     std::string_view line = head.substr(start, end == std::string_view::npos ? head.size() - start : end - start);
     std::size_t colon = line.find(':');
-    if (colon != std::string_view::npos && lower(trim(line.substr(0, colon))) == want) {
+    if (colon != std::string_view::npos && base::ascii_lower(trim(line.substr(0, colon))) == want) {
       return trim(line.substr(colon + 1));
     }
     pos = end;
@@ -133,7 +127,7 @@ Result<Endpoint> parse_endpoint(std::string_view url) {
                                    "DevTools endpoint needs an explicit port: " + std::string(url));
   }
   e.port = p;
-  if (!is_loopback_host(e.host)) {
+  if (!base::is_loopback_host(e.host)) {
     return Status::InvalidArgument(
         "cave_invalid_arguments",
         "DevTools endpoint must be on this machine (localhost, 127.x.x.x or [::1]), not \"" + e.host + "\"");

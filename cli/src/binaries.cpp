@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "caveman/base/paths.h"
+
 namespace caveman::cli {
 
 const std::vector<BinarySpec>& binary_specs() {
@@ -25,14 +27,7 @@ const BinarySpec* find_binary_spec(std::string_view name) {
 }
 
 std::string caveman_home(const Environment& env) {
-  std::string home;
-  if (auto h = env.get("CAVEMAN_HOME")) {
-    home = *h;
-  } else if (auto user = env.get("HOME")) {
-    home = *user + "/.caveman";
-  }
-  while (home.size() > 1 && home.back() == '/') home.pop_back();
-  return home;
+  return base::caveman_home([&env](std::string_view name) { return env.get(name); }).value_or("");
 }
 
 BinaryLocation locate_binary(const BinarySpec& spec, const Environment& env,

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <ostream>
 
+#include "caveman/base/net.h"
 #include "config.h"
 #include "context.h"
 #include "flags.h"
@@ -57,10 +58,13 @@ int cmd_start(Context& ctx, const Args& args) {
     std::string h = host.empty() ? address.host : host;
     std::string listen = (h.find(':') != std::string::npos && h.front() != '[' ? "[" + h + "]" : h) +
                          ":" + std::to_string(port != 0 ? port : address.port);
-    if (Status s = proxy::parse_listen(listen, &address.host, &address.port); !s.ok()) {
-      *ctx.err << "caveman start: " << s.ToString() << "\n";
+    Result<base::ListenAddress> parsed = base::parse_loopback_listen(listen, "cave_invalid_config");
+    if (!parsed.ok()) {
+      *ctx.err << "caveman start: " << parsed.status().ToString() << "\n";
       return 2;
     }
+    address.host = parsed->host;
+    address.port = parsed->port;
   }
   if (address.port != 0) {
     Listener listener = inspect_listener(address);

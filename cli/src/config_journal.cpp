@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "caveman/base/atomic_file.h"
+
 namespace caveman::cli {
 namespace {
 
@@ -61,26 +63,8 @@ std::string content_hash(std::string_view bytes) {
 }
 
 Status write_file_atomic(const std::string& path, const std::string& bytes) {
-  struct stat st{};
-  mode_t mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0600;
-  std::string tmp = path + "." + std::to_string(::getpid()) + ".caveman.tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return io_error(tmp, errno);
-    out << bytes;
-    out.flush();
-    if (!out) {
-      ::unlink(tmp.c_str());
-      return io_error(tmp, EIO);
-    }
-  }
-  ::chmod(tmp.c_str(), mode);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    int e = errno;
-    ::unlink(tmp.c_str());
-    return io_error(path, e);
-  }
-  return Status::Ok();
+  return base::write_file_atomic(path, bytes,
+                                 {.io_code = "cave_config_not_writable", .keep_existing_mode = true});
 }
 
 Result<FileJournal> journaled_write(const std::string& path, const std::string& bytes,

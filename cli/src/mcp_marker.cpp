@@ -1,6 +1,5 @@
 #include "mcp_marker.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,6 +7,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "caveman/base/atomic_file.h"
+#include "caveman/base/paths.h"
 
 namespace caveman::cli {
 
@@ -77,14 +79,7 @@ std::optional<McpMarker> read_marker(const std::string& home, const std::string&
 }
 
 Status ensure_marker_dir(const std::string& home) {
-  std::string dir = home + "/mcp";
-  if (::mkdir(home.c_str(), 0700) != 0 && errno != EEXIST) {
-    return Status::Io("cave_home_not_writable", home + ": " + std::strerror(errno));
-  }
-  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-    return Status::Io("cave_home_not_writable", dir + ": " + std::strerror(errno));
-  }
-  return Status::Ok();
+  return base::make_private_dirs(home + "/mcp", "cave_home_not_writable");
 }
 
 Status write_marker(const std::string& home, const McpMarker& marker) {
@@ -99,20 +94,7 @@ Status write_marker(const std::string& home, const McpMarker& marker) {
   if (marker.server != "caveman") doc["server"] = marker.server;
   write_entry(doc, marker);
   std::string path = marker_path(home, marker.agent, marker.server);
-  std::string tmp = path + "." + std::to_string(::getpid()) + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return Status::Io("cave_home_not_writable", tmp + ": cannot write");
-    out << doc.dump(2) << "\n";
-    if (!out) return Status::Io("cave_home_not_writable", tmp + ": write failed");
-  }
-  ::chmod(tmp.c_str(), 0600);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    int e = errno;
-    ::unlink(tmp.c_str());
-    return Status::Io("cave_home_not_writable", path + ": " + std::strerror(e));
-  }
-  return Status::Ok();
+  return base::write_file_atomic(path, doc.dump(2) + "\n", {.io_code = "cave_home_not_writable"});
 }
 
 Status remove_marker(const std::string& home, const std::string& agent,

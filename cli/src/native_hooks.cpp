@@ -11,6 +11,7 @@
 #include <string>
 
 #include "binaries.h"
+#include "caveman/base/text.h"
 #include "caveman/version.h"
 
 namespace caveman::cli {
@@ -63,9 +64,7 @@ std::string first_line(const std::string& text) {
 bool native_hooks_enabled(const Environment& env) {
   auto v = env.get("CAVEMAN_WRAP_HOOKS");
   if (!v) return true;
-  std::string s = *v;
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string s = base::ascii_lower(*v);
   return !(s == "0" || s == "false" || s == "off" || s == "no");
 }
 

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <vector>
 
+#include "caveman/base/time.h"
 #include "prices.h"
 
 namespace caveman::cli {
@@ -134,12 +135,7 @@ Status read_recoveries(const std::string& path, const std::string& since, StatsR
 }  // namespace
 
 std::string utc_seconds(std::time_t epoch, char sep) {
-  std::tm tm{};
-  gmtime_r(&epoch, &tm);
-  char buf[80];  // sized for any int fields, so the format can never truncate
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d%c%02d:%02d:%02d", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, sep, tm.tm_hour, tm.tm_min, tm.tm_sec);
-  return buf;
+  return base::format_utc({static_cast<std::int64_t>(epoch), 0}, {base::Fraction::kNone, sep, false});
 }
 
 Result<std::int64_t> parse_duration(std::string_view text) {

@@ -10,6 +10,7 @@
 #include <map>
 #include <thread>
 
+#include "caveman/base/net.h"
 #include "http_headers.h"
 #include "modern.h"
 
@@ -30,10 +31,6 @@ std::string random_session_id() {
     id.push_back(kHex[b & 0xF]);
   }
   return id;
-}
-
-bool is_loopback_host(std::string_view host) {
-  return host == "127.0.0.1" || host == "localhost" || host == "::1" || host == "[::1]";
 }
 
 void reply_error(httplib::Response& res, int http_status, int code, std::string_view message) {
@@ -145,31 +142,6 @@ class Sessions {
 
 }  // namespace
 
-Status parse_loopback_listen(std::string_view listen, std::string* host, int* port) {
-  std::size_t colon = listen.rfind(':');
-  if (colon == std::string_view::npos || colon + 1 >= listen.size()) {
-    return Status::InvalidArgument("cave_invalid_arguments",
-                                   "listen address must be HOST:PORT, got \"" + std::string(listen) + "\"");
-  }
-  std::string h(listen.substr(0, colon));
-  if (h.size() >= 2 && h.front() == '[' && h.back() == ']') h = h.substr(1, h.size() - 2);
-  int p = 0;
-  for (char c : listen.substr(colon + 1)) {
-    if (c < '0' || c > '9' || p > 65535) {
-      return Status::InvalidArgument("cave_invalid_arguments", "bad port in \"" + std::string(listen) + "\"");
-    }
-    p = p * 10 + (c - '0');
-  }
-  if (p > 65535) return Status::InvalidArgument("cave_invalid_arguments", "port out of range");
-  if (!is_loopback_host(h)) {
-    return Status::InvalidArgument("cave_listen_not_loopback",
-                                   "refusing to listen on non-loopback address \"" + h + "\"");
-  }
-  *host = h == "localhost" ? "127.0.0.1" : h;
-  *port = p;
-  return Status::Ok();
-}
-
 bool is_loopback_origin(std::string_view origin) {
   std::size_t scheme = origin.find("://");
   if (scheme == std::string_view::npos) return false;
@@ -188,7 +160,7 @@ bool is_loopback_origin(std::string_view origin) {
     rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon);
   }
   if (!rest.empty() && rest[0] != ':') return false;
-  return is_loopback_host(host);
+  return base::is_loopback_host(host);
 }
 
 Status serve_http(const Server& server, const std::string& host, int port) {

@@ -19,11 +19,8 @@
 
 namespace caveman::mcp {
 
-// "127.0.0.1:PORT", "localhost:PORT" or "[::1]:PORT" → host and port.
-// Errors: cave_listen_not_loopback, cave_invalid_arguments.
-Status parse_loopback_listen(std::string_view listen, std::string* host, int* port);
-
-// True for http(s)://127.0.0.1[:p], http(s)://localhost[:p], http(s)://[::1][:p].
+// True for http(s)://HOST[:p] where HOST passes base::is_loopback_host (127.0.0.0/8,
+// localhost, [::1]).
 bool is_loopback_origin(std::string_view origin);
 
 // Serves until SIGINT/SIGTERM. Prints "listening on http://HOST:PORT/mcp" to stderr once

@@ -5,6 +5,8 @@
 #include <mutex>
 #include <optional>
 
+#include "caveman/base/ccr_handle.h"
+#include "caveman/base/text.h"
 #include "caveman/toon.h"
 #include "retrieve_ledger.h"
 
@@ -14,23 +16,6 @@ namespace {
 constexpr std::string_view kTypes[] = {"json",     "log",     "code",   "diff",       "search-result",
                                        "text",     "html",    "tabular", "config",    "terminal",
                                        "toon",     "a11y",    "toolschema", "repetition"};
-
-std::string trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\n' || s[b] == '\r')) ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\n' || s[e - 1] == '\r')) --e;
-  return std::string(s.substr(b, e - b));
-}
-
-bool valid_utf8(std::string_view s) {
-  // Reuse nlohmann's validator through a strict dump: it throws on invalid UTF-8.
-  try {
-    (void)Json(std::string(s)).dump();
-    return true;
-  } catch (const std::exception&) {
-    return false;
-  }
-}
 
 // Optional string argument; a non-string value is an error.
 bool string_arg(const Json& args, const char* name, std::string* out, ToolResult* err) {
@@ -228,9 +213,9 @@ Tool retrieve_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Retriev
         !string_arg(args, "query", &query, &err) || !budget_arg(args, &max_bytes, &err)) {
       return err;
     }
-    std::string handle = normalize_handle(raw);
+    std::string handle = base::normalize_ccr_handle(raw);
     if (handle.empty()) return ToolResult::error("cave_invalid_arguments", "empty recovery_handle");
-    query = trim(query);
+    query = std::string(base::trim_ascii(query));
     // The anti-storm ledger is per legacy session; a 2026-07-28 request stands alone
     // (basic/index "Statelessness": no context from prior requests on the connection).
     if (!ctx.modern && ledger->is_repeat(handle, query)) {
@@ -254,7 +239,7 @@ Tool retrieve_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Retriev
     }
     if (!ctx.modern) ledger->record(handle, query);
     ToolResult r;
-    bool utf8 = valid_utf8(got.value());
+    bool utf8 = base::is_valid_utf8(got.value());
     r.texts.push_back(std::move(got).value());
     if (full) {
       r.texts.push_back("caveman: more than " + std::to_string(RetrieveLedger::kStormThreshold) +
@@ -392,21 +377,6 @@ Tool toon_decode_tool() {
 
 }  // namespace
 
-std::string normalize_handle(std::string_view handle) {
-  std::string h = trim(handle);
-  if (h.size() >= 4 && h.substr(0, 2) == "<<" && h.substr(h.size() - 2) == ">>") {
-    h = trim(h.substr(2, h.size() - 4));
-  }
-  if (h.rfind("ccr://", 0) == 0) {
-    h = h.substr(6);
-    while (!h.empty() && h.front() == '/') h.erase(0, 1);
-    while (!h.empty() && h.back() == '/') h.pop_back();
-  } else if (h.rfind("ccr:", 0) == 0) {
-    h = h.substr(4);
-  }
-  return trim(h);
-}
-
 std::vector<Tool> make_engine_tools(std::shared_ptr<const Engine> engine,
                                     const std::vector<std::string>& only) {
   auto totals = std::make_shared<SessionTotals>();
@@ -429,7 +399,7 @@ std::vector<std::string> split_tool_names(std::string_view list) {
   std::size_t start = 0;
   while (start <= list.size()) {
     std::size_t comma = std::min(list.find(',', start), list.size());
-    std::string name = trim(list.substr(start, comma - start));
+    std::string name(base::trim_ascii(list.substr(start, comma - start)));
     if (!name.empty()) names.push_back(std::move(name));
     start = comma + 1;
   }

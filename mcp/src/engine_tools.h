@@ -18,8 +18,6 @@
 
 namespace caveman::mcp {
 
-// "ccr_…", "<<ccr:ccr_…>>", "ccr:ccr_…", "ccr://ccr_obj_…" → the bare id (trimmed).
-std::string normalize_handle(std::string_view handle);
 
 // `only` (tool names) keeps just those tools, in the usual order; empty keeps all five.
 std::vector<Tool> make_engine_tools(std::shared_ptr<const Engine> engine,

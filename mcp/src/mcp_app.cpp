@@ -4,6 +4,7 @@
 #include <ostream>
 #include <unistd.h>
 
+#include "caveman/base/net.h"
 #include "caveman/ccr.h"
 #include "caveman/common_flags.h"
 #include "caveman/engine.h"
@@ -105,11 +106,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   std::string host;
   int port = 0;
   if (!http.empty()) {
-    Status s = parse_loopback_listen(http, &host, &port);
-    if (!s.ok()) {
-      err << "caveman-mcp: " << s.ToString() << "\n";
+    Result<base::ListenAddress> listen = base::parse_loopback_listen(http, "cave_invalid_arguments");
+    if (!listen.ok()) {
+      err << "caveman-mcp: " << listen.status().ToString() << "\n";
       return 2;
     }
+    host = listen->host;
+    port = listen->port;
   }
 
   options.request_state_key = load_request_state_key(err);

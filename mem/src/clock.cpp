@@ -1,8 +1,8 @@
 #include "clock.h"
 
 #include <chrono>
-#include <cstdio>
-#include <ctime>
+
+#include "caveman/base/time.h"
 
 namespace caveman::mem {
 
@@ -23,14 +23,7 @@ std::string format_utc_micros(std::int64_t micros) {
     frac += 1'000'000;
     --secs;
   }
-  const std::time_t t = static_cast<std::time_t>(secs);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[96];  // generous: the compiler cannot bound tm fields
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%06lldZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                static_cast<long long>(frac));
-  return buf;
+  return base::format_utc({secs, static_cast<std::int32_t>(frac * 1000)}, {base::Fraction::kMicros});
 }
 
 bool is_utc_timestamp(std::string_view s) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "caveman/base/text.h"
 #include "caveman/ccr.h"
 #include "query.h"
 
@@ -14,7 +15,7 @@ Status invalid(std::string message) {
 
 // Letters and digits of any script, plus . _ : / + - after the first character.
 bool valid_tag(std::string_view tag) {
-  if (tag.empty() || tag.size() > kMaxTagBytes || !valid_utf8(tag)) return false;
+  if (tag.empty() || tag.size() > kMaxTagBytes || !base::is_valid_utf8(tag)) return false;
   std::size_t i = 0;
   bool first = true;
   while (i < tag.size()) {
@@ -40,44 +41,6 @@ bool is_memory_id(std::string_view id) {
                      [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
-bool valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  const std::size_t n = s.size();
-  while (i < n) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t len = 0;
-    std::uint32_t cp = 0;
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-      cp = c & 0x1Fu;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      cp = c & 0x0Fu;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      cp = c & 0x07u;
-    } else {
-      return false;
-    }
-    if (i + len > n) return false;
-    for (std::size_t k = 1; k < len; ++k) {
-      const auto cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (cc & 0x3Fu);
-    }
-    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return false;
-    }
-    i += len;
-  }
-  return true;
-}
-
 Status validate_text(std::string_view text) {
   if (text.size() > kMaxMemoryBytes) {
     return Status::ResourceExhausted(
@@ -90,7 +53,7 @@ Status validate_text(std::string_view text) {
     return invalid("memory text is empty");
   }
   if (text.find('\0') != std::string_view::npos) return invalid("memory text contains a NUL byte");
-  if (!valid_utf8(text)) return invalid("memory text is not valid UTF-8");
+  if (!base::is_valid_utf8(text)) return invalid("memory text is not valid UTF-8");
   return Status::Ok();
 }
 
@@ -99,7 +62,7 @@ Status validate_project(std::string_view project) {
   if (project.size() > kMaxProjectBytes) {
     return invalid("project is longer than " + std::to_string(kMaxProjectBytes) + " bytes");
   }
-  if (!valid_utf8(project)) return invalid("project is not valid UTF-8");
+  if (!base::is_valid_utf8(project)) return invalid("project is not valid UTF-8");
   for (char c : project) {
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
       return invalid("project contains a control character");
@@ -115,11 +78,7 @@ Result<std::vector<std::string>> normalize_tags(const std::vector<std::string>& 
       return invalid("a tag must be 1-" + std::to_string(kMaxTagBytes) +
                      " bytes of letters, digits and . _ : / + -, starting with a letter or digit");
     }
-    std::string lower = tag;
-    for (char& c : lower) {
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    }
-    out.push_back(std::move(lower));
+    out.push_back(base::ascii_lower(tag));
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -67,9 +67,6 @@ Status validate_project(std::string_view project);
 // de-duplicated.
 Result<std::vector<std::string>> normalize_tags(const std::vector<std::string>& tags);
 
-// Structural UTF-8 check (no overlongs, no surrogates, ≤ U+10FFFF).
-bool valid_utf8(std::string_view s);
-
 }  // namespace caveman::mem
 
 #endif  // CAVEMAN_MEM_MEMORY_H_

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "caveman/base/text.h"
 #include "memory.h"
 
 namespace caveman::mem {
@@ -107,7 +108,7 @@ Result<ParsedQuery> parse_query(std::string_view query) {
     return Status::InvalidArgument("cave_invalid_arguments",
                                    "query is longer than " + std::to_string(kMaxQueryBytes) + " bytes");
   }
-  if (!valid_utf8(query)) {
+  if (!base::is_valid_utf8(query)) {
     return Status::InvalidArgument("cave_invalid_arguments", "query is not valid UTF-8");
   }
   ParsedQuery out;

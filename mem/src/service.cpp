@@ -3,36 +3,14 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sys/stat.h>
 
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 
+#include "caveman/base/paths.h"
 #include "query.h"
 
 namespace caveman::mem {
 namespace {
-
-Status make_dir(const std::string& dir, bool tighten) {
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) == 0) {
-    if (!S_ISDIR(st.st_mode)) {
-      return Status::Io("cave_mem_store_unavailable", "mem: " + dir + " is not a directory");
-    }
-    if (tighten && (st.st_mode & 0077) != 0 && ::chmod(dir.c_str(), 0700) != 0) {
-      return Status::Io("cave_mem_store_unavailable",
-                        "mem: cannot restrict " + dir + " to 0700: " + std::strerror(errno));
-    }
-    return Status::Ok();
-  }
-  const std::size_t slash = dir.find_last_of('/');
-  if (slash != std::string::npos && slash > 0) CAVEMAN_RETURN_IF_ERROR(make_dir(dir.substr(0, slash), false));
-  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-    return Status::Io("cave_mem_store_unavailable",
-                      "mem: cannot create " + dir + ": " + std::strerror(errno));
-  }
-  return Status::Ok();
-}
 
 Status invalid(std::string message) {
   return Status::InvalidArgument("cave_invalid_arguments", std::move(message));
@@ -49,18 +27,11 @@ Status normalize_filters(std::optional<std::string>& project, std::vector<std::s
 }  // namespace
 
 Result<std::string> resolve_mem_dir() {
-  std::string home;
-  if (const char* h = std::getenv("CAVEMAN_HOME"); h != nullptr && *h != '\0') {
-    home = h;
-  } else if (const char* user = std::getenv("HOME"); user != nullptr && *user != '\0') {
-    home = std::string(user) + "/.caveman";
-  } else {
-    return Status::Unavailable("cave_no_home", "neither CAVEMAN_HOME nor HOME is set");
-  }
-  while (home.size() > 1 && home.back() == '/') home.pop_back();
-  CAVEMAN_RETURN_IF_ERROR(make_dir(home, false));
+  CAVEMAN_ASSIGN_OR_RETURN(std::string home, base::ensure_caveman_home(base::process_env(),
+                                                                      "cave_mem_store_unavailable", "mem: "));
   const std::string dir = home + "/mem";
-  CAVEMAN_RETURN_IF_ERROR(make_dir(dir, true));
+  CAVEMAN_RETURN_IF_ERROR(
+      base::make_private_dirs(dir, "cave_mem_store_unavailable", "mem: ", /*tighten=*/true));
   return dir;
 }
 

@@ -2,15 +2,11 @@
 // Search lives in store_search.cpp, the schema in store_schema.cpp.
 #include "store.h"
 
-#include <fcntl.h>
 #include <sqlite3.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <set>
 
+#include "caveman/base/private_file.h"
 #include "store_internal.h"
 
 namespace caveman::mem {
@@ -171,30 +167,8 @@ std::string describe_not_current(const Memory& m) {
   return m.id + " is not current: it expired at " + m.valid_until.value_or("?");
 }
 
-// Refuses a file that is a symlink or not a regular file, creates a missing one 0600 and
-// tightens an existing one to 0600.
-Status prepare_file(const std::string& path) {
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0) {
-    if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode)) {
-      return Status::InvalidArgument("cave_mem_store_unsafe",
-                                     "mem: " + path + " is a symlink or not a regular file");
-    }
-    if ((st.st_mode & 0077) != 0 && ::chmod(path.c_str(), 0600) != 0) {
-      return Status::Io("cave_mem_store_unavailable",
-                        "mem: cannot restrict " + path + " to 0600: " + std::strerror(errno));
-    }
-    return Status::Ok();
-  }
-  const int fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd >= 0) {
-    ::close(fd);
-    return Status::Ok();
-  }
-  if (errno == EEXIST) return prepare_file(path);  // another process won the race
-  return Status::Io("cave_mem_store_unavailable",
-                    "mem: cannot create " + path + ": " + std::strerror(errno));
-}
+constexpr base::FileErrors kMemFileErrors{"cave_mem_store_unsafe", "cave_mem_store_unavailable",
+                                          "mem: ", "CAVEMAN_HOME"};
 
 }  // namespace
 
@@ -206,7 +180,12 @@ MemStore::~MemStore() = default;
 Result<std::unique_ptr<MemStore>> MemStore::open(const std::string& path, StoreOptions options) {
   if (path.empty()) return invalid("mem: the store path is empty");
   const bool memory = path == ":memory:";
-  if (!memory) CAVEMAN_RETURN_IF_ERROR(prepare_file(path));
+  std::optional<base::PrivateFile> file;
+  if (!memory) {
+    CAVEMAN_ASSIGN_OR_RETURN(base::PrivateFile prepared,
+                             base::prepare_private_db_file(path, kMemFileErrors));
+    file = std::move(prepared);
+  }
   const Clock* clock = options.clock != nullptr ? options.clock : &system_clock();
   return with_store("cannot open the memory store", path,
                     [&]() -> Result<std::unique_ptr<MemStore>> {
@@ -219,6 +198,7 @@ Result<std::unique_ptr<MemStore>> MemStore::open(const std::string& path, StoreO
                       db->exec("PRAGMA journal_mode=WAL");
                       Status s = internal::ensure_schema(*db, *clock);
                       if (!s.ok()) return s;
+                      if (file) CAVEMAN_RETURN_IF_ERROR(base::recheck_private_db_file(*file, kMemFileErrors));
                       // Per-connection view of the index's term statistics (recall's bounds).
                       db->exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.memories_vocab USING "
                                "fts5vocab(main, memories_fts, row)");

@@ -1,15 +1,15 @@
 #include "config.h"
 
-#include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
+#include "caveman/base/net.h"
+#include "caveman/base/paths.h"
 #include "url.h"
 
 namespace caveman::proxy {
@@ -20,33 +20,6 @@ constexpr std::string_view kModes[] = {"record", "compress", "pixel", "recommend
 
 Status invalid(std::string message) {
   return Status::InvalidArgument("cave_invalid_config", std::move(message));
-}
-
-bool is_loopback_host(std::string_view host) {
-  std::string h(host);
-  for (char& c : h) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  if (h == "localhost" || h == "::1") return true;
-  // Any 127.0.0.0/8 literal (four decimal octets).
-  if (h.rfind("127.", 0) != 0) return false;
-  int parts = 0;
-  std::size_t at = 0;
-  while (at <= h.size()) {
-    std::size_t dot = h.find('.', at);
-    if (dot == std::string::npos) dot = h.size();
-    std::string_view part(h.data() + at, dot - at);
-    if (part.empty() || part.size() > 3) return false;
-    int v = 0;
-    for (char c : part) {
-      if (c < '0' || c > '9') return false;
-      v = v * 10 + (c - '0');
-    }
-    if (v > 255) return false;
-    ++parts;
-    at = dot + 1;
-  }
-  return parts == 4;
 }
 
 // Non-negative integer option; `what` names it in errors.
@@ -77,20 +50,6 @@ bool valid_compat_name(std::string_view name) {
 
 std::string scalar(const YAML::Node& node) {
   return node && node.IsScalar() ? node.Scalar() : std::string();
-}
-
-Status make_dirs(const std::string& dir) {
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) == 0) {
-    return S_ISDIR(st.st_mode) ? Status::Ok() : invalid(dir + " is not a directory");
-  }
-  std::size_t slash = dir.find_last_of('/');
-  if (slash != std::string::npos && slash > 0) CAVEMAN_RETURN_IF_ERROR(make_dirs(dir.substr(0, slash)));
-  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-    return Status::Io("cave_home_unavailable",
-                      "cannot create " + dir + ": " + std::strerror(errno));
-  }
-  return Status::Ok();
 }
 
 bool parse_bool(std::string_view v, bool* out) {
@@ -208,22 +167,6 @@ Status apply_yaml(std::string_view yaml, Config* config) {
 
 }  // namespace
 
-EnvLookup process_env() {
-  return [](std::string_view name) -> std::optional<std::string> {
-    const char* v = std::getenv(std::string(name).c_str());
-    if (v == nullptr || *v == '\0') return std::nullopt;
-    return std::string(v);
-  };
-}
-
-EnvLookup map_env(std::map<std::string, std::string> values) {
-  return [values = std::move(values)](std::string_view name) -> std::optional<std::string> {
-    auto it = values.find(std::string(name));
-    if (it == values.end() || it->second.empty()) return std::nullopt;
-    return it->second;
-  };
-}
-
 bool optimizer_enabled(const Config& config, std::string_view id) {
   auto it = config.optimizers.find(std::string(id));
   return it == config.optimizers.end() || it->second;
@@ -234,37 +177,6 @@ std::string normalize_mode(std::string_view mode) {
     if (m == mode) return std::string(m);
   }
   return "record";
-}
-
-Status parse_listen(std::string_view listen, std::string* host, int* port) {
-  std::size_t colon = listen.rfind(':');
-  if (colon == std::string_view::npos || colon == 0 || colon + 1 >= listen.size()) {
-    return invalid("listen must be HOST:PORT, got \"" + std::string(listen) + "\"");
-  }
-  std::string h(listen.substr(0, colon));
-  if (h.front() == '[') {
-    if (h.size() < 3 || h.back() != ']') return invalid("bad listen host \"" + h + "\"");
-    h = h.substr(1, h.size() - 2);
-  } else if (h.find(':') != std::string::npos) {
-    return invalid("IPv6 listen hosts need brackets: \"" + std::string(listen) + "\"");
-  }
-  std::int64_t p = 0;
-  Status ps = parse_count(listen.substr(colon + 1), "listen port", 0, &p);
-  if (!ps.ok() || p > 65535) return invalid("bad port in listen \"" + std::string(listen) + "\"");
-  if (!is_loopback_host(h)) {
-    return Status::InvalidArgument(
-        "cave_listen_not_loopback",
-        "refusing to listen on \"" + h +
-            "\": caveman-proxy has no inbound authentication, so it only listens on loopback "
-            "(127.0.0.1, ::1, localhost)");
-  }
-  std::string lowered = h;
-  for (char& c : lowered) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  *host = lowered == "localhost" ? "127.0.0.1" : lowered;
-  *port = static_cast<int>(p);
-  return Status::Ok();
 }
 
 Result<Config> parse_config(std::string_view yaml, const EnvLookup& env, std::string home,
@@ -281,7 +193,10 @@ Result<Config> parse_config(std::string_view yaml, const EnvLookup& env, std::st
   if (auto v = env("CAVEMAN_MODE")) config.mode = *v;
   if (auto v = env("CAVEMAN_LISTEN")) config.listen = *v;
   config.mode = normalize_mode(config.mode);
-  CAVEMAN_RETURN_IF_ERROR(parse_listen(config.listen, &config.listen_host, &config.listen_port));
+  CAVEMAN_ASSIGN_OR_RETURN(base::ListenAddress listen,
+                           base::parse_loopback_listen(config.listen, "cave_invalid_config"));
+  config.listen_host = std::move(listen.host);
+  config.listen_port = listen.port;
 
   config.recovery_via_mcp = env("CAVEMAN_RECOVERY").value_or("") == "mcp";
   if (auto v = env("CAVE_MAX_REQUEST_BYTES")) {
@@ -342,16 +257,7 @@ Result<Config> parse_config(std::string_view yaml, const EnvLookup& env, std::st
 }
 
 Result<Config> load_config(const EnvLookup& env) {
-  std::string home;
-  if (auto h = env("CAVEMAN_HOME")) {
-    home = *h;
-  } else if (auto user = env("HOME")) {
-    home = *user + "/.caveman";
-  } else {
-    return Status::Unavailable("cave_no_home", "neither CAVEMAN_HOME nor HOME is set");
-  }
-  while (home.size() > 1 && home.back() == '/') home.pop_back();
-  CAVEMAN_RETURN_IF_ERROR(make_dirs(home));
+  CAVEMAN_ASSIGN_OR_RETURN(std::string home, base::ensure_caveman_home(env, "cave_home_unavailable"));
   std::string path = env("CAVEMAN_CONFIG").value_or(home + "/caveman.yaml");
   std::string yaml;
   std::ifstream in(path, std::ios::binary);

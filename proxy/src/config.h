@@ -17,17 +17,17 @@
 #include <string_view>
 #include <vector>
 
+#include "caveman/base/env.h"
 #include "caveman/engine.h"
 #include "caveman/status.h"
 #include "outbound_proxy.h"
 
 namespace caveman::proxy {
 
-using EnvLookup = std::function<std::optional<std::string>(std::string_view name)>;
-// The real process environment (unset and empty both read as nullopt).
-EnvLookup process_env();
-// A fixed map, for tests.
-EnvLookup map_env(std::map<std::string, std::string> values);
+// The environment seam lives in the base layer (unset and empty both read as nullopt).
+using base::EnvLookup;
+using base::map_env;
+using base::process_env;
 
 inline constexpr std::string_view kDefaultListen = "127.0.0.1:8787";
 inline constexpr std::int64_t kDefaultMaxRequestBytes = 32LL * 1024 * 1024;
@@ -84,10 +84,6 @@ bool optimizer_enabled(const Config& config, std::string_view id);
 
 // Accepted modes pass through; anything else (typos, case) → "record".
 std::string normalize_mode(std::string_view mode);
-
-// "127.0.0.1:8787", "localhost:8787", "[::1]:8787". Port 0 = any free port.
-// Errors: cave_invalid_config (shape, port), cave_listen_not_loopback.
-Status parse_listen(std::string_view listen, std::string* host, int* port);
 
 // Builds a Config from YAML text (may be empty) and the environment. `home` and
 // `config_path` are copied into the result.

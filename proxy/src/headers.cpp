@@ -1,5 +1,7 @@
 #include "headers.h"
 
+#include "caveman/base/text.h"
+
 namespace caveman::proxy {
 namespace {
 
@@ -18,42 +20,30 @@ constexpr std::string_view kHopByHop[] = {"connection", "keep-alive", "te", "tra
 // A stand-in some clients send when they have no key of their own.
 constexpr std::string_view kPlaceholderKey = "no-key-required";
 
-char lower_char(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = lower_char(c);
-  return out;
-}
-
-bool istarts_with(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
-}
-
 bool starts_with(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
 bool forwarded(std::string_view name) {
   for (std::string_view f : kForwarded) {
-    if (iequals(name, f)) return true;
+    if (base::iequals_ascii(name, f)) return true;
   }
   for (std::string_view p : kForwardedPrefixes) {
-    if (istarts_with(name, p)) return true;
+    if (base::istarts_with_ascii(name, p)) return true;
   }
   return false;
 }
 
 bool is_credential(std::string_view name) {
   for (std::string_view c : kCredentialHeaders) {
-    if (iequals(name, c)) return true;
+    if (base::iequals_ascii(name, c)) return true;
   }
   return false;
 }
 
 // The token behind an Authorization value ("Bearer X" → X), or the raw value.
 std::string_view bearer_token(std::string_view value, bool* is_bearer) {
-  *is_bearer = istarts_with(value, "bearer ");
+  *is_bearer = base::istarts_with_ascii(value, "bearer ");
   if (!*is_bearer) return value;
   std::string_view token = value.substr(7);
   while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
@@ -94,14 +84,6 @@ bool valid_user_project(std::string_view v) {
 
 }  // namespace
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower_char(a[i]) != lower_char(b[i])) return false;
-  }
-  return true;
-}
-
 std::string_view trim_ows(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -121,7 +103,7 @@ std::vector<std::string_view> header_list_tokens(std::string_view value) {
 
 std::optional<std::string> find_header(const HeaderList& headers, std::string_view name) {
   for (const auto& [k, v] : headers) {
-    if (iequals(k, name)) return v;
+    if (base::iequals_ascii(k, name)) return v;
   }
   return std::nullopt;
 }
@@ -137,7 +119,7 @@ std::string_view auth_mode_name(AuthMode mode) {
 }
 
 AuthMode classify_auth(const HeaderList& inbound, std::string_view env_key) {
-  std::string agent = lower(find_header(inbound, "user-agent").value_or(""));
+  std::string agent = base::ascii_lower(find_header(inbound, "user-agent").value_or(""));
   for (std::string_view a : kSubscriptionAgents) {
     if (agent.find(a) != std::string::npos) return AuthMode::kSubscription;
   }
@@ -170,7 +152,7 @@ Result<MappedHeaders> map_request_headers(const Route& route, const HeaderList& 
       has_key = true;
       continue;
     }
-    bool trace = iequals(name, "traceparent") || iequals(name, "tracestate");
+    bool trace = base::iequals_ascii(name, "traceparent") || base::iequals_ascii(name, "tracestate");
     if (forwarded(name) || (trace && propagate_trace)) out.upstream.emplace_back(name, value);
   }
   out.credential_source = has_key ? "request" : "none";
@@ -226,12 +208,12 @@ HeaderList filter_response_headers(const HeaderList& upstream) {
   // Headers the Connection header nominates are hop-by-hop too.
   std::vector<std::string> nominated;
   for (const auto& [name, value] : upstream) {
-    if (!iequals(name, "connection")) continue;
-    for (std::string_view token : header_list_tokens(value)) nominated.push_back(lower(token));
+    if (!base::iequals_ascii(name, "connection")) continue;
+    for (std::string_view token : header_list_tokens(value)) nominated.push_back(base::ascii_lower(token));
   }
   HeaderList out;
   for (const auto& [name, value] : upstream) {
-    std::string n = lower(name);
+    std::string n = base::ascii_lower(name);
     bool drop = starts_with(n, "proxy-") || starts_with(n, "x-cave");
     for (std::string_view h : kHopByHop) drop = drop || n == h;
     for (const std::string& h : nominated) drop = drop || n == h;

@@ -27,7 +27,6 @@ using HeaderList = std::vector<std::pair<std::string, std::string>>;
 
 // First value of `name` (case-insensitive), or nullopt.
 std::optional<std::string> find_header(const HeaderList& headers, std::string_view name);
-bool iequals(std::string_view a, std::string_view b);
 // `s` without leading and trailing spaces and tabs (HTTP's optional white space).
 std::string_view trim_ows(std::string_view s);
 // The non-empty elements of a comma-separated header value (Connection, Transfer-Encoding),

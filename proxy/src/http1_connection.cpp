@@ -21,6 +21,7 @@
 
 #include <openssl/evp.h>
 
+#include "caveman/base/text.h"
 #include "tls_stream.h"
 #include "upstream_connection.h"
 #include "url.h"
@@ -337,8 +338,8 @@ AttemptOutcome Http1Connection::write_request(const UpstreamRequest& request) {
   for (const auto& [name, value] : request.headers) {
     // Framing and connection handling are this client's; the mapped headers never carry
     // them, but a duplicate here would corrupt the request.
-    if (iequals(name, "host") || iequals(name, "content-length") ||
-        iequals(name, "transfer-encoding") || iequals(name, "connection")) {
+    if (base::iequals_ascii(name, "host") || base::iequals_ascii(name, "content-length") ||
+        base::iequals_ascii(name, "transfer-encoding") || base::iequals_ascii(name, "connection")) {
       continue;
     }
     head.append(name).append(": ").append(value).append("\r\n");
@@ -531,20 +532,20 @@ Result<ParsedHead> parse_response_head(std::string_view head) {
     std::string_view name = line.substr(0, colon);
     if (name.find_first_of(" \t") != std::string_view::npos) return bad_response("space in a header name");
     std::string_view value = trim_ows(line.substr(colon + 1));
-    if (iequals(name, "content-length")) {
+    if (base::iequals_ascii(name, "content-length")) {
       std::size_t n = 0;
       if (!parse_decimal(value, &n)) return bad_response("bad Content-Length");
       if (length && *length != n) return bad_response("conflicting Content-Length headers");
       length = n;
-    } else if (iequals(name, "transfer-encoding")) {
+    } else if (base::iequals_ascii(name, "transfer-encoding")) {
       // The final coding decides: chunked → chunk framing; anything else → read to close.
       std::vector<std::string_view> codings = header_list_tokens(value);
-      out.chunked = !codings.empty() && iequals(codings.back(), "chunked");
+      out.chunked = !codings.empty() && base::iequals_ascii(codings.back(), "chunked");
       if (!out.chunked) out.connection_close = true;
-    } else if (iequals(name, "connection")) {
+    } else if (base::iequals_ascii(name, "connection")) {
       for (std::string_view t : header_list_tokens(value)) {
-        if (iequals(t, "close")) out.connection_close = true;
-        if (iequals(t, "keep-alive")) keep_alive_token = true;
+        if (base::iequals_ascii(t, "close")) out.connection_close = true;
+        if (base::iequals_ascii(t, "keep-alive")) keep_alive_token = true;
       }
     }
     out.headers.emplace_back(std::string(name), std::string(value));

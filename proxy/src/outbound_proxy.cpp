@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "caveman/base/text.h"
 #include "url.h"
 
 namespace caveman::proxy {
@@ -42,7 +43,7 @@ Result<std::optional<OutboundProxy>> parse_outbound_proxy(std::string_view value
   if (value.empty()) return std::optional<OutboundProxy>();
   std::string_view rest = value;
   if (std::size_t sep = rest.find("://"); sep != std::string_view::npos) {
-    std::string scheme = ascii_lower(rest.substr(0, sep));
+    std::string scheme = base::ascii_lower(rest.substr(0, sep));
     if (scheme != "http") {
       return invalid("only http:// proxies are supported (got " + scheme +
                      "://); the tunnel to the provider is TLS either way");
@@ -77,7 +78,7 @@ NoProxy::NoProxy(std::string_view list) {
 }
 
 bool NoProxy::matches(std::string_view host, int port) const {
-  std::string h = ascii_lower(host);
+  std::string h = base::ascii_lower(host);
   for (const HostEntry& e : entries_) {
     if (e.port != 0 && e.port != port) continue;
     if (e.host == "*" || h == e.host) return true;

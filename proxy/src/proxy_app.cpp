@@ -7,11 +7,11 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <ctime>
 #include <memory>
 #include <ostream>
 #include <thread>
 
+#include "caveman/base/time.h"
 #include "caveman/common_flags.h"
 #include "caveman/version.h"
 #include "config.h"
@@ -64,15 +64,6 @@ void init_logging() {
   spdlog::set_default_logger(logger);
   const char* level = std::getenv("CAVEMAN_LOG_LEVEL");
   spdlog::set_level(level != nullptr ? spdlog::level::from_str(level) : spdlog::level::info);
-}
-
-std::string utc_now_rfc3339() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  ::gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 int exit_code_for(const Status& s) {
@@ -168,7 +159,7 @@ int serve(const Config& config, std::ostream& err) {
   state.mode = config.mode;
   state.owner = config.owner;
   state.instance_token = random_hex32();
-  state.started_at = utc_now_rfc3339();
+  state.started_at = base::format_utc(base::now_utc(), {base::Fraction::kNone});
   state.version = kVersion;
   state.recovery_via_mcp = config.recovery_via_mcp;
   if (Status s = write_run_state(config.home, state); !s.ok()) {

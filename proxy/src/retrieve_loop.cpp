@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "caveman/base/ccr_handle.h"
 #include "json_spans.h"
 #include "live_zone.h"
 
@@ -97,24 +98,6 @@ std::string str(const OJson& obj, const char* key) {
 }
 
 }  // namespace
-
-std::string normalize_handle(std::string_view handle) {
-  while (!handle.empty() && (handle.front() == ' ' || handle.front() == '\n' || handle.front() == '\t')) {
-    handle.remove_prefix(1);
-  }
-  while (!handle.empty() && (handle.back() == ' ' || handle.back() == '\n' || handle.back() == '\t')) {
-    handle.remove_suffix(1);
-  }
-  if (handle.substr(0, 2) == "<<") handle.remove_prefix(2);
-  if (handle.size() >= 2 && handle.substr(handle.size() - 2) == ">>") handle.remove_suffix(2);
-  if (handle.substr(0, 6) == "ccr://") {
-    handle.remove_prefix(6);
-    while (!handle.empty() && handle.back() == '/') handle.remove_suffix(1);
-  } else if (handle.substr(0, 4) == "ccr:") {
-    handle.remove_prefix(4);
-  }
-  return std::string(handle);
-}
 
 Result<std::string> inject_retrieve_tool(Endpoint endpoint, std::string_view body) {
   std::string tool = tool_json(endpoint);
@@ -388,7 +371,7 @@ LoopOutcome run_retrieve_loop(Endpoint endpoint, Provider provider,
     if (answerable) {
       std::vector<std::string> results;
       for (const RetrieveCall& call : calls->retrieve) {
-        std::string handle = normalize_handle(call.handle);
+        std::string handle = base::normalize_ccr_handle(call.handle);
         if (handles.count(handle) == 0) {
           results.push_back("cave_unknown_handle: " + handle + " is not a handle of this conversation");
           continue;

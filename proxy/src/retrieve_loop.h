@@ -57,8 +57,6 @@ Result<std::string> append_retrieve_round(Endpoint endpoint, std::string_view re
 // The response without injected retrieve calls; nullopt when it has none.
 std::optional<std::string> strip_retrieve_calls(Endpoint endpoint, std::string_view response);
 
-// "<<ccr:X>>", "ccr://X", "ccr:X" → "X"; trims white space.
-std::string normalize_handle(std::string_view handle);
 
 struct BufferedResponse {
   int status = 0;

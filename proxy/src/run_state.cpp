@@ -1,15 +1,14 @@
 #include "run_state.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "caveman/base/atomic_file.h"
+#include "caveman/base/paths.h"
 
 namespace caveman::proxy {
 namespace {
@@ -42,23 +41,9 @@ std::string run_state_path(const std::string& home, int port) {
 }
 
 Status write_run_state(const std::string& home, const RunState& state) {
-  std::string dir = home + "/run";
-  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-    return unavailable("cannot create " + dir + ": " + std::strerror(errno));
-  }
-  std::string path = run_state_path(home, state.port);
-  std::string tmp = path + "." + std::to_string(::getpid()) + ".tmp";
-  int fd = ::open(tmp.c_str(), O_CREAT | O_TRUNC | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return unavailable("cannot write " + tmp + ": " + std::strerror(errno));
-  std::string text = state.to_json() + "\n";
-  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-  ok = ::fsync(fd) == 0 && ok;
-  ::close(fd);
-  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    ::unlink(tmp.c_str());
-    return unavailable("cannot write " + path);
-  }
-  return Status::Ok();
+  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(home + "/run", "cave_run_state_unavailable"));
+  return base::write_file_atomic(run_state_path(home, state.port), state.to_json() + "\n",
+                                 {.io_code = "cave_run_state_unavailable"});
 }
 
 Result<RunState> read_run_state(const std::string& home, int port) {

@@ -1,17 +1,15 @@
 #include "spend_db.h"
 
 #include <SQLiteCpp/Exception.h>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
-#include <cerrno>
-#include <chrono>
-#include <cstdio>
-#include <ctime>
+#include <optional>
 #include <string_view>
+
+#include "caveman/base/private_file.h"
+#include "caveman/base/time.h"
 
 namespace caveman::proxy {
 namespace {
@@ -84,41 +82,22 @@ constexpr const char* kMigrations[] = {
     "ALTER TABLE requests ADD COLUMN guard_note TEXT",
 };
 
-Status prepare_file(const std::string& path) {
-  if (path == ":memory:") return Status::Ok();
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0) {
-    if (!S_ISREG(st.st_mode)) {
-      return Status::Io("cave_db_unavailable", path + " is not a regular file");
-    }
-    ::chmod(path.c_str(), 0600);
-    return Status::Ok();
-  }
-  int fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0 && errno != EEXIST) {
-    return Status::Io("cave_db_unavailable", "cannot create " + path);
-  }
-  if (fd >= 0) ::close(fd);
-  return Status::Ok();
-}
+constexpr base::FileErrors kSpendFileErrors{"cave_db_unavailable", "cave_db_unavailable", "",
+                                            "CAVEMAN_DB"};
 
 }  // namespace
 
 std::string utc_timestamp_ms() {
-  auto now = std::chrono::system_clock::now();
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
-  std::time_t secs = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  ::gmtime_r(&secs, &tm);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d %02d:%02d:%02d.%03d", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                static_cast<int>(ms % 1000));
-  return buf;
+  return base::format_utc(base::now_utc(), {base::Fraction::kMillis, ' ', false});
 }
 
 Result<std::unique_ptr<SQLite::Database>> open_spend_db(const std::string& path) {
-  CAVEMAN_RETURN_IF_ERROR(prepare_file(path));
+  std::optional<base::PrivateFile> file;
+  if (path != ":memory:") {
+    CAVEMAN_ASSIGN_OR_RETURN(base::PrivateFile prepared,
+                             base::prepare_private_db_file(path, kSpendFileErrors));
+    file = std::move(prepared);
+  }
   try {
     auto db = std::make_unique<SQLite::Database>(
         path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOMUTEX, kBusyTimeoutMs);
@@ -144,6 +123,7 @@ Result<std::unique_ptr<SQLite::Database>> open_spend_db(const std::string& path)
         ::usleep(25000 * static_cast<unsigned>(attempt + 1));
       }
     }
+    if (file) CAVEMAN_RETURN_IF_ERROR(base::recheck_private_db_file(*file, kSpendFileErrors));
     return db;
   } catch (const SQLite::Exception& e) {
     return Status::Io("cave_db_unavailable", "caveman.db: " + std::string(e.what()));

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "caveman/base/text.h"
+
 namespace caveman::proxy {
 namespace {
 
@@ -81,8 +83,8 @@ std::vector<AllowEntry> parse_allowlist(std::string_view list) { return parse_ho
 
 bool is_allowlisted(const std::vector<AllowEntry>& allowlist, std::string_view host,
                     std::string_view ip, int port) {
-  std::string h = ascii_lower(host);
-  std::string i = ascii_lower(ip);
+  std::string h = base::ascii_lower(host);
+  std::string i = base::ascii_lower(ip);
   for (const AllowEntry& e : allowlist) {
     if (e.port != 0 && e.port != port) continue;
     if (e.host == h || e.host == i) return true;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "caveman/base/text.h"
+
 namespace caveman::proxy {
 namespace {
 
@@ -23,14 +25,6 @@ std::vector<std::string_view> segments(std::string_view path) {
 }
 
 }  // namespace
-
-std::string ascii_lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 std::string url_host(std::string_view host) {
   return host.find(':') != std::string_view::npos ? "[" + std::string(host) + "]" : std::string(host);
@@ -72,7 +66,7 @@ std::vector<HostEntry> parse_host_list(std::string_view list, std::string_view s
       if (!ok || p <= 0 || p > 65535) continue;
       entry.port = p;
     }
-    entry.host = ascii_lower(host);
+    entry.host = base::ascii_lower(host);
     out.push_back(std::move(entry));
   }
   return out;
@@ -89,7 +83,7 @@ std::optional<Url> parse_url(std::string_view text) {
   Url url;
   std::size_t sep = text.find("://");
   if (sep == std::string_view::npos) return std::nullopt;
-  url.scheme = ascii_lower(text.substr(0, sep));
+  url.scheme = base::ascii_lower(text.substr(0, sep));
   if (url.scheme != "http" && url.scheme != "https") return std::nullopt;
   std::string_view rest = text.substr(sep + 3);
   if (rest.find_first_of("?#") != std::string_view::npos) return std::nullopt;
@@ -101,7 +95,7 @@ std::optional<Url> parse_url(std::string_view text) {
   if (authority.front() == '[') {
     std::size_t close = authority.find(']');
     if (close == std::string_view::npos || close == 1) return std::nullopt;
-    url.host = ascii_lower(authority.substr(1, close - 1));
+    url.host = base::ascii_lower(authority.substr(1, close - 1));
     std::string_view after = authority.substr(close + 1);
     if (!after.empty()) {
       if (after.front() != ':') return std::nullopt;
@@ -116,7 +110,7 @@ std::optional<Url> parse_url(std::string_view text) {
       authority = authority.substr(0, colon);
     }
     if (authority.empty() || authority.find(':') != std::string_view::npos) return std::nullopt;
-    url.host = ascii_lower(authority);
+    url.host = base::ascii_lower(authority);
   }
   for (char c : url.host) {
     if (c == ' ' || c == '/' || c == '\\' || static_cast<unsigned char>(c) < 0x21) {

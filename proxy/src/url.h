@@ -24,9 +24,6 @@ struct Url {
 // queries and bad ports are refused).
 std::optional<Url> parse_url(std::string_view text);
 
-// ASCII letters lowercased (host names, IP literals), other bytes as they are.
-std::string ascii_lower(std::string_view s);
-
 // `host` as it appears before ":port" in a URL or Host header: IPv6 literals in brackets.
 std::string url_host(std::string_view host);
 // url_host(host) + ":" + port.

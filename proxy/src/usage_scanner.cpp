@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "caveman/base/text.h"
 #include "json_spans.h"
 
 namespace caveman::proxy {
@@ -184,14 +185,6 @@ std::optional<std::string> inflate_capped(std::string_view in, std::size_t cap) 
   return out;
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
 }  // namespace
 
 void UsageCapture::feed(std::string_view bytes) {
@@ -241,7 +234,7 @@ Usage parse_usage(Provider provider, bool stream, std::string_view body) {
 
 Usage scan_usage(Provider provider, bool stream, std::string_view content_encoding,
                  const UsageCapture& capture) {
-  std::string enc = lower(content_encoding);
+  std::string enc = base::ascii_lower(content_encoding);
   while (!enc.empty() && enc.back() == ' ') enc.pop_back();
   std::string body = capture.text();
   if (!enc.empty() && enc != "identity") {

@@ -4,6 +4,8 @@
 #include <array>
 #include <set>
 
+#include "caveman/base/text.h"
+
 namespace caveman::shrink {
 namespace {
 
@@ -17,13 +19,6 @@ bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_letter(char c) { return is_upper(c) || is_lower(c); }
 bool is_word(char c) { return is_letter(c) || is_digit(c) || c == '_'; }
-char lower(char c) { return is_upper(c) ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string ascii_lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = lower(c);
-  return out;
-}
 
 // Trims and collapses every run of ASCII white space (newlines included) to one space.
 std::string normalize_space(std::string_view text) {
@@ -191,7 +186,7 @@ bool is_abbreviation(std::string_view s, std::size_t dot) {
   if (word.empty()) return false;
   if (word.size() == 1) return true;
   if (word.find('.') != std::string_view::npos) return true;
-  std::string low = ascii_lower(word);
+  std::string low = base::ascii_lower(word);
   return std::find(kAbbreviations.begin(), kAbbreviations.end(), low) != kAbbreviations.end();
 }
 
@@ -205,7 +200,7 @@ std::string drop_example_parens(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {
     if (s[i] == '(') {
-      std::string low = ascii_lower(s.substr(i + 1, 12));
+      std::string low = base::ascii_lower(s.substr(i + 1, 12));
       bool example = low.rfind("e.g.", 0) == 0 || low.rfind("e.g,", 0) == 0 ||
                      low.rfind("for example", 0) == 0 || low.rfind("such as", 0) == 0 ||
                      low.rfind("eg.", 0) == 0;
@@ -257,7 +252,7 @@ constexpr std::array<std::string_view, 10> kOpeners = {
 
 std::string caveman_prose(std::string_view sentence) {
   std::string s(sentence);
-  std::string low = ascii_lower(s);
+  std::string low = base::ascii_lower(s);
   for (std::string_view opener : kOpeners) {
     if (low.rfind(opener, 0) == 0 && s.size() > opener.size()) {
       s.erase(0, opener.size());
@@ -343,7 +338,7 @@ std::string cap_lead(std::string_view s, std::size_t cap) {
 }
 
 bool restates_default(std::string_view sentence) {
-  std::string low = ascii_lower(sentence);
+  std::string low = base::ascii_lower(sentence);
   for (std::string_view p : {"default is", "defaults to", "default:", "default value is",
                              "the default is", "(default", "default ="}) {
     if (low.rfind(p, 0) == 0) return true;
@@ -367,7 +362,7 @@ void collect_words(std::string_view s, std::vector<std::string>& out) {
       if (lower_to_upper || acronym_end) break;
       ++j;
     }
-    std::string w = ascii_lower(s.substr(i, j - i));
+    std::string w = base::ascii_lower(s.substr(i, j - i));
     if (w.size() > 3 && w.ends_with("ies")) {
       w.replace(w.size() - 3, 3, "y");
     } else if (w.size() > 2 && w.back() == 's' && w[w.size() - 2] != 's') {
@@ -410,7 +405,7 @@ std::vector<std::string_view> split_sentences(std::string_view text) {
 }
 
 bool states_constraint(std::string_view sentence) {
-  std::string low = ascii_lower(sentence);
+  std::string low = base::ascii_lower(sentence);
   for (std::string_view p : kConstraintPhrases) {
     if (has_phrase(low, p)) return true;
   }

@@ -4,6 +4,8 @@
 #include <array>
 #include <set>
 
+#include "caveman/base/text.h"
+
 namespace caveman::shrink {
 namespace {
 
@@ -11,14 +13,6 @@ constexpr char kEsc = '\x1b';
 
 bool is_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 // Removes CSI (ESC [ … final), OSC (ESC ] … BEL | ESC \) and two-byte ESC sequences.
@@ -108,7 +102,7 @@ std::string clean_line(std::string_view line) {
 }
 
 bool is_error_line(std::string_view line) {
-  std::string low = lower(line);
+  std::string low = base::ascii_lower(line);
   for (std::string_view phrase : kErrorPhrases) {
     if (low.find(phrase) != std::string::npos) return true;
   }

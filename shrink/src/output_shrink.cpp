@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "caveman/base/text.h"
 #include "caveman/engine.h"
 #include "output_lines.h"
 
@@ -14,30 +15,8 @@ namespace {
 
 constexpr std::string_view kEllipsis = "\xE2\x80\xA6";
 
-bool valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    auto c = static_cast<unsigned char>(s[i]);
-    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    if (len == 0 || i + len > s.size()) return false;
-    if (len == 2 && c < 0xC2) return false;
-    for (std::size_t k = 1; k < len; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-    }
-    if (len == 3) {
-      auto c1 = static_cast<unsigned char>(s[i + 1]);
-      if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0)) return false;
-    } else if (len == 4) {
-      auto c1 = static_cast<unsigned char>(s[i + 1]);
-      if ((c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 >= 0x90) || c > 0xF4) return false;
-    }
-    i += len;
-  }
-  return true;
-}
-
 bool is_binary(std::string_view s) {
-  return s.find('\0') != std::string_view::npos || !valid_utf8(s);
+  return s.find('\0') != std::string_view::npos || !base::is_valid_utf8(s);
 }
 
 // The prefix that is compressed: at most `window` bytes, ending at a line end when possible.

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "caveman/base/ccr_handle.h"
 #include "caveman/ccr.h"
 #include "caveman/common_flags.h"
 #include "caveman/tokens.h"
@@ -142,25 +143,6 @@ int cmd_lint(const Args& args, Io& io) {
   return kExitOk;
 }
 
-// `<<ccr_…>>`, `ccr://ccr_…`, `ccr:ccr_…` and surrounding white space are accepted.
-std::string normalize_handle(std::string h) {
-  auto trim = [](std::string& s) {
-    std::size_t b = s.find_first_not_of(" \t\r\n");
-    std::size_t e = s.find_last_not_of(" \t\r\n");
-    s = b == std::string::npos ? "" : s.substr(b, e - b + 1);
-  };
-  trim(h);
-  if (h.starts_with("<<") && h.ends_with(">>")) h = h.substr(2, h.size() - 4);
-  if (h.starts_with("ccr://")) {
-    h = h.substr(6);
-    while (!h.empty() && h.back() == '/') h.pop_back();
-  } else if (h.starts_with("ccr:")) {
-    h = h.substr(4);
-  }
-  trim(h);
-  return h;
-}
-
 int cmd_recover(const Args& args, Io& io) {
   if (args.size() != 1) return usage_error(io, "recover takes exactly one handle");
   Result<std::unique_ptr<ccr::Store>> store = open_default_store();
@@ -168,7 +150,7 @@ int cmd_recover(const Args& args, Io& io) {
     io.err << "caveman-shrink recover: " << store.status().ToString() << "\n";
     return kExitError;
   }
-  Result<std::string> original = store.value()->get(normalize_handle(args[0]));
+  Result<std::string> original = store.value()->get(base::normalize_ccr_handle(args[0]));
   if (!original.ok()) {
     io.err << "caveman-shrink recover: " << original.status().ToString() << "\n";
     return kExitError;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,13 @@ class TempDir {
 // A TCP socket listening on 127.0.0.1 at a port the kernel picks: the socket (−1 on
 // failure), its port in *port.
 int listen_on_loopback(int backlog, int* port);
+
+// The uid/gid tests drop to when they run as root (permission bits do not stop root).
+inline constexpr unsigned kNobody = 65534;
+
+// Runs `body` in a forked child without privileges (as `nobody` when the tests run as root)
+// and returns the string it produced, or "child failed". `dir` is handed to `nobody` first.
+std::string run_unprivileged(const std::string& dir, const std::function<std::string()>& body);
 
 using ::caveman::corpus::read_file;
 using ::caveman::corpus::write_file;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "ccr/timestamp.h"
+#include "caveman/base/time.h"
 #include "json/json.h"
 #include "text/utf8.h"
 
@@ -62,7 +62,7 @@ Result<TypedObject> normalize_object(TypedObject o, std::string_view now) {
   if (o.created_at.empty()) {
     o.created_at = std::string(now);
   } else {
-    std::optional<std::string> utc = normalize_rfc3339(o.created_at);
+    std::optional<std::string> utc = base::normalize_rfc3339(o.created_at);
     if (!utc) return invalid("created_at \"" + o.created_at + "\" is not an RFC 3339 time");
     o.created_at = std::move(*utc);
   }

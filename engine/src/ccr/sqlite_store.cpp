@@ -1,11 +1,17 @@
 #include "ccr/sqlite_store.h"
 
-#include "ccr/file_safety.h"
+#include "caveman/base/private_file.h"
+#include "caveman/base/time.h"
 #include "ccr/object_rules.h"
 #include "ccr/schema.h"
-#include "ccr/timestamp.h"
 
 namespace caveman::ccr {
+namespace {
+
+constexpr base::FileErrors kStoreFileErrors{"cave_ccr_unsafe_path", "cave_ccr_unavailable",
+                                            "ccr: ", "CAVEMAN_CCR_DB"};
+
+}  // namespace
 
 Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path,
                                                        OpenOptions options) {
@@ -17,9 +23,10 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path,
     return Status::InvalidArgument("cave_ccr_unavailable", "ccr: the store path is empty");
   }
   const bool memory = path == kMemoryPath;
-  std::optional<PreparedFile> file;
+  std::optional<base::PrivateFile> file;
   if (!memory) {
-    CAVEMAN_ASSIGN_OR_RETURN(PreparedFile prepared, prepare_store_file(path));
+    CAVEMAN_ASSIGN_OR_RETURN(base::PrivateFile prepared,
+                             base::prepare_private_db_file(path, kStoreFileErrors));
     file = std::move(prepared);
   }
   const std::string what = "cannot open the recovery store " + (memory ? path : file->path);
@@ -29,7 +36,7 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path,
                              : SQLite::OPEN_READWRITE | SQLite::OPEN_NOFOLLOW;
     auto db = std::make_unique<SQLite::Database>(memory ? path : file->path, flags, kBusyTimeoutMs);
     CAVEMAN_RETURN_IF_ERROR(configure_connection(*db, options.max_bytes, what));
-    if (file) CAVEMAN_RETURN_IF_ERROR(recheck_store_file(*file));
+    if (file) CAVEMAN_RETURN_IF_ERROR(base::recheck_private_db_file(*file, kStoreFileErrors));
     return std::unique_ptr<SqliteStore>(
         new SqliteStore(std::move(db), memory ? path : file->path, options.max_bytes));
   } catch (const std::exception& e) {
@@ -97,7 +104,7 @@ Result<std::string> SqliteStore::put(const Record& record) {
                              tokens_after, original, metadata)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, zeroblob(?7), ?8))sql");
     ins.bind(1, handle);
-    ins.bind(2, format_rfc3339(now_utc()));
+    ins.bind(2, base::format_rfc3339(base::now_utc()));
     ins.bind(3, row.content_type);
     ins.bind(4, row.compressor);
     ins.bind(5, static_cast<std::int64_t>(row.tokens_before));

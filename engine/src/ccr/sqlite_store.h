@@ -29,7 +29,7 @@ inline constexpr int kBusyTimeoutMs = 15000;
 
 class SqliteStore final : public Store {
  public:
-  // `path` is ":memory:" or a file path checked by prepare_store_file().
+  // `path` is ":memory:" or a file path checked by base::prepare_private_db_file().
   static Result<std::unique_ptr<SqliteStore>> open(const std::string& path, OpenOptions options);
 
   Result<std::string> put(const Record& record) override;

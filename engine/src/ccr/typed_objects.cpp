@@ -1,7 +1,7 @@
 // Typed objects of the SQLite store (ENGINE.md §7.4).
 #include "ccr/object_rules.h"
 #include "ccr/sqlite_store.h"
-#include "ccr/timestamp.h"
+#include "caveman/base/time.h"
 #include "text/utf8.h"
 
 namespace caveman::ccr {
@@ -69,7 +69,7 @@ Result<std::optional<TypedObject>> SqliteStore::read_object_locked(std::string_v
 
 Result<TypedObject> SqliteStore::put_object(TypedObject object) {
   CAVEMAN_ASSIGN_OR_RETURN(TypedObject o,
-                           normalize_object(std::move(object), format_rfc3339(now_utc())));
+                           normalize_object(std::move(object), base::format_rfc3339(base::now_utc())));
   const std::string deps = dependencies_to_json(o.dependencies);
   return locked("put_object", [&]() -> Result<TypedObject> {
     Transaction tx(*db_, Transaction::Kind::kWrite);

@@ -7,6 +7,7 @@
 #include <string>
 #include <ostream>
 
+#include "caveman/base/ccr_handle.h"
 #include "caveman/ccr.h"
 #include "caveman/engine.h"
 #include "caveman/tokens.h"
@@ -163,7 +164,7 @@ int cmd_retrieve(const Args& args, Io& io) {
   Result<std::shared_ptr<ccr::Store>> store = open_default_store();
   if (!store.ok()) return fail(io, "cannot open recovery store", store.status());
   Engine engine(store.value());
-  std::string handle = strip_ccr_scheme(args[0]);  // ccr://<object-id> pointers
+  std::string handle = base::normalize_ccr_handle(args[0]);
   Result<std::string> r = args.size() >= 2 ? engine.retrieve_query(handle, args[1])
                                            : engine.retrieve(handle);
   if (!r.ok()) return fail(io, "retrieve", r.status());

@@ -2,6 +2,7 @@
 
 #include <ostream>
 
+#include "caveman/base/ccr_handle.h"
 #include "caveman/ccr.h"
 #include "cli/engine_cli.h"
 #include "json/json.h"
@@ -43,18 +44,10 @@ ccr::TypedObject preview(ccr::TypedObject o) {
 
 }  // namespace
 
-std::string strip_ccr_scheme(const std::string& handle) {
-  if (handle.rfind("ccr://", 0) != 0) return handle;
-  std::string h = handle.substr(6);
-  while (!h.empty() && h.front() == '/') h.erase(0, 1);
-  while (!h.empty() && h.back() == '/') h.pop_back();
-  return h;
-}
-
 int run_objects_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (args.size() < 2) return usage(err);
   const std::string& verb = args[0];
-  std::string target = strip_ccr_scheme(args[1]);
+  std::string target = base::normalize_ccr_handle(args[1]);
   if (verb == "list") {
     int limit = 0;
     bool full = false;

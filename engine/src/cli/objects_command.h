@@ -15,9 +15,6 @@ namespace caveman::engine_cli {
 // `args` are the words after `objects`.
 int run_objects_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
-// "ccr://<id>" (with optional slashes around the id) → "<id>"; anything else unchanged.
-std::string strip_ccr_scheme(const std::string& handle);
-
 }  // namespace caveman::engine_cli
 
 #endif  // CAVEMAN_CLI_OBJECTS_COMMAND_H_

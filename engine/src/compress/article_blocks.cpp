@@ -6,6 +6,7 @@
 #include <map>
 #include <vector>
 
+#include "caveman/base/text.h"
 #include "text/utf8.h"
 
 namespace caveman::compress {
@@ -70,7 +71,7 @@ std::string normalise(std::string_view s, std::size_t limit) {
       i += 2;
       continue;
     }
-    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    out += base::ascii_lower_char(c);
   }
   return out;
 }
@@ -217,7 +218,7 @@ std::string words_of(std::string_view s) {
     }
     if (gap) out += ' ';
     gap = false;
-    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    out += base::ascii_lower_char(c);
   }
   return out;
 }

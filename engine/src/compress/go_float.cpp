@@ -9,17 +9,18 @@
 #include <limits>
 #include <string>
 
+#include "caveman/base/text.h"
+
 namespace caveman::compress {
 namespace {
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex_letter(char c) { return lower(c) >= 'a' && lower(c) <= 'f'; }
+bool is_hex_letter(char c) { return base::ascii_lower_char(c) >= 'a' && base::ascii_lower_char(c) <= 'f'; }
 
 // Length of the common prefix of s and `word` (lowercase), ignoring ASCII case.
 std::size_t common_prefix_ci(std::string_view s, std::string_view word) {
   std::size_t n = 0;
-  while (n < s.size() && n < word.size() && lower(s[n]) == word[n]) ++n;
+  while (n < s.size() && n < word.size() && base::ascii_lower_char(s[n]) == word[n]) ++n;
   return n;
 }
 
@@ -31,13 +32,13 @@ std::optional<double> special(std::string_view s) {
   if (s[0] == '+' || s[0] == '-') {
     sign = s[0] == '-' ? -1 : 1;
     rest = s.substr(1);
-  } else if (lower(s[0]) == 'n') {
+  } else if (base::ascii_lower_char(s[0]) == 'n') {
     if (s.size() == 3 && common_prefix_ci(s, "nan") == 3) {
       return std::numeric_limits<double>::quiet_NaN();
     }
     return std::nullopt;
   }
-  if (rest.empty() || lower(rest[0]) != 'i') return std::nullopt;
+  if (rest.empty() || base::ascii_lower_char(rest[0]) != 'i') return std::nullopt;
   std::size_t n = common_prefix_ci(rest, "infinity");
   if ((n == 3 && rest.size() == 3) || (n == 8 && rest.size() == 8)) {
     return sign * std::numeric_limits<double>::infinity();
@@ -52,10 +53,10 @@ bool underscore_ok(std::string_view s) {
   if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
   bool hex = false;
   if (s.size() >= 2 && s[0] == '0' &&
-      (lower(s[1]) == 'b' || lower(s[1]) == 'o' || lower(s[1]) == 'x')) {
+      (base::ascii_lower_char(s[1]) == 'b' || base::ascii_lower_char(s[1]) == 'o' || base::ascii_lower_char(s[1]) == 'x')) {
     i = 2;
     saw = '0';
-    hex = lower(s[1]) == 'x';
+    hex = base::ascii_lower_char(s[1]) == 'x';
   }
   for (; i < s.size(); ++i) {
     char c = s[i];
@@ -79,7 +80,7 @@ bool well_formed(std::string_view s, bool* hexadecimal, bool* underscores) {
   std::size_t i = 0;
   if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
   bool hex = false;
-  if (i + 2 < s.size() && s[i] == '0' && lower(s[i + 1]) == 'x') {
+  if (i + 2 < s.size() && s[i] == '0' && base::ascii_lower_char(s[i + 1]) == 'x') {
     hex = true;
     i += 2;
   }
@@ -99,7 +100,7 @@ bool well_formed(std::string_view s, bool* hexadecimal, bool* underscores) {
   }
   if (!saw_digits) return false;
   char exp_char = hex ? 'p' : 'e';
-  if (i < s.size() && lower(s[i]) == exp_char) {
+  if (i < s.size() && base::ascii_lower_char(s[i]) == exp_char) {
     ++i;
     if (i >= s.size()) return false;
     if (s[i] == '+' || s[i] == '-') ++i;

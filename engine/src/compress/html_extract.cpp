@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "caveman/base/text.h"
 #include "text/unicode.h"
 #include "text/utf8.h"
 
@@ -128,17 +129,9 @@ struct Node {
   bool credited = false;
 };
 
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-  }
-  return out;
-}
-
 bool attr_is(const GumboElement& e, const char* name, std::string_view value) {
   const GumboAttribute* a = gumbo_get_attribute(&e.attributes, name);
-  return a != nullptr && lower_ascii(a->value) == value;
+  return a != nullptr && base::ascii_lower(a->value) == value;
 }
 
 struct Document {
@@ -186,7 +179,7 @@ Document convert(const GumboOutput* out) {
           hints += ' ';
           hints += a->value;
         }
-        n.hints = lower_ascii(hints);
+        n.hints = base::ascii_lower(hints);
         kids = &e.children;
         break;
       }
@@ -521,7 +514,7 @@ std::size_t estimate_nesting(std::string_view html) {
       ++e;
     }
     if (e == b) continue;
-    std::string name = lower_ascii(html.substr(b, e - b));
+    std::string name = base::ascii_lower(html.substr(b, e - b));
     if (closing) {
       if (depth > 0) --depth;
       continue;
@@ -531,7 +524,7 @@ std::size_t estimate_nesting(std::string_view html) {
       std::size_t j = e;
       bool found = false;
       for (; j + close.size() <= html.size(); ++j) {
-        if (html[j] == '<' && lower_ascii(html.substr(j, close.size())) == close) {
+        if (html[j] == '<' && base::ascii_lower(html.substr(j, close.size())) == close) {
           found = true;
           break;
         }

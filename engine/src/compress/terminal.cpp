@@ -4,6 +4,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "caveman/base/text.h"
 #include "compress/compressors.h"
 #include "compress/elide_lines.h"
 #include "compress/redundancy.h"
@@ -25,11 +26,6 @@ bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_space(char c) { return c == ' ' || c == '\t'; }
 
-bool ends_with_ci(std::string_view s, std::string_view suffix_lower) {
-  if (s.size() < suffix_lower.size()) return false;
-  return text::ascii_lower(s.substr(s.size() - suffix_lower.size())) == suffix_lower;
-}
-
 // A letter run ending in "error" or "exception": AssertionError, IOError, RuntimeException.
 bool has_error_identifier(std::string_view line) {
   for (std::size_t i = 0; i < line.size();) {
@@ -40,7 +36,7 @@ bool has_error_identifier(std::string_view line) {
     std::size_t j = i;
     while (j < line.size() && is_alpha(line[j])) ++j;
     std::string_view run = line.substr(i, j - i);
-    if (ends_with_ci(run, "error") || ends_with_ci(run, "exception")) return true;
+    if (base::iends_with_ascii(run, "error") || base::iends_with_ascii(run, "exception")) return true;
     i = j;
   }
   return false;

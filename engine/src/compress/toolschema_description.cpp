@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "caveman/base/text.h"
 #include "text/unicode.h"
 #include "text/utf8.h"
 #include "text/words.h"
@@ -33,12 +34,11 @@ constexpr std::array<std::string_view, 5> kConstraintPrefixes = {"require", "rej
                                                                  "exceed", "format"};
 
 bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 
 bool starts_word_ci(std::string_view s, std::size_t i, std::string_view word) {
   if (i + word.size() > s.size()) return false;
   for (std::size_t k = 0; k < word.size(); ++k) {
-    if (lower(s[i + k]) != word[k]) return false;
+    if (base::ascii_lower_char(s[i + k]) != word[k]) return false;
   }
   return true;
 }

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "caveman/base/text.h"
 #include "core/detect_rules.h"
 #include "compress/factor/expand.h"
 #include "core/wrappers.h"
@@ -21,9 +22,7 @@ namespace {
 bool toon_best_of_from_env() {
   const char* v = std::getenv("CAVE_ENGINE_TOON");
   if (v == nullptr) return false;
-  std::string s(v);
-  for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
-  return s == "best-of";
+  return base::iequals_ascii(v, "best-of");
 }
 
 // What a compressor produced, after wrappers were put back; nullopt = pass through.

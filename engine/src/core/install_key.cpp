@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "caveman/base/paths.h"
+
 namespace caveman {
 namespace {
 
@@ -61,9 +63,7 @@ Result<std::string> read_key(const std::string& path) {
 }  // namespace
 
 std::string caveman_home_from_env() {
-  if (const char* h = std::getenv("CAVEMAN_HOME"); h != nullptr && *h != '\0') return h;
-  const char* home = std::getenv("HOME");
-  return std::string(home != nullptr ? home : ".") + "/.caveman";
+  return base::caveman_home(base::process_env()).value_or("./.caveman");
 }
 
 Result<std::string> load_or_create_key(const std::string& home, std::string_view file_name) {

@@ -3,16 +3,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "caveman/base/text.h"
 #include "caveman/pixel.h"
 
 namespace caveman::pixel {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -21,7 +16,7 @@ std::string_view trim(std::string_view s) {
 }
 
 bool falsey(std::string_view v) {
-  std::string l = lower(trim(v));
+  std::string l = base::ascii_lower(trim(v));
   return l == "0" || l == "false" || l == "no" || l == "off" || l == "none";
 }
 
@@ -30,7 +25,7 @@ bool falsey(std::string_view v) {
 std::vector<std::string> candidates(std::string_view model) {
   std::string id;
   int depth = 0;
-  for (char c : lower(trim(model))) {
+  for (char c : base::ascii_lower(trim(model))) {
     if (c == '[') {
       ++depth;
     } else if (c == ']' && depth > 0) {
@@ -105,7 +100,7 @@ std::optional<Density> parse_density(std::string_view name) {
 Density density_from_env(std::optional<std::string_view> value) {
   if (!value) return Density::kBalanced;
   if (falsey(*value)) return Density::kConservative;
-  return parse_density(lower(trim(*value))).value_or(Density::kConservative);
+  return parse_density(base::ascii_lower(trim(*value))).value_or(Density::kConservative);
 }
 
 std::vector<std::string> allowlist_from_env(std::optional<std::string_view> value) {
@@ -115,7 +110,7 @@ std::vector<std::string> allowlist_from_env(std::optional<std::string_view> valu
   std::string_view rest = *value;
   while (true) {
     std::size_t comma = rest.find(',');
-    std::string item = lower(trim(rest.substr(0, comma)));
+    std::string item = base::ascii_lower(trim(rest.substr(0, comma)));
     if (!item.empty()) out.push_back(item);
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
@@ -125,7 +120,7 @@ std::vector<std::string> allowlist_from_env(std::optional<std::string_view> valu
 
 bool model_allowed(std::string_view model, const std::vector<std::string>& allowlist) {
   for (const std::string& base : allowlist) {
-    std::string b = lower(trim(base));
+    std::string b = base::ascii_lower(trim(base));
     if (!b.empty() && any_candidate(model, [&](const std::string& c) { return matches_base(c, b); })) {
       return true;
     }

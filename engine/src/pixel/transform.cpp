@@ -3,6 +3,7 @@
 // original request, then publish. Every failure returns the original body untouched.
 #include <cctype>
 
+#include "caveman/base/text.h"
 #include "caveman/ccr.h"
 #include "caveman/pixel.h"
 #include "json/json.h"
@@ -25,24 +26,16 @@ std::string note_for(int images, int layers, const std::string& handle) {
   return n;
 }
 
-bool starts_with_ci(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
-  }
-  return true;
-}
-
 bool chat_shaped(const json::Value& doc) {
   if (doc.find("max_completion_tokens") != nullptr) return true;
   if (const json::Value* m = doc.find("model"); m != nullptr && m->is_string()) {
     std::string_view id = m->text;
     if (std::size_t slash = id.rfind('/'); slash != std::string_view::npos) id.remove_prefix(slash + 1);
-    if (starts_with_ci(id, "gpt") ||
+    if (base::istarts_with_ascii(id, "gpt") ||
         (id.size() > 1 && (id[0] == 'o' || id[0] == 'O') && std::isdigit(static_cast<unsigned char>(id[1])))) {
       return true;
     }
-    if (starts_with_ci(id, "claude")) return false;
+    if (base::istarts_with_ascii(id, "claude")) return false;
   }
   const json::Value* messages = doc.find("messages");
   if (messages == nullptr || !messages->is_array()) return false;

@@ -27,20 +27,6 @@ Decoded decode_utf8(std::string_view s, std::size_t i) {
   return {kReplacementChar, 1, false};
 }
 
-bool is_valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    if (static_cast<unsigned char>(s[i]) < 0x80) {
-      ++i;
-      continue;
-    }
-    Decoded d = decode_utf8(s, i);
-    if (!d.valid) return false;
-    i += d.len;
-  }
-  return true;
-}
-
 std::size_t rune_count(std::string_view s) {
   std::size_t n = 0;
   for (std::size_t i = 0; i < s.size(); ++n) {
@@ -96,14 +82,6 @@ std::string to_lower_utf8(std::string_view s) {
   return out;
 }
 
-std::string ascii_lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-  }
-  return out;
-}
-
 std::string_view trim_space(std::string_view s) {
   std::size_t b = 0;
   while (b < s.size()) {
@@ -122,14 +100,6 @@ std::string_view trim_space(std::string_view s) {
     if (!d.valid || start + d.len != e || !is_white_space(d.cp)) break;
     e = start;
   }
-  return s.substr(b, e - b);
-}
-
-std::string_view trim_ascii(std::string_view s) {
-  auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
-  std::size_t b = 0, e = s.size();
-  while (b < e && space(s[b])) ++b;
-  while (e > b && space(s[e - 1])) --e;
   return s.substr(b, e - b);
 }
 

@@ -7,7 +7,14 @@
 #include <string>
 #include <string_view>
 
+#include "caveman/base/text.h"
+
 namespace caveman::text {
+
+// The byte-level helpers live in the base layer (caveman/base/text.h).
+using base::ascii_lower;
+using base::is_valid_utf8;
+using base::trim_ascii;
 
 inline constexpr char32_t kReplacementChar = 0xFFFD;
 
@@ -19,19 +26,14 @@ struct Decoded {
 
 // Decodes the code point starting at s[i] (i < s.size()).
 Decoded decode_utf8(std::string_view s, std::size_t i);
-bool is_valid_utf8(std::string_view s);
 std::size_t rune_count(std::string_view s);
 void append_utf8(std::string& out, char32_t cp);
 // Largest prefix length ≤ max_bytes that does not split a UTF-8 sequence.
 std::size_t utf8_safe_cut(std::string_view s, std::size_t max_bytes);
 // Unicode lowercase (simple mapping) of s; invalid bytes are copied unchanged.
 std::string to_lower_utf8(std::string_view s);
-// ASCII-only lowercase (for matching ASCII keyword lists).
-std::string ascii_lower(std::string_view s);
 // Trims Unicode White_Space on both ends.
 std::string_view trim_space(std::string_view s);
-// Trims ASCII whitespace (space, \t, \n, \v, \f, \r).
-std::string_view trim_ascii(std::string_view s);
 
 }  // namespace caveman::text
 

@@ -2,18 +2,18 @@
 
 #include <array>
 
+#include "caveman/base/text.h"
 #include "text/unicode.h"
 #include "text/utf8.h"
 
 namespace caveman::text {
 namespace {
 
-char lower_ascii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 
 bool match_at(std::string_view text, std::size_t i, std::string_view word) {
   if (i + word.size() > text.size()) return false;
   for (std::size_t k = 0; k < word.size(); ++k) {
-    if (lower_ascii(text[i + k]) != word[k]) return false;
+    if (base::ascii_lower_char(text[i + k]) != word[k]) return false;
   }
   return true;
 }

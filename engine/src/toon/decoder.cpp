@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "caveman/base/text.h"
 #include "toon/expand.h"
 #include "toon/key_set.h"
 #include "toon/number.h"
@@ -112,7 +113,7 @@ class Decoder {
         stats_(stats) {}
 
   Status run() {
-    if (std::size_t bad = find_invalid_utf8(text_); bad != std::string_view::npos) {
+    if (std::size_t bad = base::find_invalid_utf8(text_); bad != std::string_view::npos) {
       std::uint32_t line = 1;
       for (std::size_t i = 0; i < bad; ++i) line += text_[i] == '\n';
       return toon_error(line, "invalid UTF-8");

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "caveman/base/text.h"
 #include "text/utf8.h"
 #include "toon/key_set.h"
 #include "toon/number.h"
@@ -18,7 +19,7 @@ class JsonReader {
   JsonReader(std::string_view s, Document& doc) : s_(s), doc_(doc) {}
 
   Status run() {
-    if (std::size_t bad = find_invalid_utf8(s_); bad != std::string_view::npos) {
+    if (std::size_t bad = base::find_invalid_utf8(s_); bad != std::string_view::npos) {
       pos_ = bad;
       fail("invalid UTF-8");
       return error_;

@@ -1,7 +1,6 @@
 #include "toon/strings.h"
 
 #include <cstdint>
-#include <cstring>
 
 #include "text/utf8.h"
 #include "toon/number.h"
@@ -137,29 +136,6 @@ void append_quoted(std::string& out, std::string_view s) {
   }
   out.append(s.data() + run, s.size() - run);
   out.push_back('"');
-}
-
-std::size_t find_invalid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  std::size_t n = s.size();
-  while (i < n) {
-    // Skip ASCII eight bytes at a time.
-    while (i + 8 <= n) {
-      std::uint64_t w;
-      std::memcpy(&w, s.data() + i, 8);
-      if (w & 0x8080808080808080ULL) break;
-      i += 8;
-    }
-    if (i >= n) break;
-    if (static_cast<unsigned char>(s[i]) < 0x80) {
-      ++i;
-      continue;
-    }
-    text::Decoded d = text::decode_utf8(s, i);
-    if (!d.valid) return i;
-    i += d.len;
-  }
-  return std::string_view::npos;
 }
 
 std::size_t find_closing_quote(std::string_view s, std::size_t open) {

@@ -42,9 +42,6 @@ inline void append_key(std::string& out, std::string_view key) {
   }
 }
 
-// Offset of the first byte that is not part of valid UTF-8, or npos.
-std::size_t find_invalid_utf8(std::string_view s);
-
 // Index of the quote closing the string that opens at s[open] (backslash escapes skipped), or
 // npos when unterminated.
 std::size_t find_closing_quote(std::string_view s, std::size_t open);

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "caveman/base/text.h"
 #include "caveman/ccr.h"
 #include "native/runtime.h"
 #include "native/socket_server.h"
@@ -129,9 +130,7 @@ std::int64_t now_ms() {
 }  // namespace
 
 std::pair<std::string, std::vector<std::string>> classify_prompt(std::string_view prompt) {
-  std::string p(prompt);
-  std::transform(p.begin(), p.end(), p.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::string p = base::ascii_lower(prompt);
   // (category, keywords) — the only words that can ever leave the hook.
   static const std::vector<std::pair<std::string, std::vector<std::string>>> kVocabulary = {
       {"test", {"test", "pytest", "coverage", "spec"}},

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "caveman/base/text.h"
+
 namespace caveman::proxy::native {
 namespace {
 
@@ -14,13 +16,6 @@ using Json = nlohmann::json;
 constexpr std::size_t kHeadLines = 15;
 constexpr std::size_t kTailLines = 10;
 constexpr std::size_t kMaxPreviewLine = 240;
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 bool contains_any(std::string_view haystack, std::initializer_list<std::string_view> needles) {
   return std::any_of(needles.begin(), needles.end(),
@@ -32,7 +27,7 @@ std::string command_of(std::string_view input_json) {
   Json in = Json::parse(input_json, nullptr, false);
   if (in.is_discarded() || !in.is_object()) return {};
   for (const char* key : {"command", "cmd"}) {
-    if (auto it = in.find(key); it != in.end() && it->is_string()) return lower(it->get<std::string>());
+    if (auto it = in.find(key); it != in.end() && it->is_string()) return base::ascii_lower(it->get<std::string>());
   }
   return {};
 }
@@ -83,7 +78,7 @@ std::string decision_id_for(const MaskInput& in, std::string_view content_hash) 
 }  // namespace
 
 std::string_view object_kind_for(std::string_view tool_name, std::string_view input_json) {
-  std::string tool = lower(tool_name);
+  std::string tool = base::ascii_lower(tool_name);
   if (tool == "read" || tool == "view" || tool == "notebookread" || tool == "read_file") {
     return "FileObservation";
   }

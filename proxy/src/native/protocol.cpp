@@ -3,6 +3,8 @@
 #include <array>
 #include <nlohmann/json.hpp>
 
+#include "caveman/base/text.h"
+
 namespace caveman::proxy::native {
 namespace {
 
@@ -283,7 +285,7 @@ std::string request_json(const NativeRequest& r) {
     }
     if (!r.tool->input_state.empty()) tool["input_state"] = r.tool->input_state;
     if (r.tool->output) {
-      if (is_valid_utf8(*r.tool->output)) {
+      if (base::is_valid_utf8(*r.tool->output)) {
         tool["output"] = {{"bytes", *r.tool->output}};
       } else {
         tool["output"] = {{"base64", base64_encode(*r.tool->output)}};
@@ -300,28 +302,6 @@ std::string_view utf8_prefix(std::string_view s, std::size_t max) {
   // Step back over continuation bytes so the cut lands on a sequence start.
   while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
   return s.substr(0, end);
-}
-
-bool is_valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    std::uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-    for (std::size_t k = 1; k < n; ++k) {
-      unsigned char cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
-    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-        (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) {
-      return false;
-    }
-    i += n;
-  }
-  return true;
 }
 
 }  // namespace caveman::proxy::native

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "caveman/base/text.h"
 #include "caveman/base64.h"
 #include "caveman/status.h"
 
@@ -116,7 +117,7 @@ using caveman::base64_encode;
 using caveman::base64_decode;
 // Longest prefix of `s` no longer than `max` bytes that does not split a UTF-8 sequence.
 std::string_view utf8_prefix(std::string_view s, std::size_t max);
-bool is_valid_utf8(std::string_view s);
+using caveman::base::is_valid_utf8;
 
 }  // namespace caveman::proxy::native
 

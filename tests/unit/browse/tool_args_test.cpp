@@ -75,13 +75,5 @@ TEST(ToolArgsTest, EvalAndRecover) {
   EXPECT_EQ(r->query, "Save");
 }
 
-TEST(ToolArgsTest, HandleNormalisation) {
-  EXPECT_EQ(normalize_handle("ccr_ab"), "ccr_ab");
-  EXPECT_EQ(normalize_handle("ccr://ccr_ab/"), "ccr_ab");
-  EXPECT_EQ(normalize_handle("ccr: ccr_ab"), "ccr_ab");
-  EXPECT_EQ(normalize_handle("<<ccr_ab>>"), "ccr_ab");
-  EXPECT_EQ(normalize_handle("\n ccr_ab \t"), "ccr_ab");
-}
-
 }  // namespace
 }  // namespace caveman::browse

@@ -37,16 +37,10 @@ TEST(UrlPolicyTest, RefusesTextThatIsNotAUrl) {
   EXPECT_TRUE(check_url(huge.substr(0, kMaxUrlBytes)).ok());
 }
 
-TEST(UrlPolicyTest, SchemeAndLoopback) {
+TEST(UrlPolicyTest, Scheme) {
   EXPECT_EQ(url_scheme("HTTPS://x"), "https");
   EXPECT_EQ(url_scheme("no-colon"), "");
   EXPECT_EQ(url_scheme("9p:x"), "");
-  for (const char* h : {"localhost", "LOCALHOST", "127.0.0.1", "127.1.2.3", "[::1]", "::1"}) {
-    EXPECT_TRUE(is_loopback_host(h)) << h;
-  }
-  for (const char* h : {"", "10.0.0.1", "127.0.0.1.evil.com", "127.0.0", "localhost.com", "0.0.0.0"}) {
-    EXPECT_FALSE(is_loopback_host(h)) << h;
-  }
 }
 
 }  // namespace

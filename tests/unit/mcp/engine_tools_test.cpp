@@ -140,13 +140,6 @@ TEST_F(EngineToolsTest, ToonEncodeDecode) {
   EXPECT_NE(invalid["content"][0]["text"].get<std::string>().find("cave_invalid_toon"), std::string::npos);
 }
 
-TEST(NormalizeHandleTest, AcceptsAllForms) {
-  EXPECT_EQ(normalize_handle("ccr_ab"), "ccr_ab");
-  EXPECT_EQ(normalize_handle(" <<ccr:ccr_ab>> "), "ccr_ab");
-  EXPECT_EQ(normalize_handle("ccr:ccr_ab"), "ccr_ab");
-  EXPECT_EQ(normalize_handle("ccr://ccr_obj_12/"), "ccr_obj_12");
-}
-
 // 2026-07-28 basic/patterns/mrtr "Basic Workflow": a retrieve over the caller's max_bytes asks
 // (elicitation) when the client declared it, returns the original after "accept", a note after
 // "decline", and acts without asking for clients without elicitation.

@@ -1,4 +1,5 @@
 // recall.h: engine compression of hits and §6.4 budget packing.
+#include "caveman/base/text.h"
 #include "recall.h"
 
 #include <gtest/gtest.h>
@@ -32,7 +33,7 @@ TEST(FitPrefixTest, LongestUtf8SafePrefixWithinBudget) {
     std::string p = fit_prefix(text, budget, counter());
     EXPECT_LE(static_cast<std::int64_t>(counter().count(p)), budget) << budget;
     EXPECT_EQ(text.compare(0, p.size(), p), 0);
-    EXPECT_TRUE(valid_utf8(p)) << budget;
+    EXPECT_TRUE(base::is_valid_utf8(p)) << budget;
     // One more code point would not fit (the prefix is maximal up to BPE wobble).
     std::size_t next = p.size() + 1;
     while (next < text.size() && (static_cast<unsigned char>(text[next]) & 0xC0) == 0x80) ++next;

@@ -52,9 +52,6 @@ TEST(ProxyRetrieveLoop, FindsRetrieveCallsAndOtherTools) {
       R"({"candidates":[{"content":{"parts":[{"functionCall":{"name":"caveman_retrieve","args":{"handle":"ccr_4"}}}]}}]})");
   EXPECT_EQ(d->retrieve[0].handle, "ccr_4");
   EXPECT_FALSE(find_tool_calls(Endpoint::kMessages, "not json"));
-  EXPECT_EQ(normalize_handle(" <<ccr:ccr_ab>> "), "ccr_ab");
-  EXPECT_EQ(normalize_handle("ccr://ccr_ab/"), "ccr_ab");
-  EXPECT_EQ(normalize_handle("ccr:ccr_ab"), "ccr_ab");
 }
 
 TEST(ProxyRetrieveLoop, AppendsTheModelTurnAndResultsByteSplicing) {

@@ -3,31 +3,24 @@
 // not stop anything, so read-only cases run in a child process that drops to `nobody`.
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <functional>
 #include <memory>
 #include <string>
 
 #include "caveman/ccr.h"
+#include "support/file_mode.h"
 #include "support/test_support.h"
 
 namespace caveman::ccr {
 namespace {
 
+using ::caveman::testing::kNobody;
+using ::caveman::testing::run_unprivileged;
+using ::caveman::testing::mode_of;
 using ::caveman::testing::TempDir;
-
-constexpr uid_t kNobody = 65534;
-
-mode_t mode_of(const std::string& path) {
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) return 0;
-  return st.st_mode & 07777;
-}
 
 void write_bytes(const std::string& path, const std::string& bytes, mode_t mode = 0600) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, mode);
@@ -52,36 +45,6 @@ std::string describe(const Status& s) {
 }
 
 std::string code_str(Code c) { return std::to_string(static_cast<int>(c)); }
-
-// Runs `body` in a child process without privileges (as `nobody` when the tests run as root)
-// and returns the string it produced. `dir` is handed to `nobody` first.
-std::string run_unprivileged(const std::string& dir, const std::function<std::string()>& body) {
-  if (::geteuid() == 0 && ::chown(dir.c_str(), kNobody, kNobody) != 0) return "chown failed";
-  int fds[2];
-  if (::pipe(fds) != 0) return "pipe failed";
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    ::close(fds[0]);
-    if (::geteuid() == 0 &&
-        (::setgroups(0, nullptr) != 0 || ::setgid(kNobody) != 0 || ::setuid(kNobody) != 0)) {
-      ::_exit(3);
-    }
-    std::string out = body();
-    ssize_t ignored = ::write(fds[1], out.data(), out.size());
-    (void)ignored;
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  std::string out;
-  char buf[4096];
-  ssize_t n;
-  while ((n = ::read(fds[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<std::size_t>(n));
-  ::close(fds[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "child failed";
-  return out;
-}
 
 TEST(CcrFileSafety, NewDatabaseAndSidecarsAreOwnerOnly) {
   ScopedUmask umask(0);

@@ -1,8 +1,8 @@
-#include "ccr/timestamp.h"
+#include "caveman/base/time.h"
 
 #include <chrono>
 
-namespace caveman::ccr {
+namespace caveman::base {
 namespace {
 
 constexpr std::int64_t kSecondsPerDay = 86400;
@@ -70,6 +70,29 @@ void append_padded(std::string& out, std::int64_t v, int width) {
   out += digits;
 }
 
+// ".5" (trimmed), ".500" (millis), ".500000" (micros) or nothing.
+void append_fraction(std::string& out, std::int32_t nanos, Fraction fraction) {
+  switch (fraction) {
+    case Fraction::kNone:
+      return;
+    case Fraction::kMillis:
+      out.push_back('.');
+      return append_padded(out, nanos / 1'000'000, 3);
+    case Fraction::kMicros:
+      out.push_back('.');
+      return append_padded(out, nanos / 1'000, 6);
+    case Fraction::kTrimmed: {
+      if (nanos == 0) return;
+      std::string frac;
+      append_padded(frac, nanos, 9);
+      while (frac.back() == '0') frac.pop_back();
+      out.push_back('.');
+      out += frac;
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 Timestamp now_utc() {
@@ -86,7 +109,7 @@ Timestamp now_utc() {
   return t;
 }
 
-std::string format_rfc3339(Timestamp t) {
+std::string format_utc(Timestamp t, TimeFormat format) {
   std::int64_t days = t.seconds / kSecondsPerDay;
   std::int64_t rem = t.seconds % kSecondsPerDay;
   if (rem < 0) {
@@ -95,28 +118,24 @@ std::string format_rfc3339(Timestamp t) {
   }
   Civil c = civil_from_days(days);
   std::string out;
-  out.reserve(30);
+  out.reserve(32);
   append_padded(out, c.year, 4);
   out.push_back('-');
   append_padded(out, c.month, 2);
   out.push_back('-');
   append_padded(out, c.day, 2);
-  out.push_back('T');
+  out.push_back(format.separator);
   append_padded(out, rem / 3600, 2);
   out.push_back(':');
   append_padded(out, rem / 60 % 60, 2);
   out.push_back(':');
   append_padded(out, rem % 60, 2);
-  if (t.nanos != 0) {
-    std::string frac;
-    append_padded(frac, t.nanos, 9);
-    while (!frac.empty() && frac.back() == '0') frac.pop_back();
-    out.push_back('.');
-    out += frac;
-  }
-  out.push_back('Z');
+  append_fraction(out, t.nanos, format.fraction);
+  if (format.zulu) out.push_back('Z');
   return out;
 }
+
+std::string format_rfc3339(Timestamp t) { return format_utc(t); }
 
 std::optional<Timestamp> parse_rfc3339(std::string_view text) {
   std::size_t pos = 0;
@@ -185,4 +204,4 @@ std::optional<std::string> normalize_rfc3339(std::string_view text) {
   return format_rfc3339(*t);
 }
 
-}  // namespace caveman::ccr
+}  // namespace caveman::base

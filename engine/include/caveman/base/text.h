@@ -1,0 +1,43 @@
+// caveman/base/text.h — ASCII and UTF-8 helpers every tool shares (docs/base.md).
+//
+// Byte-level and locale-free: ASCII case and white space only, so the results never depend on
+// the C locale. UTF-8 validity follows RFC 3629 (no overlongs, surrogates or code points above
+// U+10FFFF). Pure functions; safe from any thread.
+#ifndef CAVEMAN_BASE_TEXT_H_
+#define CAVEMAN_BASE_TEXT_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace caveman::base {
+
+// True when every byte sequence of `s` is well-formed UTF-8 (the empty string is).
+bool is_valid_utf8(std::string_view s);
+
+// Offset of the first byte that does not start a well-formed UTF-8 sequence, or npos.
+std::size_t find_invalid_utf8(std::string_view s);
+
+// `c` mapped to a–z when it is A–Z; any other byte unchanged.
+constexpr char ascii_lower_char(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+// `s` with A–Z mapped to a–z; every other byte (UTF-8 included) unchanged.
+std::string ascii_lower(std::string_view s);
+
+// True when `a` and `b` are equal ignoring ASCII case.
+bool iequals_ascii(std::string_view a, std::string_view b);
+
+// True when `s` begins with `prefix`, ignoring ASCII case.
+bool istarts_with_ascii(std::string_view s, std::string_view prefix);
+
+// True when `s` ends with `suffix`, ignoring ASCII case.
+bool iends_with_ascii(std::string_view s, std::string_view suffix);
+
+// `s` without leading and trailing ASCII white space (space, \t, \n, \v, \f, \r).
+std::string_view trim_ascii(std::string_view s);
+
+}  // namespace caveman::base
+
+#endif  // CAVEMAN_BASE_TEXT_H_
