@@ -416,8 +416,11 @@ class Encoder {
     }
     if (n.kids.size() >= kMinRows) {
       if (std::optional<Splice> table = try_table(n, at, depth)) {
-        std::size_t before = counter_.count(text_.substr(n.begin, n.end - n.begin));
+        std::string_view span = text_.substr(n.begin, n.end - n.begin);
         std::size_t after = counter_.count(table->block) + 2;
+        // A token is at least one byte: when the span's bytes cannot beat the table, its
+        // tokens cannot either, and they are not counted.
+        std::size_t before = after + inner_saving < span.size() ? counter_.count(span) : 0;
         if (after < before && before - after > inner_saving) {
           out.push_back(std::move(*table));
           return before - after;
