@@ -45,9 +45,10 @@ class Parser {
   // The one value `s` holds (surrounding whitespace allowed); nullopt otherwise.
   std::optional<Node> document() {
     skip_ws();
-    std::optional<Node> v = value(0);
+    Node v;
+    bool ok = value(v, 0);
     skip_ws();
-    if (!v || i_ != s_.size()) return std::nullopt;
+    if (!ok || i_ != s_.size()) return std::nullopt;
     return v;
   }
 
@@ -63,22 +64,23 @@ class Parser {
 
   bool at(char c) const { return i_ < s_.size() && s_[i_] == c; }
 
-  std::optional<Node> value(int depth) {
-    if (depth > kMaxDepth || i_ >= s_.size()) return std::nullopt;
-    Node n;
+  // Parses the value at i_ into `n` (a fresh node), in place: a node is large, and moving
+  // each one out of an optional into its parent was a good part of the parse.
+  bool value(Node& n, int depth) {
+    if (depth > kMaxDepth || i_ >= s_.size()) return false;
     n.begin = i_;
     char c = s_[i_];
     if (c == '[' || c == '{') {
       n.kind = c == '[' ? Node::Kind::kArray : Node::Kind::kObject;
-      if (!container(n, c == '[' ? ']' : '}', depth)) return std::nullopt;
+      if (!container(n, c == '[' ? ']' : '}', depth)) return false;
     } else {
       std::size_t e = minified_value_end(s_, i_);
-      if (e == std::string_view::npos) return std::nullopt;
+      if (e == std::string_view::npos) return false;
       n.raw = s_.substr(i_, e - i_);
       i_ = e;
     }
     n.end = i_;
-    return n;
+    return true;
   }
 
   // The members of `n` from its opening bracket through `close`, and its layout.
@@ -104,11 +106,10 @@ class Parser {
         min = min && before.empty() && after.empty();
         pretty = pretty && before.empty() && after == " ";
       }
-      std::optional<Node> kid = value(depth + 1);
-      if (!kid) return false;
-      min = min && kid->minified;
-      pretty = pretty && kid->pretty;
-      n.kids.push_back(std::move(*kid));
+      Node& kid = n.kids.emplace_back();
+      if (!value(kid, depth + 1)) return false;
+      min = min && kid.minified;
+      pretty = pretty && kid.pretty;
       std::string_view tail = skip_ws();
       if (at(',')) {
         ++i_;
