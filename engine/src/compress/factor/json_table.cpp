@@ -24,8 +24,19 @@ struct Node {
   std::string_view raw;                // scalar literal
   std::vector<std::string_view> keys;  // object: key literals, quotes included
   std::vector<Node> kids;
+  // The span's layout, noted while parsing so the encoder need not rewrite every container
+  // at every depth to compare: minified (no white space at all), or JSON.stringify(x, null, 2)
+  // at the node's depth (write_pretty below).
+  bool minified = true;
+  bool pretty = true;
   bool is_object() const { return kind == Kind::kObject; }
 };
+
+// `gap` is a line break indented to `level` (two spaces a level).
+bool is_break(std::string_view gap, int level) {
+  if (gap.size() != 1 + 2 * static_cast<std::size_t>(level) || gap[0] != '\n') return false;
+  return gap.find_first_not_of(' ', 1) == std::string_view::npos;
+}
 
 class Parser {
  public:
@@ -34,62 +45,85 @@ class Parser {
   // The one value `s` holds (surrounding whitespace allowed); nullopt otherwise.
   std::optional<Node> document() {
     skip_ws();
-    std::optional<Node> v = value(0);
+    Node v;
+    bool ok = value(v, 0);
     skip_ws();
-    if (!v || i_ != s_.size()) return std::nullopt;
+    if (!ok || i_ != s_.size()) return std::nullopt;
     return v;
   }
 
  private:
-  void skip_ws() {
+  // Skips white space; returns what it skipped.
+  std::string_view skip_ws() {
+    std::size_t from = i_;
     while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\r' || s_[i_] == '\t')) {
       ++i_;
     }
+    return s_.substr(from, i_ - from);
   }
 
-  bool eat(char c) {
-    skip_ws();
-    if (i_ < s_.size() && s_[i_] == c) {
-      ++i_;
-      return true;
-    }
-    return false;
-  }
+  bool at(char c) const { return i_ < s_.size() && s_[i_] == c; }
 
-  std::optional<Node> value(int depth) {
-    if (depth > kMaxDepth || i_ >= s_.size()) return std::nullopt;
-    Node n;
+  // Parses the value at i_ into `n` (a fresh node), in place: a node is large, and moving
+  // each one out of an optional into its parent was a good part of the parse.
+  bool value(Node& n, int depth) {
+    if (depth > kMaxDepth || i_ >= s_.size()) return false;
     n.begin = i_;
     char c = s_[i_];
     if (c == '[' || c == '{') {
       n.kind = c == '[' ? Node::Kind::kArray : Node::Kind::kObject;
-      char close = c == '[' ? ']' : '}';
-      ++i_;
-      if (!eat(close)) {
-        do {
-          skip_ws();
-          if (n.is_object()) {
-            std::size_t e = minified_value_end(s_, i_);
-            if (i_ >= s_.size() || s_[i_] != '"' || e == std::string_view::npos) return std::nullopt;
-            n.keys.push_back(s_.substr(i_, e - i_));
-            i_ = e;
-            if (!eat(':')) return std::nullopt;
-            skip_ws();
-          }
-          std::optional<Node> kid = value(depth + 1);
-          if (!kid) return std::nullopt;
-          n.kids.push_back(std::move(*kid));
-        } while (eat(','));
-        if (!eat(close)) return std::nullopt;
-      }
+      if (!container(n, c == '[' ? ']' : '}', depth)) return false;
     } else {
       std::size_t e = minified_value_end(s_, i_);
-      if (e == std::string_view::npos) return std::nullopt;
+      if (e == std::string_view::npos) return false;
       n.raw = s_.substr(i_, e - i_);
       i_ = e;
     }
     n.end = i_;
-    return n;
+    return true;
+  }
+
+  // The members of `n` from its opening bracket through `close`, and its layout.
+  bool container(Node& n, char close, int depth) {
+    ++i_;
+    std::string_view gap = skip_ws();
+    if (at(close)) {
+      ++i_;
+      n.minified = n.pretty = gap.empty();
+      return true;
+    }
+    bool min = gap.empty(), pretty = is_break(gap, depth + 1);
+    while (true) {
+      if (n.is_object()) {
+        std::size_t e = minified_value_end(s_, i_);
+        if (!at('"') || e == std::string_view::npos) return false;
+        n.keys.push_back(s_.substr(i_, e - i_));
+        i_ = e;
+        std::string_view before = skip_ws();
+        if (!at(':')) return false;
+        ++i_;
+        std::string_view after = skip_ws();
+        min = min && before.empty() && after.empty();
+        pretty = pretty && before.empty() && after == " ";
+      }
+      Node& kid = n.kids.emplace_back();
+      if (!value(kid, depth + 1)) return false;
+      min = min && kid.minified;
+      pretty = pretty && kid.pretty;
+      std::string_view tail = skip_ws();
+      if (at(',')) {
+        ++i_;
+        std::string_view next = skip_ws();
+        min = min && tail.empty() && next.empty();
+        pretty = pretty && tail.empty() && is_break(next, depth + 1);
+        continue;
+      }
+      if (!at(close)) return false;
+      ++i_;
+      n.minified = min && tail.empty();
+      n.pretty = pretty && is_break(tail, depth);
+      return true;
+    }
   }
 
   std::string_view s_;
@@ -383,8 +417,11 @@ class Encoder {
     }
     if (n.kids.size() >= kMinRows) {
       if (std::optional<Splice> table = try_table(n, at, depth)) {
-        std::size_t before = counter_.count(text_.substr(n.begin, n.end - n.begin));
+        std::string_view span = text_.substr(n.begin, n.end - n.begin);
         std::size_t after = counter_.count(table->block) + 2;
+        // A token is at least one byte: when the span's bytes cannot beat the table, its
+        // tokens cannot either, and they are not counted.
+        std::size_t before = after + inner_saving < span.size() ? counter_.count(span) : 0;
         if (after < before && before - after > inner_saving) {
           out.push_back(std::move(*table));
           return before - after;
@@ -397,13 +434,10 @@ class Encoder {
 
  private:
   std::optional<Splice> try_table(const Node& n, const std::string& at, int depth) {
-    std::string_view span = text_.substr(n.begin, n.end - n.begin);
     int level = -1;
-    std::string pretty;
-    write_pretty(n, depth, pretty);
-    if (pretty == span) {
+    if (n.pretty) {
       level = depth;
-    } else if (minified(n) != span) {
+    } else if (!n.minified) {
       return std::nullopt;  // another layout: not reproducible, left as written
     }
     std::optional<std::string> block = table_block(n, at.empty() ? "the top level" : at, level);

@@ -21,9 +21,15 @@ class JsonViewsCompressor final : public factor::ViewDecorator {
                                                 const Request& request) const override {
     // A view is final: compressing it again changes nothing (idempotence).
     if (factor::contains_block(input)) return std::nullopt;
-    const std::size_t input_tokens = counter().count(input);
+    // The input's count is taken only when a comparison needs it: when the elided output is
+    // cheaper by far, the whole-input view loses without it (a large payload's costliest count).
+    std::optional<std::size_t> input_count;
+    auto input_tokens = [&] {
+      if (!input_count) input_count = counter().count(input);
+      return *input_count;
+    };
     std::optional<CompressorOutput> out = inner().compress_with(input, request);
-    std::size_t lossy_tokens = out ? counter().count(out->bytes) : input_tokens;
+    std::size_t lossy_tokens = out ? counter().count(out->bytes) : input_tokens();
     if (out) {
       if (std::optional<std::string> v = factor::json_table_view(out->bytes, counter())) {
         std::size_t n = counter().count(*v);
@@ -37,9 +43,9 @@ class JsonViewsCompressor final : public factor::ViewDecorator {
     }
     if (std::optional<std::string> whole = factor::json_table_view(input, counter())) {
       std::size_t n = counter().count(*whole);
-      if (n < input_tokens &&
-          (!out || static_cast<double>(n) <=
-                       factor::kLosslessSlack * static_cast<double>(lossy_tokens))) {
+      if ((!out || static_cast<double>(n) <=
+                       factor::kLosslessSlack * static_cast<double>(lossy_tokens)) &&
+          n < input_tokens()) {
         CompressorOutput result;
         result.bytes = std::move(*whole);
         result.method = "table";

@@ -121,18 +121,21 @@ struct Slot {
 struct Block {
   std::size_t begin = 0, end = 0;  // lines [begin, end)
   std::string header;
-  std::vector<std::vector<std::string_view>> values;  // per row; empty when inline
-  std::vector<std::string> rows;                      // rows already written (nested root)
+  // The rows' values, `width` a row, in one array: a candidate is priced for every line of
+  // the input, and one allocation a row was most of that work. Empty when inline.
+  std::vector<std::string_view> values;
+  std::size_t width = 1;
+  std::vector<std::string> rows;  // rows already written (nested root)
   std::size_t saving = 0;
 
   void write(std::vector<std::string>& out) {
     out.push_back(std::move(header));
     for (std::string& r : rows) out.push_back(std::move(r));
-    for (const auto& v : values) {
+    for (std::size_t at = 0; at < values.size(); at += width) {
       std::string row;
-      for (std::size_t k = 0; k < v.size(); ++k) {
+      for (std::size_t k = 0; k < width; ++k) {
         if (k > 0) row += ' ';
-        row += v[k];
+        row += values[at + k];
       }
       out.push_back(std::move(row));
     }
@@ -216,7 +219,9 @@ class Factorer {
 
   std::optional<Block> shape_block(std::size_t i, std::size_t p) {
     if (i + 2 * p > lines_.size() || !same_shape(i, i, p)) return std::nullopt;
-    std::vector<Slot> slots;
+    std::vector<Slot>& slots = slots_;
+    std::vector<Slot>& next = next_;
+    slots.clear();
     for (std::size_t j = 0; j < p; ++j) {
       for (std::size_t t = 0; t < tokens_.count(i + j); ++t) {
         std::string_view tok = tokens_.token(i + j, t);
@@ -226,7 +231,6 @@ class Factorer {
     if (slots.size() > kMaxSlots) return std::nullopt;
     std::size_t records = 1;
     double initial = 0;
-    std::vector<Slot> next;
     for (; records < kMaxRecords && i + (records + 1) * p <= lines_.size(); ++records) {
       std::size_t base = i + records * p;
       if (!same_shape(base, i, p)) break;
@@ -258,14 +262,15 @@ class Factorer {
     std::size_t m = std::min(tokens_.count(i), tokens_.count(i + 1));
     if (m < 2 || m - 1 > kMaxSlots) return std::nullopt;
     m -= 1;  // positional words; at least one word stays in the rest
-    std::vector<Slot> slots;
+    std::vector<Slot>& slots = slots_;
+    std::vector<Slot>& next = next_;
+    slots.clear();
     for (std::size_t t = 0; t < m; ++t) {
       std::string_view tok = tokens_.token(i, t);
       slots.push_back({true, tok, 0, 0, tok.size()});
     }
     std::size_t end = i + 1;
     double initial = 0;
-    std::vector<Slot> next;
     for (; end < lines_.size() && end - i < kMaxRecords && usable(end); ++end) {
       std::size_t width = std::min(m, tokens_.count(end) - 1);
       if (width == 0) break;
@@ -294,9 +299,12 @@ class Factorer {
                                     const std::vector<Slot>& slots,
                                     std::optional<std::size_t> tail_at = std::nullopt) {
     // Value columns of the varying slots; equal columns share one placeholder.
-    std::vector<int> number(slots.size(), -1);
-    std::vector<std::size_t> reps;  // slot index of each placeholder
-    std::vector<std::pair<std::size_t, std::size_t>> where;  // slot -> (line in record, token)
+    std::vector<int>& number = number_;
+    number.assign(slots.size(), -1);
+    std::vector<std::size_t>& reps = reps_;  // slot index of each placeholder
+    reps.clear();
+    std::vector<std::pair<std::size_t, std::size_t>>& where = where_;  // slot -> (line in record, token)
+    where.clear();
     auto words = [&](std::size_t line) { return tail_at ? *tail_at : tokens_.count(line); };
     for (std::size_t j = 0; j < p; ++j) {
       for (std::size_t t = 0; t < words(i + j); ++t) where.emplace_back(j, t);
@@ -345,15 +353,17 @@ class Factorer {
       }
       h.lines.push_back(std::move(line));
     }
-    std::vector<std::vector<std::string_view>> rows(records);
+    const std::size_t width = reps.size() + (tail_at ? 1 : 0);
+    std::vector<std::string_view> rows;
+    rows.reserve(records * width);
     for (std::size_t r = 0; r < records; ++r) {
-      for (std::size_t rep : reps) rows[r].push_back(value(rep, r));
+      for (std::size_t rep : reps) rows.push_back(value(rep, r));
       if (tail_at) {
         std::string_view line = lines_[i + r], last = tokens_.token(i + r, *tail_at - 1);
-        rows[r].push_back(line.substr(static_cast<std::size_t>(last.data() + last.size() - line.data()) + 1));
+        rows.push_back(line.substr(static_cast<std::size_t>(last.data() + last.size() - line.data()) + 1));
       }
     }
-    return finish(i, i + records * p, std::move(h), std::move(rows));
+    return finish(i, i + records * p, std::move(h), std::move(rows), width);
   }
 
   std::optional<Block> prefix_block(std::size_t i) {
@@ -374,9 +384,10 @@ class Factorer {
     h.records = end - i;
     h.slots = 1;
     h.lines.push_back({{std::string(first.substr(0, len)), -1}, {"", 0}});
-    std::vector<std::vector<std::string_view>> rows;
-    for (std::size_t k = i; k < end; ++k) rows.push_back({lines_[k].substr(len)});
-    return finish(i, end, std::move(h), std::move(rows));
+    std::vector<std::string_view> rows;
+    rows.reserve(end - i);
+    for (std::size_t k = i; k < end; ++k) rows.push_back(lines_[k].substr(len));
+    return finish(i, end, std::move(h), std::move(rows), 1);
   }
 
   // A long run under one shared root (a directory every grep hit is in): one block for the
@@ -407,17 +418,18 @@ class Factorer {
     h.lines.push_back({{std::string(first.substr(0, len)), -1}, {"", 0}});
     std::size_t written = 0;
     for (const std::string& r : *inner) written += r.size() + 1;
-    return priced(Block{i, end, {}, {}, std::move(*inner), 0}, h, written);
+    return priced(Block{i, end, {}, {}, 1, std::move(*inner), 0}, h, written);
   }
 
-  // Prices the block (inline when one short placeholder allows it) in bytes.
+  // Prices the block (inline when one short placeholder allows it) in bytes. `rows` holds
+  // `width` values a row.
   std::optional<Block> finish(std::size_t begin, std::size_t end, BlockHeader h,
-                              std::vector<std::vector<std::string_view>> rows) {
-    if (h.slots == 1 && h.records <= kMaxInlineRecords) {
+                              std::vector<std::string_view> rows, std::size_t width) {
+    if (h.slots == 1 && h.records <= kMaxInlineRecords && width == 1) {
       std::vector<std::string> values;
-      for (const auto& r : rows) {
-        if (r[0].empty() || r[0].size() > kMaxInlineValue || r[0].find(' ') != std::string_view::npos) break;
-        values.emplace_back(r[0]);
+      for (std::string_view v : rows) {
+        if (v.empty() || v.size() > kMaxInlineValue || v.find(' ') != std::string_view::npos) break;
+        values.emplace_back(v);
       }
       if (values.size() == rows.size()) h.inline_values = std::move(values);
     }
@@ -425,13 +437,11 @@ class Factorer {
     std::size_t written = 0;
     if (h.inline_values) {
       rows.clear();
-    } else {
-      for (const auto& r : rows) {
-        written += r.size();  // separators and the newline
-        for (std::string_view v : r) written += v.size();
-      }
+    } else if (width > 0) {
+      written = rows.size();  // a separator or the newline after each value
+      for (std::string_view v : rows) written += v.size();
     }
-    Block b{begin, end, {}, std::move(rows), {}, 0};
+    Block b{begin, end, {}, std::move(rows), width, {}, 0};
     return priced(std::move(b), h, written);
   }
 
@@ -458,6 +468,12 @@ class Factorer {
   std::int64_t budget_;  // token comparisons left: bounds the work on adversarial input
   bool nested_;
   std::size_t root_tried_until_ = 0;
+  // Scratch of shape_block/tail_block and render_shape, reused: they run for every line and
+  // period, and most of them give up after a record or two.
+  std::vector<Slot> slots_, next_;
+  std::vector<int> number_;
+  std::vector<std::size_t> reps_;
+  std::vector<std::pair<std::size_t, std::size_t>> where_;
 };
 
 }  // namespace
