@@ -99,9 +99,7 @@ BinaryProbe probe_binary(const BinarySpec& spec, const BinaryLocation& where,
     probe.error = "cave_binary_probe_failed";
     return probe;
   }
-  if (!spec.capability.empty() &&
-      std::find(probe.capabilities.begin(), probe.capabilities.end(), spec.capability) ==
-          probe.capabilities.end()) {
+  if (!spec.capability.empty() && !probe.has_capability(spec.capability)) {
     probe.error = "cave_binary_stale";
     return probe;
   }

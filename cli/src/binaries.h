@@ -9,6 +9,7 @@
 #ifndef CAVEMAN_CLI_BINARIES_H_
 #define CAVEMAN_CLI_BINARIES_H_
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,10 @@ struct BinaryProbe {
   std::string version;
   std::vector<std::string> capabilities;
   std::string error;  // why not ok: cave_binary_missing | cave_binary_probe_failed | cave_binary_stale
+
+  bool has_capability(std::string_view name) const {
+    return std::find(capabilities.begin(), capabilities.end(), name) != capabilities.end();
+  }
 };
 
 int probe_timeout_ms(const Environment& env);

@@ -65,8 +65,7 @@ int cmd_status(Context& ctx, const Args& args) {
     BinaryLocation loc = locate_binary(spec, ctx.env, ctx.self_dir);
     BinaryProbe probe = probe_binary(spec, loc, ctx.env);
     if (spec.name == "caveman-proxy" && probe.ok) {
-      proxy_bridges_hooks = std::find(probe.capabilities.begin(), probe.capabilities.end(),
-                                      "native_hook_bridge_v1") != probe.capabilities.end();
+      proxy_bridges_hooks = probe.has_capability("native_hook_bridge_v1");
     }
     Json b;
     b["name"] = spec.name;

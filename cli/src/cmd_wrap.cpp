@@ -11,7 +11,6 @@
 // --no-hooks or CAVEMAN_WRAP_HOOKS=0; a failure there is a warning, never a failed launch.
 #include <sys/stat.h>
 
-#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <ostream>
@@ -222,9 +221,7 @@ int cmd_wrap(Context& ctx, const Args& args) {
     BinaryLocation mcp = ctx.locate("caveman-mcp");
     BinaryProbe probe = probe_binary(*find_binary_spec("caveman-mcp"), mcp, ctx.env);
     if (profile->mcp == McpDelivery::kClaudeMcpConfig && probe.ok) {
-      bool selectable = std::find(probe.capabilities.begin(), probe.capabilities.end(),
-                                  "tool_selection") != probe.capabilities.end();
-      auto file = session->write_mcp_config(mcp.path, selectable);
+      auto file = session->write_mcp_config(mcp.path, probe.has_capability("tool_selection"));
       if (file.ok()) {
         // `--mcp-config` is variadic in Claude Code: with a separate value it would also
         // swallow a positional prompt after it (`caveman wrap claude "fix the bug"`).
