@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "caveman/base/ccr_handle.h"
 #include "cdp_message.h"
 #include "session_state.h"
 #include "snapshot.h"
@@ -121,7 +122,7 @@ void fuzz_agent_input(std::string_view in) {
   (void)parse_act_args(args);
   (void)parse_eval_args(args);
   (void)parse_recover_args(args);
-  (void)normalize_handle(in);
+  (void)caveman::base::normalize_ccr_handle(in);
 }
 
 }  // namespace
