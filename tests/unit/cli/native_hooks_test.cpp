@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "caveman/version.h"
-#include "native/hook_client.h"
+#include "native/host_formats.h"
 #include "support/test_support.h"
 
 namespace caveman::cli {
