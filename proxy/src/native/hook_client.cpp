@@ -76,26 +76,18 @@ Json replaced_tool_output(const Json& response, const std::string& replacement) 
 
 namespace {
 
-// Claude Code keeps only the first ~30 000 characters of a big Bash output in
-// tool_response.stdout and saves the whole output to persistedOutputPath (its size in
-// persistedOutputSize). The runtime must see — and store — the whole output, so it is read
-// from that file; a file that does not match the stated size, or that could not cross the
-// socket, means the output is not masked at all (never store a truncated "original").
-std::optional<std::string> persisted_output(const Json& response) {
-  if (!response.is_object()) return std::nullopt;
-  auto p = response.find("persistedOutputPath");
-  auto n = response.find("persistedOutputSize");
-  if (p == response.end() || !p->is_string() || n == response.end() || !n->is_number_unsigned()) {
-    return std::nullopt;
-  }
-  std::uint64_t size = n->get<std::uint64_t>();
-  if (size > kMaxRequestBytes) return std::string();  // too big for the socket: leave it alone
-  int fd = ::open(p->get_ref<const std::string&>().c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return std::string();
+// The whole of a regular file of `size` bytes (any size when size < 0) up to the socket's
+// limit; "" when it is unusable (never a truncated "original").
+std::string read_saved_output(const std::string& path, std::int64_t size) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return {};
   struct stat st {};
   std::string data;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) == size) {
-    data.resize(size);
+  bool usable = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                static_cast<std::uint64_t>(st.st_size) <= kMaxRequestBytes &&
+                (size < 0 || st.st_size == size);
+  if (usable) {
+    data.resize(static_cast<std::size_t>(st.st_size));
     std::size_t off = 0;
     while (off < data.size()) {
       ssize_t r = ::read(fd, data.data() + off, data.size() - off);
@@ -105,7 +97,35 @@ std::optional<std::string> persisted_output(const Json& response) {
     if (off != data.size()) data.clear();
   }
   ::close(fd);
-  return data;  // empty = unusable
+  return data;
+}
+
+// Claude Code keeps only the first ~30 000 characters of a big Bash output in
+// tool_response.stdout and saves the whole output to persistedOutputPath (its size in
+// persistedOutputSize). Gemini CLI keeps the head and tail of a big output in llmContent,
+// whose first line names the file holding all of it. The runtime must see — and store — the
+// whole output, so it is read from that file; a file that does not match, or that could not
+// cross the socket, means the output is not masked at all.
+std::optional<std::string> persisted_output(const Json& response) {
+  if (!response.is_object()) return std::nullopt;
+  auto p = response.find("persistedOutputPath");
+  auto n = response.find("persistedOutputSize");
+  if (p != response.end() && p->is_string() && n != response.end() && n->is_number_unsigned()) {
+    std::uint64_t size = n->get<std::uint64_t>();
+    if (size > kMaxRequestBytes) return std::string();  // too big for the socket: leave it alone
+    return read_saved_output(p->get<std::string>(), static_cast<std::int64_t>(size));
+  }
+  auto llm = response.find("llmContent");
+  static constexpr std::string_view kTruncated = "Output too large.";
+  static constexpr std::string_view kSee = "For full output see: ";
+  if (llm == response.end() || !llm->is_string()) return std::nullopt;
+  const std::string& text = llm->get_ref<const std::string&>();
+  std::size_t eol = text.find('\n');
+  std::size_t at = text.rfind(kSee, eol);
+  if (text.rfind(kTruncated, 0) != 0 || eol == std::string::npos || at == std::string::npos) {
+    return std::nullopt;
+  }
+  return read_saved_output(text.substr(at + kSee.size(), eol - at - kSee.size()), -1);
 }
 
 int deadline_from_env(int fallback) {

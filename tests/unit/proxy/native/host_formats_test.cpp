@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -118,6 +119,27 @@ TEST(HostFormats, ReadsEachHostsToolOutput) {
   ASSERT_TRUE(g);
   EXPECT_EQ(g->request.event_type, "tool.failure");
   EXPECT_FALSE(g->request.tool && g->request.tool->output);
+}
+
+TEST(HostFormats, BigGeminiOutputIsReadFromItsSavedFile) {
+  TempDir dir;
+  std::string full = big_log(3000);
+  std::string saved = dir.file("run_shell_command_1.txt");
+  { std::ofstream(saved, std::ios::binary) << full; }
+  Json in = payload("AfterTool");
+  in["tool_name"] = "run_shell_command";
+  in["tool_response"] = {{"llmContent", "Output too large. Showing first 8,000 and last 32,000 characters. "
+                                        "For full output see: " + saved + "\nhead\n\n... [1 characters omitted] ...\n\ntail"},
+                         {"error", nullptr}};
+  std::optional<HostCall> call = host_to_request(gemini_host(), in.dump(), "gemini");
+  ASSERT_TRUE(call && call->request.tool && call->request.tool->output);
+  EXPECT_EQ(*call->request.tool->output, full);
+  EXPECT_EQ(call->deadline_ms, kLargeOutputDeadlineMs);
+  // A missing file: nothing is masked (never a truncated "original").
+  in["tool_response"]["llmContent"] = "Output too large. For full output see: " + dir.file("gone.txt") + "\nx";
+  call = host_to_request(gemini_host(), in.dump(), "gemini");
+  ASSERT_TRUE(call && call->request.tool);
+  EXPECT_FALSE(call->request.tool->output);
 }
 
 TEST(HostFormats, ReplacementIsABlockingReason) {
