@@ -62,7 +62,9 @@ TEST(NativeHooks, EnabledUnlessTheEnvironmentSaysNo) {
     EXPECT_FALSE(native_hooks_enabled(Environment({{"CAVEMAN_WRAP_HOOKS", off}}))) << off;
   }
   EXPECT_TRUE(profile_takes_native_hooks("claude"));
-  EXPECT_FALSE(profile_takes_native_hooks("codex"));
+  EXPECT_TRUE(profile_takes_native_hooks("codex"));
+  EXPECT_TRUE(profile_takes_native_hooks("gemini"));
+  EXPECT_FALSE(profile_takes_native_hooks("aider"));
   EXPECT_FALSE(profile_takes_native_hooks("generic"));
 }
 
