@@ -14,6 +14,7 @@
 #include "caveman/base/text.h"
 #include "caveman/ccr.h"
 #include "native/runtime.h"
+#include "native/shrink_hook.h"
 #include "native/socket_server.h"
 
 namespace caveman::proxy::native {
@@ -241,6 +242,14 @@ int run_hook(const HostAdapter& host, std::string_view agent, const std::string&
   in.read(payload.data(), static_cast<std::streamsize>(payload.size()));
   payload.resize(static_cast<std::size_t>(in.gcount()));
   if (payload.size() > kMaxRequestBytes) return 0;  // too big: the host keeps its output
+  const bool tool_before = payload.find("\"PreToolUse\"") != std::string::npos ||
+                           payload.find("\"BeforeTool\"") != std::string::npos;
+  if (host.id != "claude" && tool_before) {
+    if (std::optional<std::string> rewrite = shrink_rewrite(host, payload, find_shrink_binary())) {
+      out << *rewrite << "\n";  // a tool-before event the runtime only observes: no round trip
+      return 0;
+    }
+  }
   std::optional<HostCall> call = host_to_request(host, payload, agent);
   if (!call) return 0;
   std::string request = request_json(call->request);
