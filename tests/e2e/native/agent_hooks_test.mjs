@@ -8,8 +8,11 @@
 //      Gemini: "Tool result blocked: <view>"), never the middle of the log, and the handle in
 //      it retrieves the whole output exactly (caveman-engine retrieve).
 //   2. The session marker never reaches the stand-in and correlates the usage rows.
-//   3. The user's own config files are byte-identical afterwards (wrap writes nothing there).
-//   4. With a stand-in agent binary: what wrap hands the agent (Codex: `-c hooks.…` and the
+//   3. The shrink hook: a test command run through the shell tool (`sh ctest_noise.sh`, 2,000
+//      lines and a failure) runs under caveman-shrink: the stand-in sees its footer and the
+//      failure line, not the passing lines.
+//   4. The user's own config files are byte-identical afterwards (wrap writes nothing there).
+//   5. With a stand-in agent binary: what wrap hands the agent (Codex: `-c hooks.…` and the
 //      trust of exactly those hooks; Gemini: GEMINI_CLI_SYSTEM_DEFAULTS_PATH → a session file
 //      with the hooks, removed afterwards), and both opt-outs.
 // Usage: node native/agent_hooks_test.mjs [codex|gemini …] (default: both).
@@ -32,6 +35,7 @@ const AGENTS = {
     config: (home) => path.join(home, '.codex/config.toml'),
     seed: '# my codex config\nmodel_reasoning_effort = "low"\n',
     tool: { name: 'exec_command', input: { cmd: 'cat big.log', max_output_tokens: 100000 } },
+    shrinkTool: { name: 'exec_command', input: { cmd: 'sh ctest_noise.sh', max_output_tokens: 100000 } },
     argv: ['exec', '--skip-git-repo-check', '-s', 'danger-full-access', '-c', 'tool_output_token_limit=100000',
       '-m', 'mock-model', 'Print big.log.'],
   },
@@ -40,6 +44,7 @@ const AGENTS = {
     config: (home) => path.join(home, '.gemini/settings.json'),
     seed: '{\n  "security": { "auth": { "selectedType": "gemini-api-key" } }\n}\n',
     tool: { name: 'run_shell_command', input: { command: 'cat big.log' } },
+    shrinkTool: { name: 'run_shell_command', input: { command: 'sh ctest_noise.sh' } },
     argv: ['-p', 'Print big.log.', '-m', 'gemini-2.5-flash', '--yolo'],
   },
 };
@@ -120,6 +125,23 @@ async function realRun(name, mock) {
     }
     check(rows.some(([sid, basis]) => basis === 'native_marker' && sid.startsWith(`${name}:`)),
       `${name}: a usage row correlated by the session marker: ${JSON.stringify(rows)}`);
+    // The shrink hook: a test command through the shell tool runs under caveman-shrink.
+    fs.writeFileSync(path.join(user.proj, 'ctest_noise.sh'),
+      'i=0; while [ $i -lt 2000 ]; do echo "test $i passed in 1ms"; i=$((i+1)); done; echo "FAILED: test_wire"; exit 1\n');
+    mock.enqueue({ tool_use: a.shrinkTool }, { text: FINAL });
+    const seen2 = mock.requests.length;
+    const s = await caveman(user, ['wrap', name, ...a.argv], { env: a.env, timeoutMs: 240000 });
+    check(s.code === 0, `${name}: shrink run exits 0: ${s.stderr.slice(-600)}`);
+    const shrunk = mock.requests.slice(seen2).map((q) => {
+      try {
+        return latestToolResult(JSON.parse(q.body.toString('utf8'))) ?? '';
+      } catch {
+        return '';
+      }
+    }).filter((t) => t.length > 0).pop() ?? '';
+    console.log(`${name}: shrink hook: ${shrunk.length} chars at the stand-in`);
+    check(/\[caveman-shrink\] exit 1/.test(shrunk) && shrunk.includes('FAILED: test_wire') && !shrunk.includes('test 1000 passed'),
+      `${name}: the test command ran under caveman-shrink: ${shrunk.slice(0, 400)}`);
     check(fs.readFileSync(cfg, 'utf8') === a.seed, `${name}: the user's config is byte-identical`);
   } finally {
     await user.cleanup();
