@@ -4,12 +4,36 @@
 
 #include <cerrno>
 
+#include <nlohmann/json.hpp>
+
 #include "agent_mcp.h"
 #include "binaries.h"
 #include "config_journal.h"
 #include "hook_files.h"
 
 namespace caveman::cli {
+namespace {
+
+// Gemini may redact its environment before it runs a hook (environment variable redaction, or
+// always on GitHub Actions); a hook's own "env" is added after that, so the state root and the
+// native settings reach the hook process either way.
+std::string with_hook_env(const std::string& document, const Environment& env) {
+  nlohmann::json doc = nlohmann::json::parse(document, nullptr, false);
+  if (!doc.is_object() || !doc.contains("hooks")) return document;
+  nlohmann::json vars = nlohmann::json::object();
+  for (const char* name : {"CAVEMAN_HOME", "CAVEMAN_NATIVE_TIMEOUT_MS", "CAVEMAN_NATIVE_POLICY",
+                           "CAVEMAN_SHRINK_HOOK", "CAVEMAN_SHRINK_BIN"}) {
+    if (auto v = env.get(name)) vars[name] = *v;
+  }
+  for (auto& [event, groups] : doc["hooks"].items()) {
+    for (auto& g : groups) {
+      for (auto& h : g["hooks"]) h["env"] = vars;
+    }
+  }
+  return doc.dump();
+}
+
+}  // namespace
 
 std::string gemini_system_defaults_path(const Environment& env) {
   if (auto v = env.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"); v && !v->empty()) return *v;
@@ -22,9 +46,11 @@ Status install_gemini_session_hooks(WrapLaunch* launch) {
   if (!wants_native_hooks(*launch, "gemini")) return Status::Ok();
   CAVEMAN_ASSIGN_OR_RETURN(std::string document,
                            fetch_hooks_document(launch->proxy_path, launch->env, "gemini", "AfterTool"));
+  pin_state_root(launch);
   // The user's own system defaults keep applying: the session copy is theirs plus our hooks.
   std::string original = read_file_bytes(gemini_system_defaults_path(launch->env)).value_or("");
-  CAVEMAN_ASSIGN_OR_RETURN(HookGroupsAdded merged, add_hook_groups(original, document));
+  CAVEMAN_ASSIGN_OR_RETURN(HookGroupsAdded merged,
+                           add_hook_groups(original, with_hook_env(document, launch->env)));
   // Gemini CLI skips a defaults file below a group- or world-writable directory (the sticky
   // /tmp included), so the session copy lives in the private state root, not session_dir.
   const std::string home = caveman_home(launch->env);
@@ -37,7 +63,6 @@ Status install_gemini_session_hooks(WrapLaunch* launch) {
   if (Status s = write_file_atomic(path, merged.text); !s.ok()) {
     return Status::Io("cave_native_hooks_write", s.message());
   }
-  pin_state_root(launch);
   launch->env.set("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", path);
   launch->hooks_installed = true;
   return Status::Ok();

@@ -185,7 +185,9 @@ async function standIn(name, mock) {
         defaults.endsWith('/system-defaults.json'),
         `gemini: env ${on.env}`);
       const doc = JSON.parse(on.defaults || '{}');
-      check(JSON.stringify(doc.hooks) === JSON.stringify(printed.hooks), 'gemini: the session defaults hold print-settings\' hooks');
+      const strip = (hooks) => JSON.stringify(hooks, (k, v) => (k === 'env' ? undefined : v));
+      check(strip(doc.hooks) === strip(printed.hooks), 'gemini: the session defaults hold print-settings\' hooks');
+      check(doc.hooks.AfterTool[0].hooks[0].env.CAVEMAN_HOME === user.cavemanHome, 'gemini: each hook carries the state root');
       check(defaults && !fs.existsSync(defaults), 'gemini: the session file is removed when the agent exits');
     }
     for (const [args, env] of [[['--no-hooks'], {}], [[], { CAVEMAN_WRAP_HOOKS: '0' }]]) {
