@@ -86,22 +86,22 @@ struct SettingsEvent {
   bool tool_event;
 };
 
-std::vector<SettingsEvent> settings_events(const HostAdapter& host) {
-  if (host.id == "gemini") {
-    return {{"SessionStart", false}, {"BeforeAgent", false}, {"BeforeTool", true},
-            {"AfterTool", true},     {"PreCompress", false}, {"AfterAgent", false},
-            {"SessionEnd", false}};
-  }
-  std::vector<SettingsEvent> events = {
+const std::vector<SettingsEvent>& settings_events(const HostAdapter& host) {
+  static const std::vector<SettingsEvent> kClaude = {
       {"SessionStart", false}, {"UserPromptSubmit", false}, {"PreToolUse", true},
       {"PostToolUse", true},   {"PostToolUseFailure", true}, {"PreCompact", false},
       {"PostCompact", false},  {"SubagentStart", false},   {"SubagentStop", false},
       {"Stop", false},         {"SessionEnd", false}};
-  if (host.id == "codex") {
-    events.erase(events.begin() + 4);  // no PostToolUseFailure in Codex
-    events.insert(events.begin() + 3, {"PermissionRequest", true});
-  }
-  return events;
+  // Codex has no PostToolUseFailure; PermissionRequest is its own.
+  static const std::vector<SettingsEvent> kCodex = {
+      {"SessionStart", false}, {"UserPromptSubmit", false}, {"PreToolUse", true},
+      {"PermissionRequest", true}, {"PostToolUse", true},   {"PreCompact", false},
+      {"PostCompact", false},  {"SubagentStart", false},   {"SubagentStop", false},
+      {"Stop", false},         {"SessionEnd", false}};
+  static const std::vector<SettingsEvent> kGemini = {
+      {"SessionStart", false}, {"BeforeAgent", false}, {"BeforeTool", true}, {"AfterTool", true},
+      {"PreCompress", false},  {"AfterAgent", false},  {"SessionEnd", false}};
+  return host.id == "gemini" ? kGemini : host.id == "codex" ? kCodex : kClaude;
 }
 
 }  // namespace
