@@ -70,11 +70,17 @@ std::string render_blocking(const HostCall& call, const NativeResponse& resp, co
   return dump(Json{{"decision", decision}, {"reason", *resp.output_replacement}});
 }
 
-Json command_hook(const HostAdapter& host, std::string_view command) {
+// Codex 0.171 clamps a SessionEnd hook's timeout to 3 s and hashes the clamped definition for
+// its trust check, so a larger value would leave that hook untrusted ("modified").
+constexpr int kCodexSessionEndTimeoutSeconds = 3;
+
+Json command_hook(const HostAdapter& host, std::string_view event, std::string_view command) {
   Json h = {{"type", "command"}, {"command", command}};
   if (host.id == "gemini") {
     h["name"] = "caveman";
     h["timeout"] = kHookTimeoutSeconds * 1000;  // Gemini counts milliseconds
+  } else if (host.id == "codex" && event == "SessionEnd") {
+    h["timeout"] = kCodexSessionEndTimeoutSeconds;
   } else {
     h["timeout"] = kHookTimeoutSeconds;
   }
@@ -148,7 +154,7 @@ int run_hook(std::string_view agent, const std::string& home, std::istream& in, 
 std::string host_hook_settings(const HostAdapter& host, std::string_view command) {
   Json hooks = Json::object();
   for (const SettingsEvent& e : settings_events(host)) {
-    Json entry = {{"hooks", Json::array({command_hook(host, command)})}};
+    Json entry = {{"hooks", Json::array({command_hook(host, e.name, command)})}};
     if (e.tool_event) entry["matcher"] = host.id == "gemini" ? ".*" : "*";
     hooks[std::string(e.name)] = Json::array({entry});
   }

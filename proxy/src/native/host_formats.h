@@ -34,7 +34,8 @@ std::string response_to_gemini(const HostCall& call, const NativeResponse& respo
 // that runs `command` on the host's lifecycle events:
 //   claude  11 events, tool matchers "*", timeout 30 (s)
 //   codex   Claude's events plus PermissionRequest, minus PostToolUseFailure (Codex has
-//           none), tool matchers "*", timeout 30 (s) — ~/.codex/hooks.json or `-c hooks.…`
+//           none), tool matchers "*", timeout 30 (s; SessionEnd 3, Codex's own cap) —
+//           ~/.codex/hooks.json or `-c hooks.…`
 //   gemini  SessionStart, BeforeAgent, BeforeTool, AfterTool, PreCompress, AfterAgent,
 //           SessionEnd; tool matchers ".*" (a regex), timeout 30000 (ms), name "caveman".
 //           BeforeModel/AfterModel/BeforeToolSelection are left out: they carry the whole

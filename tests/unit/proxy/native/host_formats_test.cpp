@@ -174,7 +174,7 @@ TEST(HostFormats, SettingsDocuments) {
                         "SubagentStop", "Stop", "SessionEnd"}) {
     ASSERT_TRUE(codex["hooks"].contains(e)) << e;
     EXPECT_EQ(codex["hooks"][e][0]["hooks"][0]["command"], "hook-cmd");
-    EXPECT_EQ(codex["hooks"][e][0]["hooks"][0]["timeout"], 30);
+    EXPECT_EQ(codex["hooks"][e][0]["hooks"][0]["timeout"], std::string(e) == "SessionEnd" ? 3 : 30);
   }
   EXPECT_EQ(codex["hooks"].size(), 11u);
   EXPECT_EQ(codex["hooks"]["PostToolUse"][0]["matcher"], "*");
