@@ -7,11 +7,13 @@
 // detached proxy (owner wrap, left running afterwards); a foreign process is never trusted:
 // the agent is launched directly (no Caveman) or, with --strict, wrap exits 1.
 //
-// Claude Code also gets Caveman's native hooks as a temporary plugin (native_hooks.h), unless
-// --no-hooks or CAVEMAN_WRAP_HOOKS=0; a failure there is a warning, never a failed launch.
+// Claude Code, Codex and Gemini CLI also get Caveman's native hooks for the session only
+// (native_hooks.h, hooks_codex.h, hooks_gemini.h), unless --no-hooks or CAVEMAN_WRAP_HOOKS=0;
+// a failure there is a warning, never a failed launch.
 #include <sys/stat.h>
 
 #include <chrono>
+#include <filesystem>
 #include <ctime>
 #include <ostream>
 #include <thread>
@@ -35,7 +37,8 @@ constexpr const char* kWrapUsage =
     "  --mode      record, compress (default), pixel, recommend, shadow, canary or active (compression\n"
     "              + the cost optimizers, e.g. cache breakpoints; docs/proxy.md, Cost modes)\n"
     "  --strict    exit 1 instead of launching directly when the port is held by a foreign process\n"
-    "  --no-hooks  do not give Claude Code Caveman's native hooks (also CAVEMAN_WRAP_HOOKS=0)\n"
+    "  --no-hooks  do not give the agent Caveman's native hooks (Claude Code, Codex, Gemini CLI;\n"
+    "              also CAVEMAN_WRAP_HOOKS=0)\n"
     "agents: claude, codex, gemini, aider, opencode; any other command is wrapped generically\n";
 
 struct WrapFlags {
@@ -286,6 +289,10 @@ int cmd_wrap(Context& ctx, const Args& args) {
   }
   ctx.out->flush();
   auto rc = run_foreground(argv, launch.env);
+  for (const std::string& dir : launch.owned_dirs) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
   if (!rc.ok()) {
     *ctx.err << "caveman wrap: " << rc.status().ToString() << "\n";
     return rc.status().code() == Code::kNotFound ? 127 : 1;

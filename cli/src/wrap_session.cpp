@@ -7,12 +7,15 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "hooks_codex.h"
+#include "hooks_gemini.h"
 #include "native_hooks.h"
 
 namespace caveman::cli {
 
 std::vector<WrapExtension>& wrap_extensions() {
-  static std::vector<WrapExtension> kExtensions = {install_claude_hooks};
+  static std::vector<WrapExtension> kExtensions = {install_claude_hooks, install_codex_session_hooks,
+                                                    install_gemini_session_hooks};
   return kExtensions;
 }
 

@@ -27,7 +27,10 @@ struct WrapLaunch {
   bool recovery_via_mcp = false;      // caveman-mcp reachable by the agent this session
   std::string proxy_path;             // caveman-proxy as the CLI locates it ("" = missing)
   bool native_hooks = true;           // false: --no-hooks or CAVEMAN_WRAP_HOOKS=0
-  bool hooks_installed = false;       // set by install_claude_hooks
+  bool hooks_installed = false;       // set by the hook extensions
+  // Directories outside session_dir an extension created for this session only (Gemini CLI
+  // refuses settings under a world-writable /tmp); removed when the agent exits.
+  std::vector<std::string> owned_dirs;
 };
 
 // A hook point for native integrations (issue 15). Registered by default: the Claude Code

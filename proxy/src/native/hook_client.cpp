@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <istream>
@@ -15,6 +14,7 @@
 #include "caveman/base/text.h"
 #include "caveman/ccr.h"
 #include "native/runtime.h"
+#include "native/shrink_hook.h"
 #include "native/socket_server.h"
 
 namespace caveman::proxy::native {
@@ -22,20 +22,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr std::array<std::pair<std::string_view, EventType>, 12> kClaudeEvents{{
-    {"SessionStart", EventType::kSessionStart},
-    {"UserPromptSubmit", EventType::kPromptSubmit},
-    {"PreToolUse", EventType::kToolBefore},
-    {"PostToolUse", EventType::kToolAfter},
-    {"PostToolUseFailure", EventType::kToolFailure},
-    {"PreCompact", EventType::kCompactBefore},
-    {"PostCompact", EventType::kCompactAfter},
-    {"Stop", EventType::kTurnStop},
-    {"SessionEnd", EventType::kSessionEnd},
-    {"SubagentStart", EventType::kSubagentStart},
-    {"SubagentStop", EventType::kSubagentStop},
-    {"Notification", EventType::kUnknown},
-}};
 
 std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
@@ -48,6 +34,9 @@ std::string str(const Json& obj, const char* key) {
 // rebuild: Bash {stdout,…}, a plain string, or MCP text content blocks.
 std::optional<std::string> tool_output_text(const Json& response) {
   if (response.is_string()) return response.get<std::string>();
+  if (response.is_object() && response.contains("llmContent")) {
+    return tool_output_text(response["llmContent"]);  // Gemini: a string or text parts
+  }
   if (response.is_object() && response.contains("stdout") && response["stdout"].is_string()) {
     return response["stdout"].get<std::string>();
   }
@@ -56,7 +45,10 @@ std::optional<std::string> tool_output_text(const Json& response) {
   if (blocks->is_array() && !blocks->empty()) {
     std::string text;
     for (const Json& b : *blocks) {
-      if (!b.is_object() || str(b, "type") != "text" || !b.contains("text")) return std::nullopt;
+      // MCP blocks are {"type":"text","text":…}; Gemini parts are {"text":…}.
+      bool text_block = b.is_object() && b.contains("text") && b["text"].is_string() &&
+                        (!b.contains("type") || str(b, "type") == "text");
+      if (!text_block) return std::nullopt;
       if (!text.empty()) text += '\n';
       text += str(b, "text");
     }
@@ -64,6 +56,8 @@ std::optional<std::string> tool_output_text(const Json& response) {
   }
   return std::nullopt;
 }
+
+}  // namespace
 
 Json replaced_tool_output(const Json& response, const std::string& replacement) {
   if (response.is_string()) return replacement;
@@ -81,26 +75,20 @@ Json replaced_tool_output(const Json& response, const std::string& replacement) 
   return blocks;
 }
 
-// Claude Code keeps only the first ~30 000 characters of a big Bash output in
-// tool_response.stdout and saves the whole output to persistedOutputPath (its size in
-// persistedOutputSize). The runtime must see — and store — the whole output, so it is read
-// from that file; a file that does not match the stated size, or that could not cross the
-// socket, means the output is not masked at all (never store a truncated "original").
-std::optional<std::string> persisted_output(const Json& response) {
-  if (!response.is_object()) return std::nullopt;
-  auto p = response.find("persistedOutputPath");
-  auto n = response.find("persistedOutputSize");
-  if (p == response.end() || !p->is_string() || n == response.end() || !n->is_number_unsigned()) {
-    return std::nullopt;
-  }
-  std::uint64_t size = n->get<std::uint64_t>();
-  if (size > kMaxRequestBytes) return std::string();  // too big for the socket: leave it alone
-  int fd = ::open(p->get_ref<const std::string&>().c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return std::string();
+namespace {
+
+// The whole of a regular file of `size` bytes (any size when size < 0) up to the socket's
+// limit; "" when it is unusable (never a truncated "original").
+std::string read_saved_output(const std::string& path, std::int64_t size) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return {};
   struct stat st {};
   std::string data;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) == size) {
-    data.resize(size);
+  bool usable = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                static_cast<std::uint64_t>(st.st_size) <= kMaxRequestBytes &&
+                (size < 0 || st.st_size == size);
+  if (usable) {
+    data.resize(static_cast<std::size_t>(st.st_size));
     std::size_t off = 0;
     while (off < data.size()) {
       ssize_t r = ::read(fd, data.data() + off, data.size() - off);
@@ -110,7 +98,35 @@ std::optional<std::string> persisted_output(const Json& response) {
     if (off != data.size()) data.clear();
   }
   ::close(fd);
-  return data;  // empty = unusable
+  return data;
+}
+
+// Claude Code keeps only the first ~30 000 characters of a big Bash output in
+// tool_response.stdout and saves the whole output to persistedOutputPath (its size in
+// persistedOutputSize). Gemini CLI keeps the head and tail of a big output in llmContent,
+// whose first line names the file holding all of it. The runtime must see — and store — the
+// whole output, so it is read from that file; a file that does not match, or that could not
+// cross the socket, means the output is not masked at all.
+std::optional<std::string> persisted_output(const Json& response) {
+  if (!response.is_object()) return std::nullopt;
+  auto p = response.find("persistedOutputPath");
+  auto n = response.find("persistedOutputSize");
+  if (p != response.end() && p->is_string() && n != response.end() && n->is_number_unsigned()) {
+    std::uint64_t size = n->get<std::uint64_t>();
+    if (size > kMaxRequestBytes) return std::string();  // too big for the socket: leave it alone
+    return read_saved_output(p->get<std::string>(), static_cast<std::int64_t>(size));
+  }
+  auto llm = response.find("llmContent");
+  static constexpr std::string_view kTruncated = "Output too large.";
+  static constexpr std::string_view kSee = "For full output see: ";
+  if (llm == response.end() || !llm->is_string()) return std::nullopt;
+  const std::string& text = llm->get_ref<const std::string&>();
+  std::size_t eol = text.find('\n');
+  std::size_t at = text.rfind(kSee, eol);
+  if (text.rfind(kTruncated, 0) != 0 || eol == std::string::npos || at == std::string::npos) {
+    return std::nullopt;
+  }
+  return read_saved_output(text.substr(at + kSee.size(), eol - at - kSee.size()), -1);
 }
 
 int deadline_from_env(int fallback) {
@@ -153,7 +169,8 @@ std::pair<std::string, std::vector<std::string>> classify_prompt(std::string_vie
   return {type.empty() ? "general" : type, terms};
 }
 
-std::optional<HostCall> claude_to_request(std::string_view hook_json, std::string_view agent) {
+std::optional<HostCall> host_to_request(const HostAdapter& host, std::string_view hook_json,
+                                        std::string_view agent) {
   Json in = Json::parse(hook_json, nullptr, false);
   if (in.is_discarded() || !in.is_object()) return std::nullopt;
   std::string host_event = str(in, "hook_event_name");
@@ -169,10 +186,10 @@ std::optional<HostCall> claude_to_request(std::string_view hook_json, std::strin
   r.cwd = str(in, "cwd");
   r.timestamp_ms = now_ms();
   r.model = str(in, "model");
-  if (!r.model.empty()) r.model_provider = "anthropic";
+  if (!r.model.empty()) r.model_provider = std::string(host.model_provider);
   r.event = EventType::kUnknown;
   r.event_type = host_event;
-  for (const auto& [name, type] : kClaudeEvents) {
+  for (const auto& [name, type] : *host.events) {
     if (name == host_event && type != EventType::kUnknown) {
       r.event = type;
       r.event_type = std::string(event_name(type));
@@ -180,6 +197,13 @@ std::optional<HostCall> claude_to_request(std::string_view hook_json, std::strin
   }
   if (const char* policy = std::getenv("CAVEMAN_NATIVE_POLICY")) {
     r.policy = parse_policy(policy).value_or(PolicyMode::kSafe);
+  }
+  if (r.event == EventType::kToolAfter && host.error_field_means_failure) {
+    auto resp = in.find("tool_response");
+    if (resp != in.end() && resp->is_object() && resp->contains("error") && !(*resp)["error"].is_null()) {
+      r.event = EventType::kToolFailure;  // a failed tool's message is never masked
+      r.event_type = std::string(event_name(r.event));
+    }
   }
   if (r.event == EventType::kPromptSubmit) {
     std::string prompt = str(in, "prompt");
@@ -211,29 +235,22 @@ std::optional<HostCall> claude_to_request(std::string_view hook_json, std::strin
   return call;
 }
 
-std::string response_to_claude(const HostCall& call, const NativeResponse& resp) {
-  Json specific = Json::object();
-  if ((call.host_event == "SessionStart" || call.host_event == "UserPromptSubmit") &&
-      !resp.context.empty()) {
-    specific = {{"hookEventName", call.host_event}, {"additionalContext", resp.context}};
-  } else if (call.host_event == "PostToolUse" && resp.output_replacement) {
-    Json original = Json::parse(call.tool_response_json, nullptr, false);
-    if (original.is_discarded()) return {};
-    specific = {{"hookEventName", "PostToolUse"},
-                {"updatedToolOutput", replaced_tool_output(original, *resp.output_replacement)}};
-  } else {
-    return {};
-  }
-  return dump(Json{{"hookSpecificOutput", specific}});
-}
-
-int run_hook(std::string_view agent, const std::string& home, std::istream& in, std::ostream& out) {
+int run_hook(const HostAdapter& host, std::string_view agent, const std::string& home,
+             std::istream& in, std::ostream& out) {
   std::string payload;
   payload.resize(kMaxRequestBytes + 1);
   in.read(payload.data(), static_cast<std::streamsize>(payload.size()));
   payload.resize(static_cast<std::size_t>(in.gcount()));
   if (payload.size() > kMaxRequestBytes) return 0;  // too big: the host keeps its output
-  std::optional<HostCall> call = claude_to_request(payload, agent);
+  const bool tool_before = payload.find("\"PreToolUse\"") != std::string::npos ||
+                           payload.find("\"BeforeTool\"") != std::string::npos;
+  if (host.id != "claude" && tool_before) {
+    if (std::optional<std::string> rewrite = shrink_rewrite(host, payload, find_shrink_binary())) {
+      out << *rewrite << "\n";  // a tool-before event the runtime only observes: no round trip
+      return 0;
+    }
+  }
+  std::optional<HostCall> call = host_to_request(host, payload, agent);
   if (!call) return 0;
   std::string request = request_json(call->request);
   if (request.size() > kMaxRequestBytes) return 0;  // the runtime would refuse it anyway
@@ -241,24 +258,9 @@ int run_hook(std::string_view agent, const std::string& home, std::istream& in, 
   if (!answer.ok()) return 0;
   Result<NativeResponse> resp = parse_response(*answer);
   if (!resp.ok()) return 0;
-  std::string text = response_to_claude(*call, *resp);
+  std::string text = host.render(*call, *resp);
   if (!text.empty()) out << text << "\n";
   return 0;
-}
-
-std::string claude_hook_settings(std::string_view command) {
-  static constexpr std::string_view kEvents[] = {
-      "SessionStart", "UserPromptSubmit", "PreToolUse",    "PostToolUse",
-      "PostToolUseFailure", "PreCompact", "PostCompact",   "SubagentStart",
-      "SubagentStop", "Stop",             "SessionEnd"};
-  Json hooks = Json::object();
-  for (std::string_view event : kEvents) {
-    Json entry = {{"hooks", Json::array({{{"type", "command"}, {"command", command}, {"timeout", kHookTimeoutSeconds}}})}};
-    bool tool_event = event == "PreToolUse" || event == "PostToolUse" || event == "PostToolUseFailure";
-    if (tool_event) entry["matcher"] = "*";
-    hooks[std::string(event)] = Json::array({entry});
-  }
-  return Json{{"hooks", hooks}}.dump(2);
 }
 
 }  // namespace caveman::proxy::native

@@ -4,11 +4,13 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "caveman/ccr.h"
 #include "native/hook_client.h"
+#include "native/host_formats.h"
 
 namespace caveman::proxy::native {
 namespace {
@@ -36,31 +38,53 @@ std::string shell_quote(const std::string& s) {
 
 }  // namespace
 
+namespace {
+
+constexpr const char* kHookUsage =
+    "caveman-proxy: usage: caveman-proxy native-hook <agent> [--adapter claude|codex|gemini] | "
+    "native-hook print-settings [--agent claude|codex|gemini] [--command CMD]\n";
+
+// `--name V` or `--name=V` at args[*i]; advances *i past a separate value.
+std::optional<std::string> flag_value(const std::vector<std::string>& args, std::size_t* i,
+                                      const std::string& name) {
+  if (args[*i] == name && *i + 1 < args.size()) return args[++*i];
+  if (args[*i].rfind(name + "=", 0) == 0) return args[*i].substr(name.size() + 1);
+  return std::nullopt;
+}
+
+}  // namespace
+
 int run_native_hook_command(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
                             std::ostream& err) {
   if (args.empty()) {
-    err << "caveman-proxy: usage: caveman-proxy native-hook <agent> [--adapter X] | "
-           "native-hook print-settings [--command CMD]\n";
+    err << kHookUsage;
     return 2;
   }
-  if (args[0] == "print-settings") {
-    std::string command = shell_quote(self_exe()) + " native-hook claude";
-    for (std::size_t i = 1; i < args.size(); ++i) {
-      if (args[i] == "--command" && i + 1 < args.size()) {
-        command = args[++i];
-      } else if (args[i].rfind("--command=", 0) == 0) {
-        command = args[i].substr(10);
-      } else {
-        err << "caveman-proxy: usage: caveman-proxy native-hook print-settings [--command CMD]\n";
-        return 2;
-      }
+  const bool print = args[0] == "print-settings";
+  std::string adapter = print ? "claude" : args[0];
+  std::string command;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (auto v = flag_value(args, &i, print ? "--agent" : "--adapter")) {
+      adapter = *v;
+    } else if (auto c = print ? flag_value(args, &i, "--command") : std::nullopt) {
+      command = *c;
+    } else {
+      err << kHookUsage;
+      return 2;
     }
-    out << claude_hook_settings(command) << "\n";
+  }
+  const HostAdapter* host = find_host(adapter);
+  if (print) {
+    if (host == nullptr) {
+      err << kHookUsage;
+      return 2;
+    }
+    if (command.empty()) command = shell_quote(self_exe()) + " native-hook " + std::string(host->id);
+    out << host_hook_settings(*host, command) << "\n";
     return 0;
   }
-  // Only Claude Code's hook format is bridged today; other agents' payloads share its
-  // core fields (session_id, hook_event_name, tool_*), so they go through the same mapping.
-  return run_hook(args[0], caveman_home_from_env(), in, out);
+  // An agent without a dialect of its own speaks Claude Code's (the same core fields).
+  return run_hook(host != nullptr ? *host : claude_host(), args[0], caveman_home_from_env(), in, out);
 }
 
 int run_native_why_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {

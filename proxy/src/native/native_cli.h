@@ -1,10 +1,13 @@
 // caveman-proxy's native-runtime verbs (PROCESSES.md §1.1):
-//   native-hook <agent> [--adapter X]    stdin hook payload → runtime → host hook output;
-//                                        silent (exit 0, no output) on every failure
-//   native-hook print-settings [--command CMD]
-//                                        the Claude Code hooks document (settings.json or a
-//                                        plugin's hooks/hooks.json) running CMD (default:
-//                                        this binary's `native-hook claude`) on every event
+//   native-hook <agent> [--adapter X]    stdin hook payload → runtime → host hook output in
+//                                        the dialect of X (default: the agent's own; claude,
+//                                        codex, gemini; others speak Claude Code's); silent
+//                                        (exit 0, no output) on every failure
+//   native-hook print-settings [--agent A] [--command CMD]
+//                                        A's hooks document (default claude: settings.json or
+//                                        a plugin's hooks/hooks.json; codex: hooks.json;
+//                                        gemini: settings.json) running CMD (default: this
+//                                        binary's `native-hook A`) on every event
 //   native-why --decision <id> | <id>    explain a Decision Ledger entry from ccr.db as JSON;
 //                                        not found → exit 1; missing id → usage, exit 2
 // Home: $CAVEMAN_HOME, else ~/.caveman.

@@ -89,7 +89,9 @@ async function testAgent(name, mock) {
     fs.writeFileSync(file, logText);
     mock.enqueue({ tool_use: a.tool(file) }, { text: FINAL });
     const seen = mock.requests.length;
-    const r = await caveman(user, ['wrap', name, ...a.argv], { env: a.env, timeoutMs: 240000 });
+    // --no-hooks: this checks the proxy's own compression; the native hooks (which would mask
+    // the output before the proxy sees it) are native/agent_hooks_test.mjs's.
+    const r = await caveman(user, ['wrap', '--no-hooks', name, ...a.argv], { env: a.env, timeoutMs: 240000 });
     check(r.code === 0, `${name}: wrap exits 0 (got ${r.code}): ${r.stderr.slice(-800)}`);
     check(r.stdout.includes(FINAL), `${name}: printed the stand-in's answer: ${r.stdout.slice(-300)}`);
     check(/recovery via caveman-mcp/.test(r.stderr), `${name}: wrap claims MCP recovery: ${r.stderr.slice(0, 300)}`);

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "caveman/version.h"
-#include "native/hook_client.h"
+#include "native/host_formats.h"
 #include "support/test_support.h"
 
 namespace caveman::cli {
@@ -62,7 +62,9 @@ TEST(NativeHooks, EnabledUnlessTheEnvironmentSaysNo) {
     EXPECT_FALSE(native_hooks_enabled(Environment({{"CAVEMAN_WRAP_HOOKS", off}}))) << off;
   }
   EXPECT_TRUE(profile_takes_native_hooks("claude"));
-  EXPECT_FALSE(profile_takes_native_hooks("codex"));
+  EXPECT_TRUE(profile_takes_native_hooks("codex"));
+  EXPECT_TRUE(profile_takes_native_hooks("gemini"));
+  EXPECT_FALSE(profile_takes_native_hooks("aider"));
   EXPECT_FALSE(profile_takes_native_hooks("generic"));
 }
 

@@ -1,6 +1,7 @@
 // The Claude Code hook bridge: payload → native request mapping, the hook output format,
 // the settings document, and the whole hook against a live runtime on a real socket.
 #include "native/hook_client.h"
+#include "native/host_formats.h"
 
 #include <gtest/gtest.h>
 
