@@ -1,0 +1,118 @@
+#include "view_diff.h"
+
+#include <gtest/gtest.h>
+
+namespace caveman::browse {
+namespace {
+
+const char* kCheckout =
+    "page \"Checkout\"\n"
+    "  heading \"Checkout\"\n"
+    "  form\n"
+    "    [u3] textbox \"Email\" {editable}\n"
+    "    [uw] button \"Save order\"\n"
+    "  status\n"
+    "    text \"Not saved\"";
+
+TEST(ViewDiffTest, ParsesDepthUidAndRole) {
+  std::vector<ViewLine> v = parse_view(kCheckout);
+  ASSERT_EQ(v.size(), 7u);
+  EXPECT_EQ(v[0].depth, 0);
+  EXPECT_EQ(v[0].role, "page");
+  EXPECT_EQ(v[3].depth, 2);
+  EXPECT_EQ(v[3].uid, "u3");
+  EXPECT_EQ(v[3].role, "textbox");
+  EXPECT_EQ(v[3].text, "[u3] textbox \"Email\" {editable}");
+  EXPECT_EQ(v[6].uid, "");
+}
+
+TEST(ViewDiffTest, SameViewIsNoChange) {
+  std::optional<ViewDiff> d = diff_views(kCheckout, kCheckout, "uw");
+  ASSERT_TRUE(d);
+  EXPECT_TRUE(d->empty());
+  EXPECT_EQ(d->text, "");
+}
+
+TEST(ViewDiffTest, ChangedNodesKeepTheirUidAndContext) {
+  std::string after =
+      "page \"Checkout\"\n  heading \"Checkout\"\n  form\n    [u3] textbox \"Email\" = \"ada@example.com\" {editable}\n"
+      "    [uw] button \"Save order\"\n  status\n    text \"Saved order for ada@example.com\"";
+  std::optional<ViewDiff> d = diff_views(kCheckout, after, "uw");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->changed, 2);
+  EXPECT_EQ(d->added, 0);
+  EXPECT_EQ(d->removed, 0);
+  EXPECT_EQ(d->text,
+            "  page \"Checkout\"\n"
+            "    form\n"
+            "~     [u3] textbox \"Email\" = \"ada@example.com\" {editable}\n"
+            ">     [uw] button \"Save order\"\n"
+            "    status\n"
+            "~     text \"Saved order for ada@example.com\"\n");
+}
+
+TEST(ViewDiffTest, AddedAndRemovedNodes) {
+  std::string after =
+      "page \"Checkout\"\n  heading \"Checkout\"\n  form\n    [u3] textbox \"Email\" {editable}\n"
+      "    [uw] button \"Save order\"\n  dialog \"Confirm\"\n    text \"Really save?\"\n    [u9] button \"Yes\"\n";
+  std::optional<ViewDiff> d = diff_views(kCheckout, after);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->added, 3);
+  EXPECT_EQ(d->removed, 2);
+  EXPECT_EQ(d->changed, 0);
+  EXPECT_EQ(d->text,
+            "  page \"Checkout\"\n"
+            "-   status … 1 more inside\n"
+            "+   dialog \"Confirm\"\n"
+            "+     text \"Really save?\"\n"
+            "+     [u9] button \"Yes\"\n");
+}
+
+TEST(ViewDiffTest, SameUidElsewhereIsChangedNotAddedAndRemoved) {
+  std::string before = "page \"P\"\n  [u1] button \"A\"\n  list\n    [u2] link \"B\"\n  [u4] button \"C\"";
+  std::string after = "page \"P\"\n  [u4] button \"C\" {focused}\n  [u1] button \"A\"\n  list\n    [u2] link \"B\"";
+  std::optional<ViewDiff> d = diff_views(before, after);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->changed, 1);
+  EXPECT_EQ(d->added + d->removed, 0);
+  EXPECT_EQ(d->text, "  page \"P\"\n~   [u4] button \"C\" {focused}\n");
+}
+
+TEST(ViewDiffTest, LongRunsOfRemovedRowsAreCounted) {
+  std::string before = "page \"Orders\"\n  table \"Orders\"\n";
+  std::string after = before;
+  for (int i = 0; i < 10; ++i) {
+    std::string row = "    row \"ORD-" + std::to_string(i) + "\"\n      [u" + std::to_string(i + 10) + "] button \"Open\"\n";
+    before += row;
+    if (i == 4) after += row;
+  }
+  std::optional<ViewDiff> d = diff_views(before, after);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->removed, 18);
+  EXPECT_EQ(d->text,
+            "  page \"Orders\"\n"
+            "    table \"Orders\"\n"
+            "-     row \"ORD-0\" … 1 more inside\n"
+            "-     row \"ORD-1\" … 1 more inside\n"
+            "-     row \"ORD-2\" … 1 more inside\n"
+            "-     … 1 more like these\n"
+            "-     row \"ORD-5\" … 1 more inside\n"
+            "-     row \"ORD-6\" … 1 more inside\n"
+            "-     row \"ORD-7\" … 1 more inside\n"
+            "-     … 2 more like these\n");
+}
+
+TEST(ViewDiffTest, DeterministicAndBoundedBySize) {
+  std::string a = kCheckout, b = std::string(kCheckout) + "\n  [u77] link \"More\"";
+  EXPECT_EQ(diff_views(a, b)->text, diff_views(a, b)->text);
+  std::string big_a, big_b;
+  for (int i = 0; i < 2100; ++i) {
+    big_a += "text \"a" + std::to_string(i) + "\"\n";
+    big_b += "text \"b" + std::to_string(i) + "\"\n";
+  }
+  EXPECT_FALSE(diff_views(big_a, big_b).has_value());
+  EXPECT_TRUE(diff_views(big_a, big_a).has_value());
+}
+
+}  // namespace
+}  // namespace caveman::browse
