@@ -1,6 +1,10 @@
 #include "browse_session.h"
 
+#include <algorithm>
+
 #include "actions.h"
+#include "view_diff.h"
+#include "view_file.h"
 
 namespace caveman::browse {
 namespace {
@@ -36,9 +40,41 @@ void settle(Browser& b, Clock::time_point until) {
   }
 }
 
+// The a11y compressor reads `expand:<uid>` as the section that uid names.
+CompressResult compress_tree(const Engine& engine, std::string_view raw, const std::string& focus,
+                             const BrowseConfig& config) {
+  Options options;
+  options.mode = "compress";
+  options.type = "a11y";
+  options.query = focus;
+  options.budget_tokens = config.budget_tokens;
+  return engine.compress(raw, options);
+}
+
 void add_dialogs(Browser& b, Json* payload) {
   Json d = b.take_dialogs();
   if (!d.empty()) (*payload)["dialogs"] = std::move(d);
+}
+
+// After an action: a navigation it started (a link, a form post) is followed to the new
+// document's load (≤ 5 s); otherwise the page's handlers get 100 ms to finish their updates.
+void settle_after_action(Browser& b, Clock::time_point deadline) {
+  pump_for(b, milliseconds(100));
+  auto main_frame = [&](const CdpMessage& e, std::initializer_list<std::string_view> methods) {
+    if (e.session_id != b.session() || std::find(methods.begin(), methods.end(), e.method) == methods.end()) return false;
+    Json p = Json::parse(e.params(), nullptr, /*allow_exceptions=*/false);
+    return p.is_object() && p.value("frameId", std::string()) == b.target_id();
+  };
+  bool navigating = b.cdp()
+                        .wait_event([&](const CdpMessage& e) {
+                          return main_frame(e, {"Page.frameRequestedNavigation", "Page.frameStartedLoading"});
+                        },
+                                    Clock::now())
+                        .ok();
+  if (!navigating) return;
+  (void)b.cdp().wait_event([&](const CdpMessage& e) { return main_frame(e, {"Page.frameStoppedLoading"}); },
+                           std::min(deadline, Clock::now() + kSettleWait));
+  settle(b, std::min(deadline, Clock::now() + kSettleWait));
 }
 
 }  // namespace
@@ -73,6 +109,12 @@ Result<SnapshotOutcome> take_snapshot(Browser& b, const Engine& engine, const Sn
     settle(b, std::min(deadline, Clock::now() + kSettleWait));
   }
   if (req.wait_ms > 0) pump_for(b, milliseconds(req.wait_ms));
+  return read_view(b, engine, req.expand.empty() ? req.query : "expand:" + req.expand, config, deadline);
+}
+
+Result<SnapshotOutcome> read_view(Browser& b, const Engine& engine, const std::string& focus,
+                                  const BrowseConfig& config, Clock::time_point deadline) {
+  milliseconds limit = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
   Result<CdpMessage> ax = b.full_ax_tree(deadline);
   if (!ax.ok()) {
     if (is_timeout(ax.status())) {
@@ -89,13 +131,7 @@ Result<SnapshotOutcome> take_snapshot(Browser& b, const Engine& engine, const Sn
   Result<std::string> doc = b.document_id(deadline);
   if (!doc.ok()) return as_tool_failure(doc.status(), "cave_browser_snapshot_failed", "Page.getFrameTree", limit);
 
-  Options options;
-  options.mode = "compress";
-  options.type = "a11y";
-  // The a11y compressor reads `expand:<uid>` as the section that uid names.
-  options.query = req.expand.empty() ? req.query : "expand:" + req.expand;
-  options.budget_tokens = config.budget_tokens;
-  CompressResult r = engine.compress(ax->result(), options);
+  CompressResult r = compress_tree(engine, ax->result(), focus, config);
   if (r.passed_through()) {
     return Status::Unavailable("cave_browser_snapshot_uncompressed",
                                r.error.empty()
@@ -108,6 +144,8 @@ Result<SnapshotOutcome> take_snapshot(Browser& b, const Engine& engine, const Sn
   out.handle = r.recovery_handle;
   out.document = std::move(doc).value();
   out.uids = uids_from_view(r.output, metadata.ok() ? metadata.value() : "");
+  out.view = r.output;
+  out.whole = focus.empty();
   Json extras = Json::object();
   add_dialogs(b, &extras);
   out.payload = snapshot_payload(r.output, r.recovery_handle, r.tokens_before, engine.counter(), extras);
@@ -122,7 +160,7 @@ Result<Json> act_on_uid(Browser& b, const UidMap& uids, const std::string& docum
                         const BrowseConfig& config) {
   Clock::time_point deadline = Clock::now() + config.action_timeout;
   UidTarget target;
-  if (req.action != "wait") {
+  if (needs_uid(req.action)) {
     auto it = uids.find(req.uid);
     if (it == uids.end()) {
       return Status::NotFound("cave_unknown_uid",
@@ -170,6 +208,8 @@ void BrowseSession::close() {
   browser_.reset();
   uids_.clear();
   uid_document_.clear();
+  last_view_.clear();
+  last_handle_.clear();
 }
 
 Result<Browser*> BrowseSession::browser() {
@@ -194,25 +234,83 @@ Result<Json> BrowseSession::snapshot(const SnapshotRequest& req) {
   CAVEMAN_ASSIGN_OR_RETURN(Browser * b, browser());
   Result<SnapshotOutcome> out = take_snapshot(*b, *engine_, req, config_);
   if (!out.ok()) return after_failure(out.status());
-  if (out->document != uid_document_) {
-    uids_.clear();
-    uid_document_ = out->document;
-  }
-  for (auto& [uid, target] : out->uids) uids_[uid] = target;
+  remember(*out);
+  if (req.to_file) return write_file(req, *out);
   return std::move(out->payload);
 }
 
+Result<Json> BrowseSession::write_file(const SnapshotRequest& req, const SnapshotOutcome& out) {
+  CAVEMAN_ASSIGN_OR_RETURN(std::string path, write_view_file(out.view, req.file_name));
+  Json answer = Json{{"file", path},
+                     {"bytes", out.view.size()},
+                     {"tokens", out.payload.value("view_tokens", std::int64_t{0})}};
+  if (out.payload.contains("dialogs")) answer["dialogs"] = out.payload["dialogs"];
+  return answer;
+}
+
+void BrowseSession::remember(const SnapshotOutcome& out) {
+  if (out.document != uid_document_) {
+    uids_.clear();
+    uid_document_ = out.document;
+  }
+  for (const auto& [uid, target] : out.uids) uids_[uid] = target;
+  last_view_ = out.whole ? out.view : "";
+  last_handle_ = out.handle;
+}
+
+std::optional<std::string> BrowseSession::baseline() {
+  if (last_handle_.empty()) return std::nullopt;
+  if (!last_view_.empty()) return last_view_;
+  Result<std::string> raw = engine_->retrieve(last_handle_);
+  if (!raw.ok()) return std::nullopt;
+  CompressResult r = compress_tree(*engine_, *raw, "", config_);
+  if (r.passed_through()) return std::nullopt;
+  last_view_ = r.output;
+  return last_view_;
+}
+
 Result<Json> BrowseSession::act(const ActRequest& req) {
-  if (req.action != "wait" && (!browser_ || !browser_->alive() || !uids_.contains(req.uid))) {
+  if (needs_uid(req.action) && (!browser_ || !browser_->alive() || !uids_.contains(req.uid))) {
     if (browser_ && !browser_->alive()) close();
     return Status::NotFound("cave_unknown_uid", "unknown uid \"" + req.uid +
                                                     "\": uids come from the latest browser_snapshot of the current "
                                                     "page; take a new snapshot");
   }
   CAVEMAN_ASSIGN_OR_RETURN(Browser * b, browser());
+  b->cdp().clear_events();  // what follows shows whether this action started a navigation
   Result<Json> r = act_on_uid(*b, uids_, uid_document_, req, config_);
+  if (r.ok()) r = view_after_action(*b, req, std::move(r).value());
   if (!r.ok()) return after_failure(r.status());
   return r;
+}
+
+Result<Json> BrowseSession::view_after_action(Browser& b, const ActRequest& req, Json acted) {
+  Clock::time_point deadline = Clock::now() + config_.snapshot_timeout;
+  settle_after_action(b, deadline);
+  CAVEMAN_ASSIGN_OR_RETURN(SnapshotOutcome now, read_view(b, *engine_, "", config_, deadline));
+  bool same_page = now.document == uid_document_;
+  std::optional<std::string> before = same_page && !req.full ? baseline() : std::nullopt;
+  std::optional<ViewDiff> diff = before ? diff_views(*before, now.view, req.uid) : std::nullopt;
+  Json answer = Json{{"ok", true}};
+  // The change, unless the whole view is asked for or would cost no more.
+  if (diff && diff->empty()) {
+    answer["changes"] = "none";
+  } else if (diff && static_cast<std::int64_t>(engine_->counter().count(diff->text)) <
+                          now.payload.value("view_tokens", std::int64_t{0})) {
+    answer["changes"] = diff->text;
+  } else {
+    if (!same_page) answer["new_page"] = true;
+    Json whole = agent_view(now.payload);
+    for (auto it = whole.begin(); it != whole.end(); ++it) {
+      if (it.key() != "dialogs") answer[it.key()] = it.value();
+    }
+  }
+  if (diff) answer["counts"] = Json{{"added", diff->added}, {"removed", diff->removed}, {"changed", diff->changed}};
+  Json dialogs = acted.value("dialogs", Json::array());
+  for (const Json& d : now.payload.value("dialogs", Json::array())) dialogs.push_back(d);
+  if (!dialogs.empty()) answer["dialogs"] = std::move(dialogs);
+  remember(now);
+  return answer;
 }
 
 Result<Json> BrowseSession::eval(const EvalRequest& req) {

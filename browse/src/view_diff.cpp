@@ -17,9 +17,27 @@ struct Step {
 
 struct Side {
   std::vector<ViewLine> lines;
-  std::vector<int> parent;  // -1 at the top level
-  std::vector<std::size_t> hash;
+  std::vector<int> parent;        // -1 at the top level
+  std::vector<std::string> text;  // the line without the `focused` state
+  std::vector<std::string> key;   // what lines are matched by
+  std::vector<std::size_t> hash;  // of key
 };
+
+// Focus moves with every click; on its own it is not a change worth reporting.
+std::string without_focus(const std::string& text) {
+  if (text.empty() || text.back() != '}') return text;
+  std::size_t open = text.rfind(" {");
+  if (open == std::string::npos) return text;
+  std::string states = text.substr(open + 2, text.size() - open - 3), kept;
+  std::size_t pos = 0;
+  while (pos <= states.size()) {
+    std::size_t comma = std::min(states.find(',', pos), states.size());
+    std::string one = states.substr(pos, comma - pos);
+    if (one != "focused") kept += (kept.empty() ? "" : ",") + one;
+    pos = comma + 1;
+  }
+  return text.substr(0, open) + (kept.empty() ? "" : " {" + kept + "}");
+}
 
 Side make_side(std::string_view outline) {
   Side s;
@@ -30,14 +48,21 @@ Side make_side(std::string_view outline) {
     while (!stack.empty() && s.lines[static_cast<std::size_t>(stack.back())].depth >= l.depth) stack.pop_back();
     s.parent.push_back(stack.empty() ? -1 : stack.back());
     stack.push_back(static_cast<int>(i));
-    s.hash.push_back(std::hash<std::string>{}(l.text) * 31 + static_cast<std::size_t>(l.depth));
+    s.text.push_back(without_focus(l.text));
+  }
+  // A container without uid (`listitem`, `row`) is told apart from its siblings by its first
+  // child, so removing one of several alike items removes that item, not its neighbour's lines.
+  for (std::size_t i = 0; i < s.lines.size(); ++i) {
+    bool container = s.lines[i].uid.empty() && i + 1 < s.lines.size() && s.lines[i + 1].depth > s.lines[i].depth;
+    s.key.push_back(container ? s.text[i] + '\x1f' + s.text[i + 1] : s.text[i]);
+    s.hash.push_back(std::hash<std::string>{}(s.key[i]) * 31 + static_cast<std::size_t>(s.lines[i].depth));
   }
   return s;
 }
 
 bool same(const Side& x, int i, const Side& y, int j) {
   auto a = static_cast<std::size_t>(i), b = static_cast<std::size_t>(j);
-  return x.hash[a] == y.hash[b] && x.lines[a].depth == y.lines[b].depth && x.lines[a].text == y.lines[b].text;
+  return x.hash[a] == y.hash[b] && x.lines[a].depth == y.lines[b].depth && x.key[a] == y.key[b];
 }
 
 // The edit script: common head, LCS of the middle (deletions before additions), common tail.
@@ -109,8 +134,7 @@ class Renderer {
           emit_new('+', s.b);
         } else if (!done_pair[static_cast<std::size_t>(a)]) {
           done_pair[static_cast<std::size_t>(a)] = true;
-          ++d.changed;
-          emit_new('~', s.b);
+          emit_changed(a, s.b, &d);
         }
       } else {
         auto a = static_cast<std::size_t>(s.a);
@@ -118,8 +142,7 @@ class Renderer {
         if (b >= 0) {
           if (!done_pair[a]) {
             done_pair[a] = true;
-            ++d.changed;
-            emit_new('~', b);
+            emit_changed(s.a, b, &d);
           }
         } else {
           ++d.removed;
@@ -235,7 +258,7 @@ class Renderer {
     }
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
       printed_[static_cast<std::size_t>(*it)] = true;
-      line(' ', y_.lines[static_cast<std::size_t>(*it)].depth, y_.lines[static_cast<std::size_t>(*it)].text);
+      line(' ', y_.lines[static_cast<std::size_t>(*it)].depth, y_.text[static_cast<std::size_t>(*it)]);
     }
   }
 
@@ -243,7 +266,18 @@ class Renderer {
     flush_run();
     context(y_.parent[static_cast<std::size_t>(b)]);
     printed_[static_cast<std::size_t>(b)] = true;
-    line(mark, y_.lines[static_cast<std::size_t>(b)].depth, y_.lines[static_cast<std::size_t>(b)].text);
+    line(mark, y_.lines[static_cast<std::size_t>(b)].depth, y_.text[static_cast<std::size_t>(b)]);
+  }
+
+  // A container paired only through its first child is unchanged itself: context at most. A
+  // node with a uid that moved is a change.
+  void emit_changed(int a, int b, ViewDiff* d) {
+    if (x_.lines[static_cast<std::size_t>(a)].uid.empty() &&
+        x_.text[static_cast<std::size_t>(a)] == y_.text[static_cast<std::size_t>(b)]) {
+      return;
+    }
+    ++d->changed;
+    emit_new('~', b);
   }
 
   void emit_removed(int a, int inside) {
@@ -257,8 +291,9 @@ class Renderer {
       run_depth_ = x_.lines[static_cast<std::size_t>(a)].depth;
     }
     context(parent < 0 ? -1 : old_to_new_[static_cast<std::size_t>(parent)]);
-    const ViewLine& l = x_.lines[static_cast<std::size_t>(a)];
-    line('-', l.depth, inside > 0 ? l.text + " … " + std::to_string(inside) + " more inside" : l.text);
+    const std::string& text = x_.text[static_cast<std::size_t>(a)];
+    int depth = x_.lines[static_cast<std::size_t>(a)].depth;
+    line('-', depth, inside > 0 ? text + " … " + std::to_string(inside) + " more inside" : text);
   }
 
   void flush_run() {

@@ -3,7 +3,8 @@
 //
 // Two outlines (one node a line, two spaces per level, `[uid] role "name" = "value" {states}`)
 // are compared line by line (longest common subsequence after trimming the common head and
-// tail). A removed and an added line are one *changed* node when they carry the same uid, or
+// tail), ignoring the `focused` state (it moves with every click) and telling alike uid-less
+// containers (`listitem`, `row`) apart by their first child. A removed and an added line are one *changed* node when they carry the same uid, or
 // when neither has a uid and they share role, depth and parent within one run of edits. The
 // rendering prints one line per change, prefixed `+` added, `-` removed, `~` changed (its new
 // form), each under its unchanged ancestors (prefix two spaces) so the place is clear; the

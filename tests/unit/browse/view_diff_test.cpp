@@ -75,7 +75,7 @@ TEST(ViewDiffTest, SameUidElsewhereIsChangedNotAddedAndRemoved) {
   ASSERT_TRUE(d);
   EXPECT_EQ(d->changed, 1);
   EXPECT_EQ(d->added + d->removed, 0);
-  EXPECT_EQ(d->text, "  page \"P\"\n~   [u4] button \"C\" {focused}\n");
+  EXPECT_EQ(d->text, "  page \"P\"\n~   [u4] button \"C\"\n");  // moved; focus is not shown
 }
 
 TEST(ViewDiffTest, LongRunsOfRemovedRowsAreCounted) {
@@ -100,6 +100,31 @@ TEST(ViewDiffTest, LongRunsOfRemovedRowsAreCounted) {
             "-     row \"ORD-6\" … 1 more inside\n"
             "-     row \"ORD-7\" … 1 more inside\n"
             "-     … 2 more like these\n");
+}
+
+TEST(ViewDiffTest, FocusAloneIsNoChange) {
+  std::string before = "page \"P\"\n  [u1] textbox \"Name\" {editable}\n  [u2] button \"Go\" {focused}";
+  std::string after = "page \"P\" {focused}\n  [u1] textbox \"Name\" {focused,editable}\n  [u2] button \"Go\"";
+  EXPECT_TRUE(diff_views(before, after, "u2")->empty());
+}
+
+TEST(ViewDiffTest, RemovingOneOfAlikeItemsRemovesThatItem) {
+  std::string before =
+      "page \"T\"\n  list\n    listitem\n      text \"Write report\"\n    listitem\n      text \"Call Ada\"\n"
+      "    listitem\n      text \"Buy milk\"\n  status\n    text \"3 open\"";
+  std::string after =
+      "page \"T\"\n  list\n    listitem\n      text \"Write report\"\n    listitem\n      text \"Buy milk\"\n"
+      "  status\n    text \"2 open\"";
+  std::optional<ViewDiff> d = diff_views(before, after);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->removed, 2);
+  EXPECT_EQ(d->changed, 1);  // the status text; its container is only context
+  EXPECT_EQ(d->text,
+            "  page \"T\"\n"
+            "    list\n"
+            "-     listitem … 1 more inside\n"
+            "    status\n"
+            "~     text \"2 open\"\n");
 }
 
 TEST(ViewDiffTest, DeterministicAndBoundedBySize) {
