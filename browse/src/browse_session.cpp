@@ -291,7 +291,7 @@ Result<Json> BrowseSession::view_after_action(Browser& b, const ActRequest& req,
   bool same_page = now.document == uid_document_;
   std::optional<std::string> before = same_page && !req.full ? baseline() : std::nullopt;
   std::optional<ViewDiff> diff = before ? diff_views(*before, now.view, req.uid) : std::nullopt;
-  Json answer = Json{{"ok", true}};
+  Json answer = Json::object();
   // The change, unless the whole view is asked for or would cost no more.
   if (diff && diff->empty()) {
     answer["changes"] = "none";

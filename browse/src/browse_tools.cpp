@@ -92,10 +92,12 @@ std::vector<Tool> make_browse_tools(std::shared_ptr<BrowseSession> session) {
     if (!req.ok()) return error_result(req.status());
     Result<Json> answer = session->act(*req);
     if (!answer.ok()) return error_result(answer.status());
-    // The counts are for programs (structuredContent); the agent reads the lines themselves.
+    // The counts and the raw tree's handle are for programs (structuredContent): the agent
+    // reads the lines themselves, and browser_snapshot gives it a handle when it wants one.
     ToolResult r;
     Json text = *answer;
     text.erase("counts");
+    text.erase("recovery_handle");
     r.texts.push_back(dump_compact(text));
     r.structured = std::move(answer).value();
     return r;

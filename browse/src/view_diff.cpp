@@ -1,12 +1,13 @@
 #include "view_diff.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 
 namespace caveman::browse {
 namespace {
 
-constexpr int kShownRemovedSiblings = 3;
+constexpr int kShownRemovedSiblings = 1;
 
 enum class Op : std::uint8_t { kSame, kDel, kAdd };
 struct Step {
@@ -111,7 +112,6 @@ class Renderer {
     old_to_new_.assign(x_.lines.size(), -1);
     pair_of_old_.assign(x_.lines.size(), -1);
     pair_of_new_.assign(y_.lines.size(), -1);
-    printed_.assign(y_.lines.size(), false);
     for (const Step& s : steps_) {
       if (s.op == Op::kSame) old_to_new_[static_cast<std::size_t>(s.a)] = s.b;
     }
@@ -242,30 +242,37 @@ class Renderer {
     return inside;
   }
 
+  // Indented one level less than the outline: the page line is not shown above.
   void line(char mark, int depth, const std::string& text) {
     out_ += mark;
     out_ += ' ';
-    out_.append(static_cast<std::size_t>(depth) * 2, ' ');
+    out_.append(static_cast<std::size_t>(std::max(depth - 1, 0)) * 2, ' ');
     out_ += text;
     out_ += '\n';
   }
 
-  // Prints the not yet printed ancestors (in the new view) of the node under new-view `b`.
+  // Prints the ancestors (in the new view) of the node under new-view `b` that the lines
+  // just above do not already show, so every line reads under its own ancestors.
   void context(int b) {
     std::vector<int> chain;
-    for (int p = b; p >= 0 && !printed_[static_cast<std::size_t>(p)]; p = y_.parent[static_cast<std::size_t>(p)]) {
+    // The page line itself is left out: every line is on that page.
+    for (int p = b; p >= 0 && y_.parent[static_cast<std::size_t>(p)] >= 0; p = y_.parent[static_cast<std::size_t>(p)]) {
       chain.push_back(p);
     }
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      printed_[static_cast<std::size_t>(*it)] = true;
-      line(' ', y_.lines[static_cast<std::size_t>(*it)].depth, y_.text[static_cast<std::size_t>(*it)]);
+    std::reverse(chain.begin(), chain.end());
+    std::size_t keep = 0;
+    while (keep < chain.size() && keep < path_.size() && chain[keep] == path_[keep]) ++keep;
+    for (std::size_t k = keep; k < chain.size(); ++k) {
+      auto i = static_cast<std::size_t>(chain[k]);
+      line(' ', y_.lines[i].depth, y_.text[i]);
     }
+    path_ = std::move(chain);
   }
 
   void emit_new(char mark, int b) {
     flush_run();
     context(y_.parent[static_cast<std::size_t>(b)]);
-    printed_[static_cast<std::size_t>(b)] = true;
+    path_.push_back(b);
     line(mark, y_.lines[static_cast<std::size_t>(b)].depth, y_.text[static_cast<std::size_t>(b)]);
   }
 
@@ -309,7 +316,7 @@ class Renderer {
   std::vector<int> old_to_new_;   // kept or changed lines
   std::vector<int> pair_of_old_;  // changed: old → new
   std::vector<int> pair_of_new_;  // changed: new → old
-  std::vector<bool> printed_;     // new-view lines already in the output
+  std::vector<int> path_;         // new-view lines the output is under now (root first)
   std::string out_;
   int run_parent_ = -1, run_count_ = 0, run_depth_ = 0;
 };

@@ -7,10 +7,11 @@
 // containers (`listitem`, `row`) apart by their first child. A removed and an added line are one *changed* node when they carry the same uid, or
 // when neither has a uid and they share role, depth and parent within one run of edits. The
 // rendering prints one line per change, prefixed `+` added, `-` removed, `~` changed (its new
-// form), each under its unchanged ancestors (prefix two spaces) so the place is clear; the
+// form), each under its unchanged ancestors (prefix two spaces; repeated where the lines
+// above do not show them) so the place is clear; the
 // acted-on uid, when unchanged, is shown with `>` under its ancestors too. A removed subtree is
-// its root line with the count of nodes inside; a run of removed siblings shows the first 3
-// and a count. Pure functions, deterministic output; thread-safe.
+// its root line with the count of nodes inside; a run of removed siblings shows the first
+// and a count. The page line (the root) is never context: it is `~` when the title changed. Pure functions, deterministic output; thread-safe.
 #ifndef CAVEMAN_BROWSE_VIEW_DIFF_H_
 #define CAVEMAN_BROWSE_VIEW_DIFF_H_
 

@@ -43,12 +43,11 @@ TEST(ViewDiffTest, ChangedNodesKeepTheirUidAndContext) {
   EXPECT_EQ(d->added, 0);
   EXPECT_EQ(d->removed, 0);
   EXPECT_EQ(d->text,
-            "  page \"Checkout\"\n"
-            "    form\n"
-            "~     [u3] textbox \"Email\" = \"ada@example.com\" {editable}\n"
-            ">     [uw] button \"Save order\"\n"
-            "    status\n"
-            "~     text \"Saved order for ada@example.com\"\n");
+            "  form\n"
+            "~   [u3] textbox \"Email\" = \"ada@example.com\" {editable}\n"
+            ">   [uw] button \"Save order\"\n"
+            "  status\n"
+            "~   text \"Saved order for ada@example.com\"\n");
 }
 
 TEST(ViewDiffTest, AddedAndRemovedNodes) {
@@ -61,11 +60,10 @@ TEST(ViewDiffTest, AddedAndRemovedNodes) {
   EXPECT_EQ(d->removed, 2);
   EXPECT_EQ(d->changed, 0);
   EXPECT_EQ(d->text,
-            "  page \"Checkout\"\n"
-            "-   status … 1 more inside\n"
-            "+   dialog \"Confirm\"\n"
-            "+     text \"Really save?\"\n"
-            "+     [u9] button \"Yes\"\n");
+            "- status … 1 more inside\n"
+            "+ dialog \"Confirm\"\n"
+            "+   text \"Really save?\"\n"
+            "+   [u9] button \"Yes\"\n");
 }
 
 TEST(ViewDiffTest, SameUidElsewhereIsChangedNotAddedAndRemoved) {
@@ -75,7 +73,7 @@ TEST(ViewDiffTest, SameUidElsewhereIsChangedNotAddedAndRemoved) {
   ASSERT_TRUE(d);
   EXPECT_EQ(d->changed, 1);
   EXPECT_EQ(d->added + d->removed, 0);
-  EXPECT_EQ(d->text, "  page \"P\"\n~   [u4] button \"C\"\n");  // moved; focus is not shown
+  EXPECT_EQ(d->text, "~ [u4] button \"C\"\n");  // moved; focus is not shown
 }
 
 TEST(ViewDiffTest, LongRunsOfRemovedRowsAreCounted) {
@@ -90,16 +88,11 @@ TEST(ViewDiffTest, LongRunsOfRemovedRowsAreCounted) {
   ASSERT_TRUE(d);
   EXPECT_EQ(d->removed, 18);
   EXPECT_EQ(d->text,
-            "  page \"Orders\"\n"
-            "    table \"Orders\"\n"
-            "-     row \"ORD-0\" … 1 more inside\n"
-            "-     row \"ORD-1\" … 1 more inside\n"
-            "-     row \"ORD-2\" … 1 more inside\n"
-            "-     … 1 more like these\n"
-            "-     row \"ORD-5\" … 1 more inside\n"
-            "-     row \"ORD-6\" … 1 more inside\n"
-            "-     row \"ORD-7\" … 1 more inside\n"
-            "-     … 2 more like these\n");
+            "  table \"Orders\"\n"
+            "-   row \"ORD-0\" … 1 more inside\n"
+            "-   … 3 more like these\n"
+            "-   row \"ORD-5\" … 1 more inside\n"
+            "-   … 4 more like these\n");
 }
 
 TEST(ViewDiffTest, FocusAloneIsNoChange) {
@@ -120,11 +113,28 @@ TEST(ViewDiffTest, RemovingOneOfAlikeItemsRemovesThatItem) {
   EXPECT_EQ(d->removed, 2);
   EXPECT_EQ(d->changed, 1);  // the status text; its container is only context
   EXPECT_EQ(d->text,
-            "  page \"T\"\n"
-            "    list\n"
-            "-     listitem … 1 more inside\n"
-            "    status\n"
-            "~     text \"2 open\"\n");
+            "  list\n"
+            "-   listitem … 1 more inside\n"
+            "  status\n"
+            "~   text \"2 open\"\n");
+}
+
+TEST(ViewDiffTest, EveryLineReadsUnderItsOwnAncestors) {
+  // A form step replaced: the paragraphs stay, their fields change.
+  std::string before = "page \"F\"\n  form\n    paragraph\n      [u1] textbox \"User\"\n    paragraph\n      [u2] textbox \"Pass\"";
+  std::string after = "page \"F\"\n  form\n    paragraph\n      [u7] textbox \"Name\"\n    paragraph\n      [u8] combobox \"Plan\"";
+  EXPECT_EQ(diff_views(before, after)->text,
+            "  form\n"
+            "    paragraph\n"
+            "-     [u1] textbox \"User\"\n"
+            "    paragraph\n"
+            "-     [u2] textbox \"Pass\"\n"
+            "    paragraph\n"
+            "+     [u7] textbox \"Name\"\n"
+            "    paragraph\n"
+            "+     [u8] combobox \"Plan\"\n");
+  std::string retitled = "page \"G\"\n  form\n    paragraph\n      [u1] textbox \"User\"\n    paragraph\n      [u2] textbox \"Pass\"";
+  EXPECT_EQ(diff_views(before, retitled)->text, "~ page \"G\"\n");
 }
 
 TEST(ViewDiffTest, DeterministicAndBoundedBySize) {
