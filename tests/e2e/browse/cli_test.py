@@ -156,6 +156,9 @@ try:
     check(not os.path.exists(state_path), "state removed")
     rc, out, err = run("close")
     check(rc == 0 and "no browser session" in out, "close again: %s" % out)
+    # TMPDIR is the home: Chromium's org.chromium.Chromium.* temp dirs must not be left there.
+    stray = [n for n in os.listdir(home) if n.startswith("org.chromium.") or n.startswith("caveman-browse-")]
+    check(stray == [], "nothing left in TMPDIR: %s" % stray)
 finally:
     for pid, _ in ours():
         try:
