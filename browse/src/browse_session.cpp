@@ -113,10 +113,13 @@ Result<SnapshotOutcome> take_snapshot(Browser& b, const Engine& engine, const Sn
 }
 
 Result<SnapshotOutcome> read_view(Browser& b, const Engine& engine, const std::string& focus,
-                                  const BrowseConfig& config, Clock::time_point deadline) {
+                                  const BrowseConfig& config, Clock::time_point deadline, bool reset_when_stuck) {
   milliseconds limit = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
   Result<CdpMessage> ax = b.full_ax_tree(deadline);
   if (!ax.ok()) {
+    if (is_timeout(ax.status()) && !reset_when_stuck) {
+      return snapshot_failed("the accessibility tree was not ready within " + ms_text(limit));
+    }
     if (is_timeout(ax.status())) {
       // The renderer is still busy building the tree: continue in a fresh page so the
       // browser answers the next call at once.
@@ -287,7 +290,17 @@ Result<Json> BrowseSession::act(const ActRequest& req) {
 Result<Json> BrowseSession::view_after_action(Browser& b, const ActRequest& req, Json acted) {
   Clock::time_point deadline = Clock::now() + config_.snapshot_timeout;
   settle_after_action(b, deadline);
-  CAVEMAN_ASSIGN_OR_RETURN(SnapshotOutcome now, read_view(b, *engine_, "", config_, deadline));
+  Result<SnapshotOutcome> read = read_view(b, *engine_, "", config_, deadline, /*reset_when_stuck=*/false);
+  if (!read.ok()) {
+    // The action itself was done: say so rather than fail it (the page stays as it is).
+    if (!b.alive()) return read.status();
+    Json answer = Json{{"changes", "unknown"},
+                       {"note", "the action was done but the page's view could not be read (" + read.status().message() +
+                                    "); browser_snapshot shows the page"}};
+    if (acted.contains("dialogs")) answer["dialogs"] = acted["dialogs"];
+    return answer;
+  }
+  SnapshotOutcome now = std::move(read).value();
   bool same_page = now.document == uid_document_;
   std::optional<std::string> before = same_page && !req.full ? baseline() : std::nullopt;
   std::optional<ViewDiff> diff = before ? diff_views(*before, now.view, req.uid) : std::nullopt;

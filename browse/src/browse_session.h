@@ -40,9 +40,11 @@ Result<SnapshotOutcome> take_snapshot(Browser& browser, const Engine& engine, co
                                       const BrowseConfig& config);
 
 // The current page as it is (AX tree, compression, payload); `focus` is a query or
-// "expand:<uid>" ("" = the whole view).
+// "expand:<uid>" ("" = the whole view). A tree not ready in time makes the page be replaced
+// by a blank one only when `reset_when_stuck`.
 Result<SnapshotOutcome> read_view(Browser& browser, const Engine& engine, const std::string& focus,
-                                  const BrowseConfig& config, Clock::time_point deadline);
+                                  const BrowseConfig& config, Clock::time_point deadline,
+                                  bool reset_when_stuck = true);
 
 // Acts on `request.uid` looked up in `uids` (valid for `document`).
 Result<Json> act_on_uid(Browser& browser, const UidMap& uids, const std::string& document,
