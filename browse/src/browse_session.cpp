@@ -1,6 +1,7 @@
 #include "browse_session.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "actions.h"
 #include "view_diff.h"
@@ -202,6 +203,56 @@ Result<std::string> recover(const Engine& engine, const RecoverRequest& req) {
   return r;
 }
 
+std::optional<std::string> whole_view_of(const Engine& engine, const std::string& handle, const BrowseConfig& config) {
+  if (handle.empty()) return std::nullopt;
+  Result<std::string> raw = engine.retrieve(handle);
+  if (!raw.ok()) return std::nullopt;
+  CompressResult r = compress_tree(engine, *raw, "", config);
+  if (r.passed_through()) return std::nullopt;
+  return r.output;
+}
+
+Result<Json> answer_action(Browser& b, const Engine& engine, const BrowseConfig& config, const ActRequest& req,
+                           Json acted, const std::string& document,
+                           const std::function<std::optional<std::string>()>& before,
+                           std::optional<SnapshotOutcome>* now_out) {
+  Clock::time_point deadline = Clock::now() + config.snapshot_timeout;
+  settle_after_action(b, deadline);
+  Result<SnapshotOutcome> read = read_view(b, engine, "", config, deadline, /*reset_when_stuck=*/false);
+  if (!read.ok()) {
+    // The action itself was done: say so rather than fail it (the page stays as it is).
+    if (!b.alive()) return read.status();
+    Json answer = Json{{"changes", "unknown"},
+                       {"note", "the action was done but the page's view could not be read (" + read.status().message() +
+                                    "); browser_snapshot shows the page"}};
+    if (acted.contains("dialogs")) answer["dialogs"] = acted["dialogs"];
+    return answer;
+  }
+  const SnapshotOutcome& now = now_out->emplace(std::move(read).value());
+  bool same_page = now.document == document;
+  std::optional<std::string> old = same_page && !req.full ? before() : std::nullopt;
+  std::optional<ViewDiff> diff = old ? diff_views(*old, now.view, req.uid) : std::nullopt;
+  Json answer = Json::object();
+  // The change, unless the whole view is asked for or would cost no more.
+  if (diff && diff->empty()) {
+    answer["changes"] = "none";
+  } else if (diff && static_cast<std::int64_t>(engine.counter().count(diff->text)) <
+                          now.payload.value("view_tokens", std::int64_t{0})) {
+    answer["changes"] = diff->text;
+  } else {
+    if (!same_page) answer["new_page"] = true;
+    Json whole = agent_view(now.payload);
+    for (auto it = whole.begin(); it != whole.end(); ++it) {
+      if (it.key() != "dialogs") answer[it.key()] = it.value();
+    }
+  }
+  if (diff) answer["counts"] = Json{{"added", diff->added}, {"removed", diff->removed}, {"changed", diff->changed}};
+  Json dialogs = acted.value("dialogs", Json::array());
+  for (const Json& d : now.payload.value("dialogs", Json::array())) dialogs.push_back(d);
+  if (!dialogs.empty()) answer["dialogs"] = std::move(dialogs);
+  return answer;
+}
+
 BrowseSession::BrowseSession(BrowseConfig config, std::shared_ptr<const Engine> engine)
     : config_(std::move(config)), engine_(std::move(engine)) {}
 
@@ -262,13 +313,8 @@ void BrowseSession::remember(const SnapshotOutcome& out) {
 }
 
 std::optional<std::string> BrowseSession::baseline() {
-  if (last_handle_.empty()) return std::nullopt;
-  if (!last_view_.empty()) return last_view_;
-  Result<std::string> raw = engine_->retrieve(last_handle_);
-  if (!raw.ok()) return std::nullopt;
-  CompressResult r = compress_tree(*engine_, *raw, "", config_);
-  if (r.passed_through()) return std::nullopt;
-  last_view_ = r.output;
+  if (last_view_.empty()) last_view_ = whole_view_of(*engine_, last_handle_, config_).value_or("");
+  if (last_view_.empty()) return std::nullopt;
   return last_view_;
 }
 
@@ -282,49 +328,13 @@ Result<Json> BrowseSession::act(const ActRequest& req) {
   CAVEMAN_ASSIGN_OR_RETURN(Browser * b, browser());
   b->cdp().clear_events();  // what follows shows whether this action started a navigation
   Result<Json> r = act_on_uid(*b, uids_, uid_document_, req, config_);
-  if (r.ok()) r = view_after_action(*b, req, std::move(r).value());
+  std::optional<SnapshotOutcome> now;
+  if (r.ok()) r = answer_action(*b, *engine_, config_, req, std::move(r).value(), uid_document_, [this] { return baseline(); }, &now);
   if (!r.ok()) return after_failure(r.status());
+  if (now) remember(*now);
   return r;
 }
 
-Result<Json> BrowseSession::view_after_action(Browser& b, const ActRequest& req, Json acted) {
-  Clock::time_point deadline = Clock::now() + config_.snapshot_timeout;
-  settle_after_action(b, deadline);
-  Result<SnapshotOutcome> read = read_view(b, *engine_, "", config_, deadline, /*reset_when_stuck=*/false);
-  if (!read.ok()) {
-    // The action itself was done: say so rather than fail it (the page stays as it is).
-    if (!b.alive()) return read.status();
-    Json answer = Json{{"changes", "unknown"},
-                       {"note", "the action was done but the page's view could not be read (" + read.status().message() +
-                                    "); browser_snapshot shows the page"}};
-    if (acted.contains("dialogs")) answer["dialogs"] = acted["dialogs"];
-    return answer;
-  }
-  SnapshotOutcome now = std::move(read).value();
-  bool same_page = now.document == uid_document_;
-  std::optional<std::string> before = same_page && !req.full ? baseline() : std::nullopt;
-  std::optional<ViewDiff> diff = before ? diff_views(*before, now.view, req.uid) : std::nullopt;
-  Json answer = Json::object();
-  // The change, unless the whole view is asked for or would cost no more.
-  if (diff && diff->empty()) {
-    answer["changes"] = "none";
-  } else if (diff && static_cast<std::int64_t>(engine_->counter().count(diff->text)) <
-                          now.payload.value("view_tokens", std::int64_t{0})) {
-    answer["changes"] = diff->text;
-  } else {
-    if (!same_page) answer["new_page"] = true;
-    Json whole = agent_view(now.payload);
-    for (auto it = whole.begin(); it != whole.end(); ++it) {
-      if (it.key() != "dialogs") answer[it.key()] = it.value();
-    }
-  }
-  if (diff) answer["counts"] = Json{{"added", diff->added}, {"removed", diff->removed}, {"changed", diff->changed}};
-  Json dialogs = acted.value("dialogs", Json::array());
-  for (const Json& d : now.payload.value("dialogs", Json::array())) dialogs.push_back(d);
-  if (!dialogs.empty()) answer["dialogs"] = std::move(dialogs);
-  remember(now);
-  return answer;
-}
 
 Result<Json> BrowseSession::eval(const EvalRequest& req) {
   CAVEMAN_ASSIGN_OR_RETURN(Browser * b, browser());

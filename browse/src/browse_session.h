@@ -15,6 +15,7 @@
 #ifndef CAVEMAN_BROWSE_BROWSE_SESSION_H_
 #define CAVEMAN_BROWSE_BROWSE_SESSION_H_
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,6 +51,17 @@ Result<SnapshotOutcome> read_view(Browser& browser, const Engine& engine, const 
 Result<Json> act_on_uid(Browser& browser, const UidMap& uids, const std::string& document,
                         const ActRequest& request, const BrowseConfig& config);
 
+// The whole view of the raw tree stored under `handle` (nullopt when it is gone).
+std::optional<std::string> whole_view_of(const Engine& engine, const std::string& handle, const BrowseConfig& config);
+
+// What browser_act answers once `acted` (perform_action's result) is done: the page settles, its
+// whole view is read (into `now`) and compared with `before()` — the whole view last seen of
+// `document`, asked only when the page is still that document and `full` is not set.
+Result<Json> answer_action(Browser& browser, const Engine& engine, const BrowseConfig& config,
+                           const ActRequest& request, Json acted, const std::string& document,
+                           const std::function<std::optional<std::string>()>& before,
+                           std::optional<SnapshotOutcome>* now);
+
 // browser_eval: {"result": <value>} (+ "dialogs").
 Result<Json> evaluate_expression(Browser& browser, const EvalRequest& request, const BrowseConfig& config);
 
@@ -77,8 +89,6 @@ class BrowseSession {
   void remember(const SnapshotOutcome& view);
   // The whole view behind the latest snapshot (recomputed from its raw tree after a focused one).
   std::optional<std::string> baseline();
-  // What browser_act answers once `acted` (perform_action's result) is done.
-  Result<Json> view_after_action(Browser& b, const ActRequest& request, Json acted);
   Result<Json> write_file(const SnapshotRequest& request, const SnapshotOutcome& view);
 
   BrowseConfig config_;
