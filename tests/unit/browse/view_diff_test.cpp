@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 namespace caveman::browse {
 namespace {
 
@@ -135,6 +138,35 @@ TEST(ViewDiffTest, EveryLineReadsUnderItsOwnAncestors) {
             "+     [u8] combobox \"Plan\"\n");
   std::string retitled = "page \"G\"\n  form\n    paragraph\n      [u1] textbox \"User\"\n    paragraph\n      [u2] textbox \"Pass\"";
   EXPECT_EQ(diff_views(before, retitled)->text, "~ page \"G\"\n");
+}
+
+TEST(ViewDiffTest, RandomOutlinesKeepTheFormat) {
+  std::mt19937 rng(26);
+  const char* texts[] = {"listitem", "row", "text \"a\"", "text \"b\"", "[u1] button \"Go\"", "[u2] link \"x\" {focused}",
+                         "heading \"H\"", "[u3] textbox \"T\" = \"v\""};
+  auto outline = [&] {
+    std::string o = "page \"P\"\n";
+    int depth = 1;
+    for (int i = 0, n = static_cast<int>(rng() % 30); i < n; ++i) {
+      depth = std::max(1, std::min(depth + static_cast<int>(rng() % 3) - 1, 5));
+      o += std::string(static_cast<std::size_t>(depth) * 2, ' ') + texts[rng() % 8] + "\n";
+    }
+    return o;
+  };
+  for (int round = 0; round < 500; ++round) {
+    std::string a = outline(), b = outline();
+    EXPECT_TRUE(diff_views(a, a, "u1")->empty());
+    std::optional<ViewDiff> d = diff_views(a, b, "u1");
+    ASSERT_TRUE(d);
+    for (const ViewLine& l : parse_view(d->text)) EXPECT_NE(l.text, "") << d->text;
+    std::size_t pos = 0;
+    while (pos < d->text.size()) {
+      EXPECT_NE(std::string("+-~> ").find(d->text[pos]), std::string::npos) << d->text;
+      EXPECT_EQ(d->text[pos + 1], ' ') << d->text;
+      pos = d->text.find('\n', pos) + 1;
+    }
+    EXPECT_EQ(d->text.empty(), d->empty());
+  }
 }
 
 TEST(ViewDiffTest, DeterministicAndBoundedBySize) {
