@@ -78,6 +78,26 @@ void settle_after_action(Browser& b, Clock::time_point deadline) {
   settle(b, std::min(deadline, Clock::now() + kSettleWait));
 }
 
+// The change, unless there is none to compare, the whole view would cost no more, or the page
+// was replaced: then the whole view.
+Json change_or_view(const std::optional<ViewDiff>& diff, const SnapshotOutcome& now, bool same_page,
+                    const tokens::Counter& counter) {
+  Json answer = Json::object();
+  if (diff && diff->empty()) {
+    answer["changes"] = "none";
+  } else if (diff && static_cast<std::int64_t>(counter.count(diff->text)) < now.payload.value("view_tokens", std::int64_t{0})) {
+    answer["changes"] = diff->text;
+  } else {
+    if (!same_page) answer["new_page"] = true;
+    Json whole = agent_view(now.payload);
+    for (auto it = whole.begin(); it != whole.end(); ++it) {
+      if (it.key() != "dialogs") answer[it.key()] = it.value();
+    }
+  }
+  if (diff) answer["counts"] = Json{{"added", diff->added}, {"removed", diff->removed}, {"changed", diff->changed}};
+  return answer;
+}
+
 }  // namespace
 
 Result<SnapshotOutcome> take_snapshot(Browser& b, const Engine& engine, const SnapshotRequest& req,
@@ -180,6 +200,7 @@ Result<Json> act_on_uid(Browser& b, const UidMap& uids, const std::string& docum
                                                       "; take a new browser_snapshot");
     }
   }
+  b.cdp().clear_events();  // what follows shows whether this action started a navigation
   Result<Json> r = perform_action(b, req, target, deadline);
   if (!r.ok()) return as_tool_failure(r.status(), "cave_browser_action_failed", req.action, config.action_timeout);
   Json out = std::move(r).value();
@@ -232,21 +253,7 @@ Result<Json> answer_action(Browser& b, const Engine& engine, const BrowseConfig&
   bool same_page = now.document == document;
   std::optional<std::string> old = same_page && !req.full ? before() : std::nullopt;
   std::optional<ViewDiff> diff = old ? diff_views(*old, now.view, req.uid) : std::nullopt;
-  Json answer = Json::object();
-  // The change, unless the whole view is asked for or would cost no more.
-  if (diff && diff->empty()) {
-    answer["changes"] = "none";
-  } else if (diff && static_cast<std::int64_t>(engine.counter().count(diff->text)) <
-                          now.payload.value("view_tokens", std::int64_t{0})) {
-    answer["changes"] = diff->text;
-  } else {
-    if (!same_page) answer["new_page"] = true;
-    Json whole = agent_view(now.payload);
-    for (auto it = whole.begin(); it != whole.end(); ++it) {
-      if (it.key() != "dialogs") answer[it.key()] = it.value();
-    }
-  }
-  if (diff) answer["counts"] = Json{{"added", diff->added}, {"removed", diff->removed}, {"changed", diff->changed}};
+  Json answer = change_or_view(diff, now, same_page, engine.counter());
   Json dialogs = acted.value("dialogs", Json::array());
   for (const Json& d : now.payload.value("dialogs", Json::array())) dialogs.push_back(d);
   if (!dialogs.empty()) answer["dialogs"] = std::move(dialogs);
@@ -326,7 +333,6 @@ Result<Json> BrowseSession::act(const ActRequest& req) {
                                                     "page; take a new snapshot");
   }
   CAVEMAN_ASSIGN_OR_RETURN(Browser * b, browser());
-  b->cdp().clear_events();  // what follows shows whether this action started a navigation
   Result<Json> r = act_on_uid(*b, uids_, uid_document_, req, config_);
   std::optional<SnapshotOutcome> now;
   if (r.ok()) r = answer_action(*b, *engine_, config_, req, std::move(r).value(), uid_document_, [this] { return baseline(); }, &now);
