@@ -23,6 +23,7 @@
 // Success = every step succeeded and the task's final check (a JavaScript expression run
 // through each server's eval tool, not counted) is true. Tokens: gpt-tokenizer o200k_base of
 // the text content of each result (what the agent reads). Wall time: the steps, not the check.
+// BROWSE_TASK_TRACE=1 prints every call and its result on stderr.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
