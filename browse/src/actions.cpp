@@ -155,6 +155,26 @@ Status key(Browser& b, const char* name, int code, Clock::time_point deadline) {
   return Status::Ok();
 }
 
+// wait with text: polls the page's visible text until it holds `text`.
+Result<Json> wait_for_text(Browser& b, const std::string& text, Clock::time_point deadline) {
+  std::string probe = "(document.body ? document.body.innerText : '').includes(" + Json(text).dump() + ")";
+  while (true) {
+    Result<Json> found = b.evaluate(probe, deadline);
+    if (found.ok() && found->is_boolean() && found->get<bool>()) return Json{{"ok", true}, {"settled", true}};
+    if (!b.alive()) return Status::Unavailable("cave_browser_unavailable", "the browser exited or crashed");
+    if (Clock::now() + milliseconds(100) >= deadline) break;
+    pump_for(b, milliseconds(100));
+  }
+  return action_failed("the text \"" + text.substr(0, 80) + "\" did not appear in time");
+}
+
+Result<Json> navigate(Browser& b, const std::string& url, Clock::time_point deadline) {
+  Status s = b.navigate(url, deadline);
+  if (s.cave_code() == "cave_browser_navigation_failed") return action_failed(s.message());
+  CAVEMAN_RETURN_IF_ERROR(s);
+  return Json{{"ok", true}, {"settled", true}};
+}
+
 Result<Json> act_on_node(Browser& b, const ActRequest& req, const std::string& object_id,
                          Clock::time_point deadline) {
   CAVEMAN_ASSIGN_OR_RETURN(auto point, actionable_point(b, req.uid, object_id, deadline));
@@ -203,6 +223,8 @@ void pump_for(Browser& browser, milliseconds duration) {
 
 Result<Json> perform_action(Browser& b, const ActRequest& req, const UidTarget& target,
                             Clock::time_point deadline) {
+  if (req.action == "navigate") return navigate(b, req.url, deadline);
+  if (req.action == "wait" && !req.text.empty()) return wait_for_text(b, req.text, deadline);
   if (req.action == "wait") {
     pump_for(b, kWaitAction);
     if (!b.alive()) return Status::Unavailable("cave_browser_unavailable", "the browser exited or crashed");

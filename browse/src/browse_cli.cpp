@@ -115,6 +115,15 @@ int close_session(const std::string& state_path, std::ostream& out, std::ostream
   return 0;
 }
 
+// A view read: its uids join the state's (a new document replaces them); its raw tree is the
+// baseline of the next act.
+void remember(SessionState* state, const SnapshotOutcome& view) {
+  if (view.document != state->document) state->uids.clear();
+  state->document = view.document;
+  for (const auto& [uid, t] : view.uids) state->uids[uid] = t;
+  state->last_handle = view.handle;
+}
+
 void print_snapshot(const Json& p, bool json, std::ostream& out) {
   if (json) {
     out << dump_compact(p) << "\n";
@@ -209,17 +218,22 @@ int run_cli(const std::vector<std::string>& all_args, std::ostream& out, std::os
   if (verb == "snapshot") {
     Result<SnapshotOutcome> r = take_snapshot(b, *engine, snap, config);
     if (r.ok()) {
-      if (r->document != state.document) state.uids.clear();
-      state.document = r->document;
-      for (auto& [uid, t] : r->uids) state.uids[uid] = t;
-      state.last_handle = r->handle;
+      remember(&state, *r);
       print_snapshot(r->payload, json, out);
     } else {
       rc = fail(err, r.status());
     }
   } else if (verb == "act") {
+    // Like browser_act: what changed since the latest snapshot (its raw tree is in the store).
     Result<Json> r = act_on_uid(b, state.uids, state.document, act, config);
+    std::optional<SnapshotOutcome> now;
     if (r.ok()) {
+      r = answer_action(b, *engine, config, act, std::move(r).value(), state.document,
+                        [&] { return whole_view_of(*engine, state.last_handle, config); }, &now);
+    }
+    if (r.ok()) {
+      if (now) remember(&state, *now);
+      r->erase("counts");
       out << dump_compact(*r) << "\n";
     } else {
       rc = fail(err, r.status());

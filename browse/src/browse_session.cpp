@@ -1,6 +1,11 @@
 #include "browse_session.h"
 
+#include <algorithm>
+#include <functional>
+
 #include "actions.h"
+#include "view_diff.h"
+#include "view_file.h"
 
 namespace caveman::browse {
 namespace {
@@ -36,9 +41,61 @@ void settle(Browser& b, Clock::time_point until) {
   }
 }
 
+// The a11y compressor reads `expand:<uid>` as the section that uid names.
+CompressResult compress_tree(const Engine& engine, std::string_view raw, const std::string& focus,
+                             const BrowseConfig& config) {
+  Options options;
+  options.mode = "compress";
+  options.type = "a11y";
+  options.query = focus;
+  options.budget_tokens = config.budget_tokens;
+  return engine.compress(raw, options);
+}
+
 void add_dialogs(Browser& b, Json* payload) {
   Json d = b.take_dialogs();
   if (!d.empty()) (*payload)["dialogs"] = std::move(d);
+}
+
+// After an action: a navigation it started (a link, a form post) is followed to the new
+// document's load (≤ 5 s); otherwise the page's handlers get 100 ms to finish their updates.
+void settle_after_action(Browser& b, Clock::time_point deadline) {
+  pump_for(b, milliseconds(100));
+  auto main_frame = [&](const CdpMessage& e, std::initializer_list<std::string_view> methods) {
+    if (e.session_id != b.session() || std::find(methods.begin(), methods.end(), e.method) == methods.end()) return false;
+    Json p = Json::parse(e.params(), nullptr, /*allow_exceptions=*/false);
+    return p.is_object() && p.value("frameId", std::string()) == b.target_id();
+  };
+  bool navigating = b.cdp()
+                        .wait_event([&](const CdpMessage& e) {
+                          return main_frame(e, {"Page.frameRequestedNavigation", "Page.frameStartedLoading"});
+                        },
+                                    Clock::now())
+                        .ok();
+  if (!navigating) return;
+  (void)b.cdp().wait_event([&](const CdpMessage& e) { return main_frame(e, {"Page.frameStoppedLoading"}); },
+                           std::min(deadline, Clock::now() + kSettleWait));
+  settle(b, std::min(deadline, Clock::now() + kSettleWait));
+}
+
+// The change, unless there is none to compare, the whole view would cost no more, or the page
+// was replaced: then the whole view.
+Json change_or_view(const std::optional<ViewDiff>& diff, const SnapshotOutcome& now, bool same_page,
+                    const tokens::Counter& counter) {
+  Json answer = Json::object();
+  if (diff && diff->empty()) {
+    answer["changes"] = "none";
+  } else if (diff && static_cast<std::int64_t>(counter.count(diff->text)) < now.payload.value("view_tokens", std::int64_t{0})) {
+    answer["changes"] = diff->text;
+  } else {
+    if (!same_page) answer["new_page"] = true;
+    Json whole = agent_view(now.payload);
+    for (auto it = whole.begin(); it != whole.end(); ++it) {
+      if (it.key() != "dialogs") answer[it.key()] = it.value();
+    }
+  }
+  if (diff) answer["counts"] = Json{{"added", diff->added}, {"removed", diff->removed}, {"changed", diff->changed}};
+  return answer;
 }
 
 }  // namespace
@@ -73,8 +130,17 @@ Result<SnapshotOutcome> take_snapshot(Browser& b, const Engine& engine, const Sn
     settle(b, std::min(deadline, Clock::now() + kSettleWait));
   }
   if (req.wait_ms > 0) pump_for(b, milliseconds(req.wait_ms));
+  return read_view(b, engine, req.expand.empty() ? req.query : "expand:" + req.expand, config, deadline);
+}
+
+Result<SnapshotOutcome> read_view(Browser& b, const Engine& engine, const std::string& focus,
+                                  const BrowseConfig& config, Clock::time_point deadline, bool reset_when_stuck) {
+  milliseconds limit = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
   Result<CdpMessage> ax = b.full_ax_tree(deadline);
   if (!ax.ok()) {
+    if (is_timeout(ax.status()) && !reset_when_stuck) {
+      return snapshot_failed("the accessibility tree was not ready within " + ms_text(limit));
+    }
     if (is_timeout(ax.status())) {
       // The renderer is still busy building the tree: continue in a fresh page so the
       // browser answers the next call at once.
@@ -89,13 +155,7 @@ Result<SnapshotOutcome> take_snapshot(Browser& b, const Engine& engine, const Sn
   Result<std::string> doc = b.document_id(deadline);
   if (!doc.ok()) return as_tool_failure(doc.status(), "cave_browser_snapshot_failed", "Page.getFrameTree", limit);
 
-  Options options;
-  options.mode = "compress";
-  options.type = "a11y";
-  // The a11y compressor reads `expand:<uid>` as the section that uid names.
-  options.query = req.expand.empty() ? req.query : "expand:" + req.expand;
-  options.budget_tokens = config.budget_tokens;
-  CompressResult r = engine.compress(ax->result(), options);
+  CompressResult r = compress_tree(engine, ax->result(), focus, config);
   if (r.passed_through()) {
     return Status::Unavailable("cave_browser_snapshot_uncompressed",
                                r.error.empty()
@@ -108,6 +168,8 @@ Result<SnapshotOutcome> take_snapshot(Browser& b, const Engine& engine, const Sn
   out.handle = r.recovery_handle;
   out.document = std::move(doc).value();
   out.uids = uids_from_view(r.output, metadata.ok() ? metadata.value() : "");
+  out.view = r.output;
+  out.whole = focus.empty();
   Json extras = Json::object();
   add_dialogs(b, &extras);
   out.payload = snapshot_payload(r.output, r.recovery_handle, r.tokens_before, engine.counter(), extras);
@@ -122,7 +184,7 @@ Result<Json> act_on_uid(Browser& b, const UidMap& uids, const std::string& docum
                         const BrowseConfig& config) {
   Clock::time_point deadline = Clock::now() + config.action_timeout;
   UidTarget target;
-  if (req.action != "wait") {
+  if (needs_uid(req.action)) {
     auto it = uids.find(req.uid);
     if (it == uids.end()) {
       return Status::NotFound("cave_unknown_uid",
@@ -138,6 +200,7 @@ Result<Json> act_on_uid(Browser& b, const UidMap& uids, const std::string& docum
                                                       "; take a new browser_snapshot");
     }
   }
+  b.cdp().clear_events();  // what follows shows whether this action started a navigation
   Result<Json> r = perform_action(b, req, target, deadline);
   if (!r.ok()) return as_tool_failure(r.status(), "cave_browser_action_failed", req.action, config.action_timeout);
   Json out = std::move(r).value();
@@ -161,6 +224,42 @@ Result<std::string> recover(const Engine& engine, const RecoverRequest& req) {
   return r;
 }
 
+std::optional<std::string> whole_view_of(const Engine& engine, const std::string& handle, const BrowseConfig& config) {
+  if (handle.empty()) return std::nullopt;
+  Result<std::string> raw = engine.retrieve(handle);
+  if (!raw.ok()) return std::nullopt;
+  CompressResult r = compress_tree(engine, *raw, "", config);
+  if (r.passed_through()) return std::nullopt;
+  return r.output;
+}
+
+Result<Json> answer_action(Browser& b, const Engine& engine, const BrowseConfig& config, const ActRequest& req,
+                           Json acted, const std::string& document,
+                           const std::function<std::optional<std::string>()>& before,
+                           std::optional<SnapshotOutcome>* now_out) {
+  Clock::time_point deadline = Clock::now() + config.snapshot_timeout;
+  settle_after_action(b, deadline);
+  Result<SnapshotOutcome> read = read_view(b, engine, "", config, deadline, /*reset_when_stuck=*/false);
+  if (!read.ok()) {
+    // The action itself was done: say so rather than fail it (the page stays as it is).
+    if (!b.alive()) return read.status();
+    Json answer = Json{{"changes", "unknown"},
+                       {"note", "the action was done but the page's view could not be read (" + read.status().message() +
+                                    "); browser_snapshot shows the page"}};
+    if (acted.contains("dialogs")) answer["dialogs"] = acted["dialogs"];
+    return answer;
+  }
+  const SnapshotOutcome& now = now_out->emplace(std::move(read).value());
+  bool same_page = now.document == document;
+  std::optional<std::string> old = same_page && !req.full ? before() : std::nullopt;
+  std::optional<ViewDiff> diff = old ? diff_views(*old, now.view, req.uid) : std::nullopt;
+  Json answer = change_or_view(diff, now, same_page, engine.counter());
+  Json dialogs = acted.value("dialogs", Json::array());
+  for (const Json& d : now.payload.value("dialogs", Json::array())) dialogs.push_back(d);
+  if (!dialogs.empty()) answer["dialogs"] = std::move(dialogs);
+  return answer;
+}
+
 BrowseSession::BrowseSession(BrowseConfig config, std::shared_ptr<const Engine> engine)
     : config_(std::move(config)), engine_(std::move(engine)) {}
 
@@ -170,6 +269,8 @@ void BrowseSession::close() {
   browser_.reset();
   uids_.clear();
   uid_document_.clear();
+  last_view_.clear();
+  last_handle_.clear();
 }
 
 Result<Browser*> BrowseSession::browser() {
@@ -194,16 +295,38 @@ Result<Json> BrowseSession::snapshot(const SnapshotRequest& req) {
   CAVEMAN_ASSIGN_OR_RETURN(Browser * b, browser());
   Result<SnapshotOutcome> out = take_snapshot(*b, *engine_, req, config_);
   if (!out.ok()) return after_failure(out.status());
-  if (out->document != uid_document_) {
-    uids_.clear();
-    uid_document_ = out->document;
-  }
-  for (auto& [uid, target] : out->uids) uids_[uid] = target;
+  remember(*out);
+  if (req.to_file) return write_file(req, *out);
   return std::move(out->payload);
 }
 
+Result<Json> BrowseSession::write_file(const SnapshotRequest& req, const SnapshotOutcome& out) {
+  CAVEMAN_ASSIGN_OR_RETURN(std::string path, write_view_file(out.view, req.file_name));
+  Json answer = Json{{"file", path},
+                     {"bytes", out.view.size()},
+                     {"tokens", out.payload.value("view_tokens", std::int64_t{0})}};
+  if (out.payload.contains("dialogs")) answer["dialogs"] = out.payload["dialogs"];
+  return answer;
+}
+
+void BrowseSession::remember(const SnapshotOutcome& out) {
+  if (out.document != uid_document_) {
+    uids_.clear();
+    uid_document_ = out.document;
+  }
+  for (const auto& [uid, target] : out.uids) uids_[uid] = target;
+  last_view_ = out.whole ? out.view : "";
+  last_handle_ = out.handle;
+}
+
+std::optional<std::string> BrowseSession::baseline() {
+  if (last_view_.empty()) last_view_ = whole_view_of(*engine_, last_handle_, config_).value_or("");
+  if (last_view_.empty()) return std::nullopt;
+  return last_view_;
+}
+
 Result<Json> BrowseSession::act(const ActRequest& req) {
-  if (req.action != "wait" && (!browser_ || !browser_->alive() || !uids_.contains(req.uid))) {
+  if (needs_uid(req.action) && (!browser_ || !browser_->alive() || !uids_.contains(req.uid))) {
     if (browser_ && !browser_->alive()) close();
     return Status::NotFound("cave_unknown_uid", "unknown uid \"" + req.uid +
                                                     "\": uids come from the latest browser_snapshot of the current "
@@ -211,9 +334,13 @@ Result<Json> BrowseSession::act(const ActRequest& req) {
   }
   CAVEMAN_ASSIGN_OR_RETURN(Browser * b, browser());
   Result<Json> r = act_on_uid(*b, uids_, uid_document_, req, config_);
+  std::optional<SnapshotOutcome> now;
+  if (r.ok()) r = answer_action(*b, *engine_, config_, req, std::move(r).value(), uid_document_, [this] { return baseline(); }, &now);
   if (!r.ok()) return after_failure(r.status());
+  if (now) remember(*now);
   return r;
 }
+
 
 Result<Json> BrowseSession::eval(const EvalRequest& req) {
   CAVEMAN_ASSIGN_OR_RETURN(Browser * b, browser());

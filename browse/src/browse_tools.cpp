@@ -50,13 +50,17 @@ std::vector<Tool> make_browse_tools(std::shared_ptr<BrowseSession> session) {
        {{"url", str("http(s) URL, about:blank or data:text/html,…; omit for the current page")},
         {"wait", {{"type", "integer"}, {"minimum", 0}, {"maximum", 30000}, {"description", "extra ms to wait"}}},
         {"query", str("words to look for")},
-        {"expand", str("uid named by a \"… hidden\" marker (or any uid): that section in full")}}}};
+        {"expand", str("uid named by a \"… hidden\" marker (or any uid): that section in full")},
+        {"file",
+         {{"type", {"boolean", "string"}},
+          {"description", "true or a file name: write the view to $CAVEMAN_HOME/browse/ and answer its path, bytes, tokens"}}}}}};
   snap.annotations = annotations(false, false, false);
   snap.handler = [session](const Json& args, const mcp::CallContext&) {
     Result<SnapshotRequest> req = parse_snapshot_args(args);
     if (!req.ok()) return error_result(req.status());
     Result<Json> full = session->snapshot(*req);
     if (!full.ok()) return error_result(full.status());
+    if (req->to_file) return ToolResult::payload(std::move(full).value());
     ToolResult r;
     r.texts.push_back(dump_compact(agent_view(*full)));
     r.structured = std::move(full).value();
@@ -68,21 +72,35 @@ std::vector<Tool> make_browse_tools(std::shared_ptr<BrowseSession> session) {
   act.name = "browser_act";
   act.title = "Act on a control";
   act.description =
-      "click, type (replaces the field's text), select (option by value/label/text), scroll, or "
-      "wait 250 ms. uid comes from the latest browser_snapshot; snapshot again to see the effect.";
+      "click, type (replaces the field's text), select (option by value/label/text), scroll, wait "
+      "(250 ms, or until text appears), navigate (url). Answers what changed in the view: lines "
+      "`+` added, `-` removed, `~` changed, `>` the target, under their unchanged ancestors; the "
+      "whole view (uids) when the page was replaced or full is true.";
   act.input_schema =
       Json{{"type", "object"},
            {"properties",
-            {{"action", {{"type", "string"}, {"enum", {"click", "type", "select", "scroll", "wait"}}}},
+            {{"action", {{"type", "string"}, {"enum", {"click", "type", "select", "scroll", "wait", "navigate"}}}},
              {"uid", str("e.g. u2x")},
-             {"text", str("for type")},
-             {"option", str("for select")}}},
+             {"text", str("for type; for wait: the text to wait for")},
+             {"option", str("for select")},
+             {"url", str("for navigate")},
+             {"full", {{"type", "boolean"}, {"description", "answer with the whole view"}}}}},
            {"required", Json::array({"action"})}};
   act.annotations = annotations(false, true, false);
   act.handler = [session](const Json& args, const mcp::CallContext&) {
     Result<ActRequest> req = parse_act_args(args);
     if (!req.ok()) return error_result(req.status());
-    return from(session->act(*req));
+    Result<Json> answer = session->act(*req);
+    if (!answer.ok()) return error_result(answer.status());
+    // The counts and the raw tree's handle are for programs (structuredContent): the agent
+    // reads the lines themselves, and browser_snapshot gives it a handle when it wants one.
+    ToolResult r;
+    Json text = *answer;
+    text.erase("counts");
+    text.erase("recovery_handle");
+    r.texts.push_back(dump_compact(text));
+    r.structured = std::move(answer).value();
+    return r;
   };
   tools.push_back(std::move(act));
 

@@ -30,6 +30,27 @@ Status opt_string(const Json& args, const char* name, std::size_t max_bytes, std
   return Status::Ok();
 }
 
+// `file`: true, or a plain file name (never a path: the file stays in its directory).
+Status parse_file_arg(const Json& args, SnapshotRequest* r) {
+  auto it = args.find("file");
+  if (it == args.end() || it->is_null() || (it->is_boolean() && !it->get<bool>())) return Status::Ok();
+  r->to_file = true;
+  if (it->is_boolean()) return Status::Ok();
+  if (!it->is_string()) return invalid("\"file\" must be true or a file name");
+  const std::string& name = it->get_ref<const std::string&>();
+  bool plain = !name.empty() && name.size() <= 128 && name.front() != '.' &&
+               std::all_of(name.begin(), name.end(), [](char c) {
+                 return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                        c == '-' || c == '_';
+               });
+  if (!plain) {
+    return invalid("\"file\" must be a plain file name (letters, digits, . - _; at most 128; not starting with "
+                   "a dot): it is written in $CAVEMAN_HOME/browse/");
+  }
+  r->file_name = name;
+  return Status::Ok();
+}
+
 Status check_object(const Json& args) {
   if (!args.is_object()) return invalid("arguments must be an object");
   return Status::Ok();
@@ -53,6 +74,7 @@ Result<SnapshotRequest> parse_snapshot_args(const Json& args) {
   CAVEMAN_RETURN_IF_ERROR(opt_string(args, "query", kMaxQueryBytes, &r.query));
   CAVEMAN_RETURN_IF_ERROR(opt_string(args, "expand", 64, &r.expand));
   if (!r.expand.empty() && !r.query.empty()) return invalid("pass either \"query\" or \"expand\", not both");
+  CAVEMAN_RETURN_IF_ERROR(parse_file_arg(args, &r));
   return r;
 }
 
@@ -61,10 +83,14 @@ Result<ActRequest> parse_act_args(const Json& args) {
   ActRequest r;
   bool has_action = false;
   CAVEMAN_RETURN_IF_ERROR(opt_string(args, "action", 64, &r.action, &has_action));
-  if (!has_action) return invalid("missing \"action\" (click, type, select, scroll or wait)");
+  if (!has_action) return invalid("missing \"action\" (click, type, select, scroll, wait or navigate)");
   if (std::find(std::begin(kActions), std::end(kActions), r.action) == std::end(kActions)) {
-    return Status::InvalidArgument("cave_unknown_action",
-                                   "unknown action \"" + r.action + "\"; use click, type, select, scroll or wait");
+    return Status::InvalidArgument("cave_unknown_action", "unknown action \"" + r.action +
+                                                              "\"; use click, type, select, scroll, wait or navigate");
+  }
+  if (auto it = args.find("full"); it != args.end() && !it->is_null()) {
+    if (!it->is_boolean()) return invalid("\"full\" must be true or false");
+    r.full = it->get<bool>();
   }
   bool has_uid = false, has_text = false, has_option = false;
   CAVEMAN_RETURN_IF_ERROR(opt_string(args, "uid", 256, &r.uid, &has_uid));
@@ -72,6 +98,13 @@ Result<ActRequest> parse_act_args(const Json& args) {
   CAVEMAN_RETURN_IF_ERROR(opt_string(args, "option", kMaxTextBytes, &r.option, &has_option));
   r.uid = std::string(base::trim_ascii(r.uid));
   if (r.uid.size() >= 2 && r.uid.front() == '[' && r.uid.back() == ']') r.uid = r.uid.substr(1, r.uid.size() - 2);
+  if (r.action == "navigate") {
+    bool has_url = false;
+    CAVEMAN_RETURN_IF_ERROR(opt_string(args, "url", kMaxUrlBytes + 1, &r.url, &has_url));
+    if (!has_url) return invalid("\"navigate\" needs \"url\"");
+    CAVEMAN_RETURN_IF_ERROR(check_url(r.url));
+    return r;
+  }
   if (r.action == "wait") return r;
   if (r.uid.empty()) return invalid("\"" + r.action + "\" needs the \"uid\" of a control from browser_snapshot");
   if (r.action == "type" && !has_text) return invalid("\"type\" needs \"text\"");

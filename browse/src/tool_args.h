@@ -1,8 +1,9 @@
 // tool_args.h — argument validation for the four caveman-browse tools (PROCESSES.md §5.1).
 //
 // Limits: url per url_policy.h (≤ 1 MiB); wait an integer 0–30000 ms; query ≤ 4 KiB; action
-// one of click/type/select/scroll/wait (else cave_unknown_action); uid required except for
-// wait; text/option ≤ 1 MiB; expression non-empty ≤ 1 MiB; recovery_handle non-empty
+// one of click/type/select/scroll/wait/navigate (else cave_unknown_action); uid required
+// except for wait and navigate (which needs url); full a boolean; text/option ≤ 1 MiB; file
+// true or a plain file name (letters, digits, `.-_`, ≤ 128 bytes, not starting with a dot); expression non-empty ≤ 1 MiB; recovery_handle non-empty
 // ≤ 512 bytes (ccr:…, ccr://…, <<ccr:…>> forms are normalised). Wrong types and missing
 // required arguments are cave_invalid_arguments; unknown extra arguments are ignored.
 // Pure functions; thread-safe.
@@ -31,6 +32,8 @@ struct SnapshotRequest {
   int wait_ms = 0;
   std::string query;
   std::string expand;  // a uid from the outline's markers or lines: that section, whole
+  bool to_file = false;   // write the view to a file under $CAVEMAN_HOME/browse/
+  std::string file_name;  // that file's name ("" → generated from the view's hash)
 };
 
 struct EvalRequest {

@@ -8,13 +8,16 @@
 //   - a decoded WebSocket frame never exceeds the cap, and a masked re-encoding of its payload
 //     decodes to the same payload;
 //   - a state file that loads saves and reloads to the same JSON;
-//   - an allowed URL has an allowed scheme.
+//   - an allowed URL has an allowed scheme;
+//   - an outline compared with itself has no change (view_diff.h), and a diff is deterministic.
 // Registered by browse/CMakeLists.txt when CAVEMAN_BUILD_FUZZ is on (scripts/run_fuzz.sh
 // runs every built fuzz_* target).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +28,7 @@
 #include "snapshot.h"
 #include "tool_args.h"
 #include "url_policy.h"
+#include "view_diff.h"
 #include "websocket.h"
 
 #define BROWSE_FUZZ_CHECK(cond, msg)                                                         \
@@ -108,6 +112,18 @@ void fuzz_state_file(std::string_view in) {
   BROWSE_FUZZ_CHECK(again.ok() && again->to_json() == once, "state file round trip");
 }
 
+// Outlines hold page text: two of them, split at the first NUL (or halfway).
+void fuzz_view_diff(std::string_view in) {
+  std::size_t cut = in.find('\0');
+  if (cut == std::string_view::npos) cut = in.size() / 2;
+  std::string_view before = in.substr(0, cut), after = in.substr(std::min(cut + 1, in.size()));
+  std::optional<ViewDiff> same = diff_views(before, before, "u1");
+  BROWSE_FUZZ_CHECK(same && same->empty() && same->text.empty(), "a view compared with itself has no change");
+  std::optional<ViewDiff> d = diff_views(before, after, "u1");
+  std::optional<ViewDiff> again = diff_views(before, after, "u1");
+  BROWSE_FUZZ_CHECK(d.has_value() == again.has_value() && (!d || d->text == again->text), "diff is deterministic");
+}
+
 void fuzz_agent_input(std::string_view in) {
   if (check_url(in).ok()) {
     std::string scheme = url_scheme(in);
@@ -116,6 +132,7 @@ void fuzz_agent_input(std::string_view in) {
   }
   (void)decode_uid(in);
   (void)uids_from_view(in, in);
+  fuzz_view_diff(in);
   Json args = Json::parse(in, nullptr, /*allow_exceptions=*/false);
   if (args.is_discarded()) return;
   (void)parse_snapshot_args(args);

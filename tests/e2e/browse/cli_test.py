@@ -95,7 +95,9 @@ try:
     first_pid = state["pid"]
 
     rc, out, err = run("act", email or "u1", "type", "grace@example.com")
-    check(rc == 0 and json.loads(out)["ok"] is True, "act type: %d %s %s" % (rc, out, err))
+    # Like browser_act, the answer is what changed since the latest snapshot.
+    check(rc == 0 and ('textbox "Email" = "grace@example.com"' in json.loads(out).get("changes", "")),
+          "act type answers the change: %d %s %s" % (rc, out, err))
     rc, out, err = run("eval", "document.querySelector('#email').value")
     check(rc == 0 and json.loads(out) == {"result": "grace@example.com"}, "eval: %s %s" % (out, err))
     check(json.load(open(state_path))["pid"] == first_pid, "the same browser served every call")
@@ -156,6 +158,9 @@ try:
     check(not os.path.exists(state_path), "state removed")
     rc, out, err = run("close")
     check(rc == 0 and "no browser session" in out, "close again: %s" % out)
+    # TMPDIR is the home: Chromium's org.chromium.Chromium.* temp dirs must not be left there.
+    stray = [n for n in os.listdir(home) if n.startswith("org.chromium.") or n.startswith("caveman-browse-")]
+    check(stray == [], "nothing left in TMPDIR: %s" % stray)
 finally:
     for pid, _ in ours():
         try:

@@ -45,11 +45,12 @@ try {
   check(first.structured.uids === view1 && first.structured.recovery_handle === first.payload.recovery_handle, 'same outline and handle in both');
 
   const typed = await call(client, 'browser_act', { action: 'type', uid: email, text: 'ada@example.com' });
-  check(!typed.error && typed.payload.ok === true && typed.payload.uid === email, `type: ${typed.raw}`);
+  check(!typed.error && typed.payload.changes.includes(`[${email}] textbox "Email" = "ada@example.com"`),
+        `type answers the change: ${typed.raw}`);
   const selected = await call(client, 'browser_act', { action: 'select', uid: plan, option: 'Team' });
-  check(!selected.error && selected.payload.ok === true, `select: ${selected.raw}`);
+  check(!selected.error && selected.payload.changes.includes('combobox "Plan" = "Team"'), `select: ${selected.raw}`);
   const clicked = await call(client, 'browser_act', { action: 'click', uid: save });
-  check(!clicked.error && clicked.payload.ok === true, `click: ${clicked.raw}`);
+  check(!clicked.error && clicked.payload.changes.includes('Saved order for ada@example.com'), `click: ${clicked.raw}`);
 
   const second = await call(client, 'browser_snapshot', {});
   check(!second.error, `second snapshot: ${second.raw}`);
@@ -96,7 +97,7 @@ try {
   const after = await call(client, 'browser_snapshot', { query: 'Reviewing' });
   check(after.payload?.uids.includes('"Reviewing ORD-0173"'), `status after the click:\n${after.payload?.uids}`);
   const waited = await call(client, 'browser_act', { action: 'wait' });
-  check(waited.payload?.ok === true && waited.payload?.settled === true, `wait: ${waited.raw}`);
+  check(waited.payload?.changes === 'none', `wait: ${waited.raw}`);
   const bogus = await call(client, 'browser_act', { action: 'hover', uid: review });
   check(bogus.error === 'cave_unknown_action', `unknown action: ${bogus.raw}`);
 

@@ -58,6 +58,36 @@ TEST(ToolArgsTest, Act) {
   EXPECT_TRUE(parse_act_args(Json{{"action", "type"}, {"uid", "u1"}, {"text", ""}}).ok());  // clears
 }
 
+TEST(ToolArgsTest, ActNavigateWaitTextAndFull) {
+  Result<ActRequest> nav = parse_act_args(Json{{"action", "navigate"}, {"url", "https://a.test/"}});
+  ASSERT_TRUE(nav.ok());
+  EXPECT_EQ(nav->url, "https://a.test/");
+  EXPECT_FALSE(nav->full);
+  EXPECT_EQ(code_of(parse_act_args(Json{{"action", "navigate"}})), "cave_invalid_arguments");
+  EXPECT_EQ(code_of(parse_act_args(Json{{"action", "navigate"}, {"url", "file:///etc/passwd"}})), "cave_browser_url_denied");
+  Result<ActRequest> wait = parse_act_args(Json{{"action", "wait"}, {"text", "Done"}, {"full", true}});
+  ASSERT_TRUE(wait.ok());
+  EXPECT_EQ(wait->text, "Done");
+  EXPECT_TRUE(wait->full);
+  EXPECT_EQ(code_of(parse_act_args(Json{{"action", "wait"}, {"full", "yes"}})), "cave_invalid_arguments");
+}
+
+TEST(ToolArgsTest, SnapshotFileIsAPlainNameOrTrue) {
+  Result<SnapshotRequest> none = parse_snapshot_args(Json{{"file", false}});
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->to_file);
+  Result<SnapshotRequest> generated = parse_snapshot_args(Json{{"file", true}});
+  ASSERT_TRUE(generated.ok());
+  EXPECT_TRUE(generated->to_file);
+  EXPECT_EQ(generated->file_name, "");
+  Result<SnapshotRequest> named = parse_snapshot_args(Json{{"file", "orders-page_2.txt"}});
+  ASSERT_TRUE(named.ok());
+  EXPECT_EQ(named->file_name, "orders-page_2.txt");
+  for (const Json& bad : {Json("../x"), Json("/tmp/x"), Json(".x"), Json(""), Json("a b"), Json(std::string(129, 'a')), Json(3)}) {
+    EXPECT_EQ(code_of(parse_snapshot_args(Json{{"file", bad}})), "cave_invalid_arguments") << bad.dump();
+  }
+}
+
 TEST(ToolArgsTest, EvalAndRecover) {
   EXPECT_EQ(code_of(parse_eval_args(Json::object())), "cave_invalid_arguments");
   EXPECT_EQ(code_of(parse_eval_args(Json{{"expression", "  "}})), "cave_invalid_arguments");
