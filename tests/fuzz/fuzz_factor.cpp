@@ -1,7 +1,7 @@
 // The factoring layer: a factored view of any text expands to exactly that text, a view is
 // never factored again, and decoding arbitrary bytes never crashes. The same for JSON table
 // views of any bytes that parse as JSON, for aligned-table and CSV-columns views, and for
-// table headers and rows read on their own.
+// table headers and rows read on their own, and for unwrapped prose.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -10,6 +10,7 @@
 #include "compress/factor/expand.h"
 #include "compress/factor/json_table.h"
 #include "compress/factor/line_blocks.h"
+#include "compress/factor/prose_view.h"
 #include "compress/factor/table_syntax.h"
 #include "compress/factor/tabular_views.h"
 #include "fuzz_util.h"
@@ -43,6 +44,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(back.has_value() && *back == input, "tabular view does not expand to the input");
     FUZZ_CHECK(!factor::aligned_table_view(*v) && !factor::csv_columns_view(*v),
                "a tabular view was viewed again");
+  }
+  // Unwrapped prose of any bytes expands exactly and is final.
+  if (std::optional<std::string> prose = factor::unwrap_view(input)) {
+    std::optional<std::string> back = factor::expand_blocks(*prose);
+    FUZZ_CHECK(back.has_value() && *back == input, "prose view does not expand to the input");
+    FUZZ_CHECK(!factor::unwrap_view(*prose), "a prose view was unwrapped again");
   }
   return 0;
 }

@@ -32,7 +32,8 @@ std::unique_ptr<Compressor> make_best_of_json_compressor(const tokens::Counter& 
 // input when it declines, as a factored view when that costs fewer tokens of `counter`.
 // Line templates are always tried; `views` adds the views of one kind of payload.
 struct FactorViews {
-  bool grep = false;  // grep output grouped by file (search results)
+  bool grep = false;   // grep output grouped by file (search results)
+  bool prose = false;  // hard-wrapped paragraphs unwrapped (text)
 };
 std::unique_ptr<Compressor> make_factored(std::unique_ptr<Compressor> inner,
                                           const tokens::Counter& counter,

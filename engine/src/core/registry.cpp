@@ -33,7 +33,8 @@ Registry Registry::default_registry(const tokens::Counter& counter, bool toon_be
   r.add(compress::make_diff_compressor());
   r.add(compress::make_factored(compress::make_search_result_compressor(), counter,
                                  compress::FactorViews{.grep = true}));
-  r.add(compress::make_factored(compress::make_text_compressor(), counter));
+  r.add(compress::make_factored(compress::make_text_compressor(), counter,
+                                 compress::FactorViews{.prose = true}));
   r.add(compress::make_html_compressor());
   r.add(compress::make_tabular_views(
       compress::make_factored(compress::make_tabular_compressor(), counter), counter));
