@@ -1,7 +1,8 @@
 // The factoring layer: a factored view of any text expands to exactly that text, a view is
 // never factored again, and decoding arbitrary bytes never crashes. The same for JSON table
 // views of any bytes that parse as JSON, for aligned-table and CSV-columns views, and for
-// table headers and rows read on their own, and for unwrapped prose.
+// table headers and rows read on their own, for config sections as tables and unwrapped
+// prose.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -44,6 +45,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(back.has_value() && *back == input, "tabular view does not expand to the input");
     FUZZ_CHECK(!factor::aligned_table_view(*v) && !factor::csv_columns_view(*v),
                "a tabular view was viewed again");
+  }
+  if (std::optional<std::string> sections = factor::factor_text(input, {}, true)) {
+    std::optional<std::string> back = factor::expand_blocks(*sections);
+    FUZZ_CHECK(back.has_value() && *back == input, "section view does not expand to the input");
+    FUZZ_CHECK(!factor::factor_text(*sections, {}, true), "a section view was factored again");
   }
   // Unwrapped prose of any bytes expands exactly and is final.
   if (std::optional<std::string> prose = factor::unwrap_view(input)) {

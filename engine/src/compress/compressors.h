@@ -34,6 +34,7 @@ std::unique_ptr<Compressor> make_best_of_json_compressor(const tokens::Counter& 
 struct FactorViews {
   bool grep = false;   // grep output grouped by file (search results)
   bool prose = false;  // hard-wrapped paragraphs unwrapped (text)
+  bool sections = false;  // repeated config sections as one table (config)
 };
 std::unique_ptr<Compressor> make_factored(std::unique_ptr<Compressor> inner,
                                           const tokens::Counter& counter,

@@ -38,7 +38,8 @@ Registry Registry::default_registry(const tokens::Counter& counter, bool toon_be
   r.add(compress::make_html_compressor());
   r.add(compress::make_tabular_views(
       compress::make_factored(compress::make_tabular_compressor(), counter), counter));
-  r.add(compress::make_factored(compress::make_config_compressor(), counter));
+  r.add(compress::make_factored(compress::make_config_compressor(), counter,
+                                 compress::FactorViews{.sections = true}));
   r.add(compress::make_toolschema_compressor());
   r.add(compress::make_toolschema_annotations_compressor());
   r.add(compress::make_toon_compressor());

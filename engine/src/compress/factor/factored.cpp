@@ -127,7 +127,7 @@ class FactoredCompressor final : public factor::ViewDecorator {
     };
     if (views_.grep) consider(factor::grep_view(text, verbatim));
     if (views_.prose) consider(factor::unwrap_view(text));
-    consider(factor::factor_text(text, verbatim));
+    consider(factor::factor_text(text, verbatim, views_.sections));
     return best;
   }
 
