@@ -2,12 +2,13 @@
 // never factored again, and decoding arbitrary bytes never crashes. The same for JSON table
 // views of any bytes that parse as JSON, for aligned-table and CSV-columns views, and for
 // table headers and rows read on their own, for config sections as tables and unwrapped
-// prose.
+// prose; a word-diff line reads back to the pair it was written for.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "caveman/tokens.h"
+#include "compress/diff_words.h"
 #include "compress/factor/expand.h"
 #include "compress/factor/json_table.h"
 #include "compress/factor/line_blocks.h"
@@ -50,6 +51,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::optional<std::string> back = factor::expand_blocks(*sections);
     FUZZ_CHECK(back.has_value() && *back == input, "section view does not expand to the input");
     FUZZ_CHECK(!factor::factor_text(*sections, {}, true), "a section view was factored again");
+  }
+  // The first line against the rest as a removed/added pair.
+  if (nl != std::string::npos) {
+    std::string removed = "-" + input.substr(0, nl), added = "+" + input.substr(nl + 1);
+    if (std::optional<std::string> w = caveman::compress::diff::word_diff_line(removed, added)) {
+      auto pair = caveman::compress::diff::split_word_diff(*w);
+      FUZZ_CHECK(pair && pair->first == removed && pair->second == added,
+                 "a word-diff line does not read back to its pair");
+    }
   }
   // Unwrapped prose of any bytes expands exactly and is final.
   if (std::optional<std::string> prose = factor::unwrap_view(input)) {

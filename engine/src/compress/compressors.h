@@ -12,7 +12,8 @@ namespace caveman::compress {
 std::unique_ptr<Compressor> make_json_compressor();
 std::unique_ptr<Compressor> make_log_compressor();
 std::unique_ptr<Compressor> make_code_compressor();
-std::unique_ptr<Compressor> make_diff_compressor();
+// `counter` prices a word-diff line against the removed/added pair it replaces.
+std::unique_ptr<Compressor> make_diff_compressor(const tokens::Counter& counter = tokens::default_counter());
 std::unique_ptr<Compressor> make_search_result_compressor();
 std::unique_ptr<Compressor> make_text_compressor();
 std::unique_ptr<Compressor> make_html_compressor();

@@ -30,7 +30,7 @@ Registry Registry::default_registry(const tokens::Counter& counter, bool toon_be
                                    counter));
   r.add(compress::make_factored(compress::make_log_compressor(), counter));
   r.add(compress::make_code_compressor());
-  r.add(compress::make_diff_compressor());
+  r.add(compress::make_diff_compressor(counter));
   r.add(compress::make_factored(compress::make_search_result_compressor(), counter,
                                  compress::FactorViews{.grep = true}));
   r.add(compress::make_factored(compress::make_text_compressor(), counter,

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "compress/diff_facts.h"
+#include "compress/diff_words.h"
 #include "compress/summary.h"
 #include "compress/table_parse.h"
 #include "compress/terminal_clean.h"
@@ -168,7 +169,23 @@ void check_repetition(std::string_view original, std::string_view output, Marker
       r);
 }
 
-void check_diff(std::string_view original, std::string_view output, MarkerFacts& r) {
+// `output` with each word-diff line read back as the removed and added line it stands for.
+std::string without_word_diffs(std::string_view output) {
+  std::vector<std::string_view> lines = text::split_all(output);
+  std::string out;
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    if (k > 0) out += '\n';
+    if (auto pair = compress::diff::split_word_diff(lines[k])) {
+      out += pair->first + "\n" + pair->second;
+    } else {
+      out += lines[k];
+    }
+  }
+  return out;
+}
+
+void check_diff(std::string_view original, std::string_view raw_output, MarkerFacts& r) {
+  const std::string output = without_word_diffs(raw_output);
   std::vector<std::string> lines = plain_lines(original);
   compress::diff::NoteChecker notes(text::split_lines(original).lines);
   std::string expected_prefix;
