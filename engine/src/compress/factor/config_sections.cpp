@@ -1,16 +1,16 @@
 #include "compress/factor/config_sections.h"
 
+#include <algorithm>
+
+#include "text/lines.h"
+#include "text/utf8.h"
+
 namespace caveman::compress::factor {
 namespace {
 
-std::string_view strip_cr(std::string_view line) {
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  return line;
-}
-
 bool is_table_header(std::string_view line) {
-  line = strip_cr(line);
-  return line.size() >= 3 && line.front() == '[' && line.back() == ']';
+  std::string_view t = text::trim_ascii(line);
+  return t.size() >= 3 && line.front() == '[' && t.back() == ']';
 }
 
 std::size_t indent_of(std::string_view line) {
@@ -19,26 +19,25 @@ std::size_t indent_of(std::string_view line) {
   return n;
 }
 
-bool is_blank(std::string_view line) { return strip_cr(line).find_first_not_of(" \t") == std::string_view::npos; }
-
 // "- key: value" (or "- value") behind `indent` spaces.
 bool is_list_item(std::string_view line, std::size_t indent) {
-  line = strip_cr(line);
-  return line.size() > indent + 2 && line[indent] == '-' && line[indent + 1] == ' ';
+  return text::trim_ascii(line).size() > 2 && line[indent] == '-' && line[indent + 1] == ' ';
 }
 
 }  // namespace
 
-std::size_t section_length(const std::vector<std::string_view>& lines, std::size_t i) {
+std::size_t section_length(const std::vector<std::string_view>& lines, std::size_t i,
+                           std::size_t limit) {
   if (i >= lines.size()) return 0;
+  const std::size_t stop = std::min(lines.size(), i + limit + 1);
   std::size_t j = i + 1;
   if (is_table_header(lines[i])) {
-    while (j < lines.size() && !lines[j].starts_with('[')) ++j;
+    while (j < stop && !lines[j].starts_with('[')) ++j;
     return j - i;
   }
   const std::size_t dash = indent_of(lines[i]);
   if (!is_list_item(lines[i], dash)) return 0;
-  while (j < lines.size() && (is_blank(lines[j]) || indent_of(lines[j]) > dash)) ++j;
+  while (j < stop && (text::is_blank(lines[j]) || indent_of(lines[j]) > dash)) ++j;
   return j - i;
 }
 

@@ -16,8 +16,10 @@ namespace caveman::compress::factor {
 //    next line that starts with '[';
 //  - a YAML list item ("- key: value" behind some indentation) runs to the next non-blank
 //    line indented no deeper than its dash.
-// Blank lines and comments inside a section belong to it.
-std::size_t section_length(const std::vector<std::string_view>& lines, std::size_t i);
+// Blank lines and comments inside a section belong to it. The scan stops past `limit` lines
+// (a longer section is not tried), which keeps deep YAML nesting linear.
+std::size_t section_length(const std::vector<std::string_view>& lines, std::size_t i,
+                           std::size_t limit = 64);
 
 }  // namespace caveman::compress::factor
 

@@ -199,7 +199,7 @@ class Factorer {
       if (b && (!best || better(*b, *best))) best = std::move(b);
     }
     // A config section longer than a period above: whole sections as the records.
-    std::size_t p = sections_ ? section_length(lines_, i) : 0;
+    std::size_t p = sections_ ? section_length(lines_, i, kMaxSectionLines) : 0;
     if (p > kMaxPeriod && p <= kMaxSectionLines) {
       std::optional<Block> b = shape_block(i, p);
       shaped = shaped || b.has_value();

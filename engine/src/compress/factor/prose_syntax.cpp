@@ -58,17 +58,23 @@ std::vector<std::string> refill(std::string_view row, std::size_t width) {
   if (indent == std::string_view::npos || columns(row) <= width) return {std::string(row)};
   std::string_view pad = row.substr(0, indent), rest = row.substr(indent);
   std::vector<std::string> out;
-  while (indent + columns(rest) > width) {
+  // Columns of `rest`, kept up to date so a long row is filled in linear time.
+  std::size_t left = columns(rest);
+  while (indent + left > width) {
     // The last space within the width; columns grow with the byte offset, so scan forward.
-    std::size_t cut = std::string_view::npos, cols = indent;
+    std::size_t cut = std::string_view::npos, cols = indent, cut_cols = 0;
     for (std::size_t b = 0; b < rest.size() && cols <= width; ++b) {
       if ((static_cast<unsigned char>(rest[b]) & 0xC0) == 0x80) continue;
-      if (rest[b] == ' ' && b > 0) cut = b;
+      if (rest[b] == ' ' && b > 0) {
+        cut = b;
+        cut_cols = cols - indent;
+      }
       ++cols;
     }
     if (cut == std::string_view::npos) break;  // one word longer than the width
     out.push_back(std::string(pad) + std::string(rest.substr(0, cut)));
     rest = rest.substr(cut + 1);
+    left -= cut_cols + 1;
   }
   out.push_back(std::string(pad) + std::string(rest));
   return out;

@@ -37,6 +37,16 @@ TEST(ProseSyntaxTest, RefillBreaksAtTheLastSpaceThatFits) {
             (std::vector<std::string>{"ab", std::string(12, 'x') + " cd"}));
 }
 
+TEST(ProseSyntaxTest, ALongRowIsFilledInLinearTime) {
+  std::string row;
+  for (int i = 0; i < 400000; ++i) row += "ab ";
+  row += "end";
+  std::vector<std::string> lines = refill(row, 40);
+  ASSERT_EQ(lines.size(), 400001u / 13 + 1);
+  EXPECT_EQ(lines.front(), "ab ab ab ab ab ab ab ab ab ab ab ab ab");
+  EXPECT_EQ(lines.back().substr(lines.back().size() - 3), "end");
+}
+
 TEST(ProseSyntaxTest, ABlockCutShortIsNoView) {
   // One row making two lines, where the header states three (the final line break is a row).
   EXPECT_EQ(expand_blocks(write_prose_header({3, 10}) + "\n   aaa bbb ccc"), std::nullopt);
