@@ -118,10 +118,13 @@ class FactoredCompressor final : public factor::ViewDecorator {
   // an elided text, or no view at all, is not the caller's input in full).
   Option cheaper_view(std::string_view text, bool lossless) const {
     Option best(text, std::nullopt, false);
+    // Unwrapped unindented prose saves tokens but no bytes, so with prose only tokens count.
     auto consider = [&](std::optional<std::string> v) {
       Option view(text, std::move(v), lossless);
-      if (view.has_view() && view.bytes().size() < text.size() &&
-          costs_at_most(view, best, 1.0, counter(), views_.prose)) {
+      if (!view.has_view()) return;
+      if (views_.prose ? view.tokens(counter()) < best.tokens(counter())
+                       : view.bytes().size() < text.size() &&
+                             costs_at_most(view, best, 1.0, counter(), false)) {
         best = std::move(view);
       }
     };

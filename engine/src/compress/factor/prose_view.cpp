@@ -16,9 +16,9 @@ using Lines = std::vector<std::string_view>;
 // Widths outside this range are not a fill column (a line of code, a table).
 constexpr std::size_t kMinWidth = 40;
 constexpr std::size_t kMaxWidth = 200;
-// A block is written only when it joins at least this many line breaks: its header costs
-// about as many tokens as this many joins save.
-constexpr std::size_t kMinJoins = 12;
+// A block is written only when it joins at least this many line breaks: a join saves about
+// one token (a line break and indentation become a space), the header costs about 45.
+constexpr std::size_t kMinJoins = 48;
 constexpr std::size_t kMaxInputBytes = std::size_t{16} << 20;
 
 struct LineShape {
@@ -71,7 +71,8 @@ std::size_t choose_width(const std::vector<LineShape>& shapes) {
   return best;
 }
 
-// The rows of lines [begin, end) (every line within `width`): joinable neighbours joined.
+// The rows of lines [begin, end) (each one the fill leaves as it is): joinable neighbours
+// joined.
 std::vector<std::string> join_rows(const Lines& lines, const std::vector<LineShape>& shapes,
                                    std::size_t begin, std::size_t end, std::size_t width,
                                    std::size_t* joins) {
@@ -101,16 +102,21 @@ std::optional<std::string> unwrap_view(std::string_view text) {
   for (std::string_view l : lines) shapes.push_back(shape_of(l));
   const std::size_t width = choose_width(shapes);
   if (width == 0) return std::nullopt;
+  // A line the fill leaves as it is: within the width, or with no space to break at within
+  // it (a long link or path). Other lines stay outside blocks.
+  auto as_is = [&](std::size_t k) {
+    return shapes[k].cols <= width || refill(lines[k], width).size() == 1;
+  };
   std::vector<std::string> out;
   bool any = false;
   for (std::size_t i = 0; i < lines.size();) {
-    if (shapes[i].cols > width) {
+    if (!as_is(i)) {
       out.emplace_back(lines[i++]);
       continue;
     }
-    // A run of lines within the width: one block when it joins enough of them.
+    // A run of lines the fill leaves as they are: one block when it joins enough of them.
     std::size_t end = i;
-    while (end < lines.size() && shapes[end].cols <= width) ++end;
+    while (end < lines.size() && as_is(end)) ++end;
     std::size_t joins = 0;
     std::vector<std::string> rows = join_rows(lines, shapes, i, end, width, &joins);
     if (joins >= kMinJoins) {
