@@ -57,7 +57,9 @@ TEST(ConfigSectionsTest, DeepNestingIsScannedOnlyAsFarAsASectionIsTried) {
   for (int i = 0; i < 5000; ++i) yaml += std::string(static_cast<std::size_t>(i % 200), ' ') + "- k: v\n";
   EXPECT_EQ(length_at(yaml, 0), 65u);  // stopped past the limit: not a section to try
   std::optional<std::string> view = factor_text(yaml, {}, true);
-  if (view) EXPECT_EQ(expand_blocks(*view), yaml);
+  if (view) {
+    EXPECT_EQ(expand_blocks(*view), yaml);
+  }
 }
 
 TEST(ConfigSectionsTest, RepeatedSectionsBecomeOneTable) {
