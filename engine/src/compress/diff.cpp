@@ -53,7 +53,7 @@ constexpr std::int64_t kLongRun = 12;  // change runs longer than this are outli
 constexpr std::size_t kRunHead = 4;
 constexpr std::size_t kRunTail = 2;
 constexpr std::int64_t kMinOutlineCap = 6;  // outline kept only if ≤ max(this, run/4) lines
-constexpr double kWordDiffCost = 0.75;      // word-diff lines cost at most this share of the pairs
+constexpr double kWordDiffCost = 0.75;      // a word-diff line costs under this share of its pair
 
 std::size_t indent_of(std::string_view body) {
   std::size_t n = 0;
@@ -331,38 +331,55 @@ struct Kept {
   std::vector<std::size_t> source;
 };
 
-// Whether out.lines[k] is a removed line that one added line replaced: the two are the
-// whole change (no other change line or marker next to them) and both are shown, so a
-// second pass sees the same pair.
-bool replaced_line(const Kept& out, const diff::Parsed& p, std::size_t k) {
+// The number n when out.lines[k] starts n removed lines that the next n added lines
+// replaced (n ≤ kLongRun): the run is the whole change there (no other change line or
+// marker next to it) and every line of it is shown, so a second pass sees the same run.
+// 0 otherwise.
+std::size_t replaced_run(const Kept& out, const diff::Parsed& p, std::size_t k) {
   const std::size_t r = out.source[k];
-  if (r == kNone || k + 1 >= out.lines.size() || out.source[k + 1] != r + 1 ||
-      p.kinds[r] != Kind::kRemoved || p.kinds[r + 1] != Kind::kAdded) {
-    return false;
+  if (r == kNone || p.kinds[r] != Kind::kRemoved || (r > 0 && diff::is_change(p.kinds[r - 1]))) {
+    return 0;
   }
-  return (r == 0 || !diff::is_change(p.kinds[r - 1])) &&
-         (r + 2 >= p.kinds.size() || !diff::is_change(p.kinds[r + 2]));
+  std::size_t n = 0;
+  while (r + n < p.kinds.size() && p.kinds[r + n] == Kind::kRemoved) ++n;
+  const std::size_t end = r + 2 * n;
+  if (n > static_cast<std::size_t>(kLongRun) || end > p.kinds.size() || k + 2 * n > out.lines.size() ||
+      (end < p.kinds.size() && diff::is_change(p.kinds[end]))) {
+    return 0;
+  }
+  for (std::size_t t = 0; t < 2 * n; ++t) {
+    if (out.source[k + t] != r + t || p.kinds[r + t] != (t < n ? Kind::kRemoved : Kind::kAdded)) return 0;
+  }
+  return n;
 }
 
-// Each such pair written once as a word diff when the two lines are alike and that saves a
-// quarter of their tokens (docs/formats.md): a short line with a small edit (a version
-// number) stays as two lines that can be searched for. Returns whether any pair was.
+// Such a run written as n word-diff lines, the i-th removed line with the i-th added one,
+// when every pair is alike and its word-diff line saves over a quarter of the pair's tokens
+// (docs/formats.md): a short line with a small edit (a version number) stays as two lines
+// that can be searched for, and so does its run. Returns whether any run was written.
 bool write_word_diffs(Kept& out, const diff::Parsed& p, const tokens::Counter& counter) {
   bool any = false;
   std::vector<std::string> lines;
-  for (std::size_t k = 0; k < out.lines.size(); ++k) {
-    if (replaced_line(out, p, k)) {
-      std::optional<std::string> w = diff::word_diff_line(out.lines[k], out.lines[k + 1]);
-      if (w && static_cast<double>(counter.count(*w)) <=
-                   kWordDiffCost * static_cast<double>(counter.count(out.lines[k]) +
-                                                       counter.count(out.lines[k + 1]))) {
-        lines.push_back(std::move(*w));
-        any = true;
-        ++k;
-        continue;
-      }
+  for (std::size_t k = 0; k < out.lines.size();) {
+    const std::size_t n = replaced_run(out, p, k);
+    if (n == 0) {
+      lines.push_back(std::move(out.lines[k++]));
+      continue;
     }
-    lines.push_back(std::move(out.lines[k]));
+    std::vector<std::string> merged;
+    for (std::size_t t = 0; t < n; ++t) {
+      std::optional<std::string> w = diff::word_diff_line(out.lines[k + t], out.lines[k + n + t]);
+      const std::size_t pair = counter.count(out.lines[k + t]) + counter.count(out.lines[k + n + t]);
+      if (!w || static_cast<double>(counter.count(*w)) >= kWordDiffCost * static_cast<double>(pair)) break;
+      merged.push_back(std::move(*w));
+    }
+    if (merged.size() == n) {
+      for (std::string& w : merged) lines.push_back(std::move(w));
+      any = true;
+    } else {
+      for (std::size_t t = 0; t < 2 * n; ++t) lines.push_back(std::move(out.lines[k + t]));
+    }
+    k += 2 * n;
   }
   out.lines = std::move(lines);
   return any;

@@ -2,8 +2,9 @@
 // replaced it, when they are alike, written once as
 //   ~TEXT[-REMOVED-]{+ADDED+}TEXT
 // — text outside the brackets is in both lines, `[-…-]` only in the removed one, `{+…+}` only
-// in the added one (git's --word-diff=plain markup). This file is the only place that writes
-// or reads that line; diff.cpp decides where to use it.
+// in the added one (git's --word-diff=plain markup). A run of n such lines stands for the n
+// removed lines, then the n added lines. This file is the only place that writes or reads
+// that line; diff.cpp decides where to use it.
 #ifndef CAVEMAN_COMPRESS_DIFF_WORDS_H_
 #define CAVEMAN_COMPRESS_DIFF_WORDS_H_
 

@@ -169,19 +169,28 @@ void check_repetition(std::string_view original, std::string_view output, Marker
       r);
 }
 
-// `output` with each word-diff line read back as the removed and added line it stands for.
+// `output` with each run of word-diff lines read back as the removed lines, then the added
+// lines, they stand for.
 std::string without_word_diffs(std::string_view output) {
   std::vector<std::string_view> lines = text::split_all(output);
-  std::string out;
-  for (std::size_t k = 0; k < lines.size(); ++k) {
-    if (k > 0) out += '\n';
-    if (auto pair = compress::diff::split_word_diff(lines[k])) {
-      out += pair->first + "\n" + pair->second;
-    } else {
-      out += lines[k];
+  std::vector<std::string> out;
+  for (std::size_t k = 0; k < lines.size();) {
+    std::vector<std::string> added;
+    for (; k < lines.size(); ++k) {
+      auto pair = compress::diff::split_word_diff(lines[k]);
+      if (!pair) break;
+      out.push_back(std::move(pair->first));
+      added.push_back(std::move(pair->second));
     }
+    for (std::string& a : added) out.push_back(std::move(a));
+    if (added.empty()) out.emplace_back(lines[k++]);
   }
-  return out;
+  std::string joined;
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    if (k > 0) joined += '\n';
+    joined += out[k];
+  }
+  return joined;
 }
 
 void check_diff(std::string_view original, std::string_view raw_output, MarkerFacts& r) {

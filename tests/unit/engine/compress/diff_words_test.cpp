@@ -109,5 +109,37 @@ TEST(DiffWordsTest, TheDiffCompressorWritesAlikePairsAsWordDiffs) {
   EXPECT_TRUE(facts.failures.empty()) << facts.failures.front();
 }
 
+TEST(DiffWordsTest, ARunOfReplacedLinesIsWrittenPairByPairAndReadBackInOrder) {
+  std::string in =
+      "diff --git a/src/chrono.h b/src/chrono.h\n"
+      "index 1111111..2222222 100644\n"
+      "--- a/src/chrono.h\n"
+      "+++ b/src/chrono.h\n"
+      "@@ -20,8 +20,8 @@ class tm_writer {\n"
+      "   void on_iso_week_based_year() {\n"
+      "-    const auto year = tm_year();\n"
+      "-    const auto week_number = iso_week_num(tm_yday(), tm_wday());\n"
+      "+    auto year = tm_year();\n"
+      "+    auto week_number = iso_week_num(tm_yday(), tm_wday());\n"
+      "     if (week_number <= iso_week_num_max) return;\n"
+      "     write_year(year);\n"
+      "   }\n"
+      "   void on_short_year() { write2(split_year_lower(tm_year())); }\n"
+      "   void on_offset_year() { write2(split_year_lower(tm_year())); }\n";
+  auto c = make_diff_compressor(tokens::default_counter());
+  std::optional<CompressorOutput> out = c->compress(in, "");
+  ASSERT_TRUE(out.has_value());
+  EXPECT_NE(out->bytes.find("   void on_iso_week_based_year() {\n"
+                            "~    [-const -]auto year = tm_year();\n"
+                            "~    [-const -]auto week_number = iso_week_num(tm_yday(), tm_wday());\n"
+                            "     if (week_number"),
+            std::string::npos)
+      << out->bytes;
+  EXPECT_EQ(c->compress(out->bytes, ""), std::nullopt);
+  // The grader reads the run back as both removed lines, then both added lines.
+  evals::MarkerFacts facts = evals::check_marker_facts("diff", in, out->bytes);
+  EXPECT_TRUE(facts.failures.empty()) << facts.failures.front();
+}
+
 }  // namespace
 }  // namespace caveman::compress::diff
