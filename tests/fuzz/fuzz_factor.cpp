@@ -1,15 +1,18 @@
 // The factoring layer: a factored view of any text expands to exactly that text, a view is
 // never factored again, and decoding arbitrary bytes never crashes. The same for JSON table
 // views of any bytes that parse as JSON, for aligned-table and CSV-columns views, and for
-// table headers and rows read on their own.
+// table headers and rows read on their own, for config sections as tables and unwrapped
+// prose; a word-diff line reads back to the pair it was written for.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "caveman/tokens.h"
+#include "compress/diff_words.h"
 #include "compress/factor/expand.h"
 #include "compress/factor/json_table.h"
 #include "compress/factor/line_blocks.h"
+#include "compress/factor/prose_view.h"
 #include "compress/factor/table_syntax.h"
 #include "compress/factor/tabular_views.h"
 #include "fuzz_util.h"
@@ -43,6 +46,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(back.has_value() && *back == input, "tabular view does not expand to the input");
     FUZZ_CHECK(!factor::aligned_table_view(*v) && !factor::csv_columns_view(*v),
                "a tabular view was viewed again");
+  }
+  if (std::optional<std::string> sections = factor::factor_text(input, {}, true)) {
+    std::optional<std::string> back = factor::expand_blocks(*sections);
+    FUZZ_CHECK(back.has_value() && *back == input, "section view does not expand to the input");
+    FUZZ_CHECK(!factor::factor_text(*sections, {}, true), "a section view was factored again");
+  }
+  // The first line against the rest as a removed/added pair.
+  if (nl != std::string::npos) {
+    std::string removed = "-" + input.substr(0, nl), added = "+" + input.substr(nl + 1);
+    if (std::optional<std::string> w = caveman::compress::diff::word_diff_line(removed, added)) {
+      auto pair = caveman::compress::diff::split_word_diff(*w);
+      FUZZ_CHECK(pair && pair->first == removed && pair->second == added,
+                 "a word-diff line does not read back to its pair");
+    }
+  }
+  // Unwrapped prose of any bytes expands exactly and is final.
+  if (std::optional<std::string> prose = factor::unwrap_view(input)) {
+    std::optional<std::string> back = factor::expand_blocks(*prose);
+    FUZZ_CHECK(back.has_value() && *back == input, "prose view does not expand to the input");
+    FUZZ_CHECK(!factor::unwrap_view(*prose), "a prose view was unwrapped again");
   }
   return 0;
 }

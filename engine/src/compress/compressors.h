@@ -12,7 +12,8 @@ namespace caveman::compress {
 std::unique_ptr<Compressor> make_json_compressor();
 std::unique_ptr<Compressor> make_log_compressor();
 std::unique_ptr<Compressor> make_code_compressor();
-std::unique_ptr<Compressor> make_diff_compressor();
+// `counter` prices a word-diff line against the removed/added pair it replaces.
+std::unique_ptr<Compressor> make_diff_compressor(const tokens::Counter& counter = tokens::default_counter());
 std::unique_ptr<Compressor> make_search_result_compressor();
 std::unique_ptr<Compressor> make_text_compressor();
 std::unique_ptr<Compressor> make_html_compressor();
@@ -32,7 +33,9 @@ std::unique_ptr<Compressor> make_best_of_json_compressor(const tokens::Counter& 
 // input when it declines, as a factored view when that costs fewer tokens of `counter`.
 // Line templates are always tried; `views` adds the views of one kind of payload.
 struct FactorViews {
-  bool grep = false;  // grep output grouped by file (search results)
+  bool grep = false;   // grep output grouped by file (search results)
+  bool prose = false;  // hard-wrapped paragraphs unwrapped (text)
+  bool sections = false;  // repeated config sections as one table (config)
 };
 std::unique_ptr<Compressor> make_factored(std::unique_ptr<Compressor> inner,
                                           const tokens::Counter& counter,

@@ -38,6 +38,7 @@
 #include "compress/diff_code.h"
 #include "compress/diff_moves.h"
 #include "compress/diff_parse.h"
+#include "compress/diff_words.h"
 #include "text/lines.h"
 #include "text/utf8.h"
 
@@ -52,6 +53,7 @@ constexpr std::int64_t kLongRun = 12;  // change runs longer than this are outli
 constexpr std::size_t kRunHead = 4;
 constexpr std::size_t kRunTail = 2;
 constexpr std::int64_t kMinOutlineCap = 6;  // outline kept only if ≤ max(this, run/4) lines
+constexpr double kWordDiffCost = 0.75;      // a word-diff line costs under this share of its pair
 
 std::size_t indent_of(std::string_view body) {
   std::size_t n = 0;
@@ -165,14 +167,18 @@ void replace_bodies(const std::vector<std::string_view>& lines, const diff::Pars
     for (std::size_t i = begin; i < hunk.end; ++i) {
       Kind k = p.kinds[i];
       if (k == Kind::kAddedMarker || k == Kind::kRemovedMarker || k == Kind::kBodyMarker) has_marker = true;
-      if (k == Kind::kAdded || k == Kind::kRemoved) {
+      if (k == Kind::kAdded || k == Kind::kRemoved || k == Kind::kWordDiff) {
         key += diff::strip_cr(lines[i]);
         key.push_back('\n');
       }
-      std::int64_t c = k == Kind::kContextMarker ? p.counts[i] : k == Kind::kMeta ? 0 : 1;
+      // A word-diff line stands for a removed and an added line.
+      std::int64_t c = k == Kind::kContextMarker ? p.counts[i]
+                       : k == Kind::kMeta        ? 0
+                       : k == Kind::kWordDiff    ? 2
+                                                 : 1;
       count += c;
-      if (k == Kind::kAdded) ++added;
-      if (k == Kind::kRemoved) ++removed;
+      if (k == Kind::kAdded || k == Kind::kWordDiff) ++added;
+      if (k == Kind::kRemoved || k == Kind::kWordDiff) ++removed;
       bytes += lines[i].size() + 1;
     }
     if (has_marker || key.empty()) continue;
@@ -318,8 +324,70 @@ Plan plan_diff(const std::vector<std::string_view>& lines, const diff::Parsed& p
   return plan;
 }
 
+// Output lines with the original line each one is (kNone: a marker).
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+struct Kept {
+  std::vector<std::string> lines;
+  std::vector<std::size_t> source;
+};
+
+// The number n when out.lines[k] starts n removed lines that the next n added lines
+// replaced (n ≤ kLongRun): the run is the whole change there (no other change line or
+// marker next to it) and every line of it is shown, so a second pass sees the same run.
+// 0 otherwise.
+std::size_t replaced_run(const Kept& out, const diff::Parsed& p, std::size_t k) {
+  const std::size_t r = out.source[k];
+  if (r == kNone || p.kinds[r] != Kind::kRemoved || (r > 0 && diff::is_change(p.kinds[r - 1]))) {
+    return 0;
+  }
+  std::size_t n = 0;
+  while (r + n < p.kinds.size() && p.kinds[r + n] == Kind::kRemoved) ++n;
+  const std::size_t end = r + 2 * n;
+  if (n > static_cast<std::size_t>(kLongRun) || end > p.kinds.size() || k + 2 * n > out.lines.size() ||
+      (end < p.kinds.size() && diff::is_change(p.kinds[end]))) {
+    return 0;
+  }
+  for (std::size_t t = 0; t < 2 * n; ++t) {
+    if (out.source[k + t] != r + t || p.kinds[r + t] != (t < n ? Kind::kRemoved : Kind::kAdded)) return 0;
+  }
+  return n;
+}
+
+// Such a run written as n word-diff lines, the i-th removed line with the i-th added one,
+// when every pair is alike and its word-diff line saves over a quarter of the pair's tokens
+// (docs/formats.md): a short line with a small edit (a version number) stays as two lines
+// that can be searched for, and so does its run. Returns whether any run was written.
+bool write_word_diffs(Kept& out, const diff::Parsed& p, const tokens::Counter& counter) {
+  bool any = false;
+  std::vector<std::string> lines;
+  for (std::size_t k = 0; k < out.lines.size();) {
+    const std::size_t n = replaced_run(out, p, k);
+    if (n == 0) {
+      lines.push_back(std::move(out.lines[k++]));
+      continue;
+    }
+    std::vector<std::string> merged;
+    for (std::size_t t = 0; t < n; ++t) {
+      std::optional<std::string> w = diff::word_diff_line(out.lines[k + t], out.lines[k + n + t]);
+      const std::size_t pair = counter.count(out.lines[k + t]) + counter.count(out.lines[k + n + t]);
+      if (!w || static_cast<double>(counter.count(*w)) >= kWordDiffCost * static_cast<double>(pair)) break;
+      merged.push_back(std::move(*w));
+    }
+    if (merged.size() == n) {
+      for (std::string& w : merged) lines.push_back(std::move(w));
+      any = true;
+    } else {
+      for (std::size_t t = 0; t < 2 * n; ++t) lines.push_back(std::move(out.lines[k + t]));
+    }
+    k += 2 * n;
+  }
+  out.lines = std::move(lines);
+  return any;
+}
+
 class DiffCompressor final : public Compressor {
  public:
+  explicit DiffCompressor(const tokens::Counter& counter) : counter_(&counter) {}
   std::string_view type() const override { return "diff"; }
 
   std::optional<CompressorOutput> compress(std::string_view input,
@@ -332,13 +400,15 @@ class DiffCompressor final : public Compressor {
     Plan plan = plan_diff(lines, parsed);
     const std::size_t n = lines.size();
 
-    std::vector<std::string> out;
+    Kept kept;
+    std::vector<std::string>& out = kept.lines;
     out.reserve(n);
     bool dropped_any = false;
     for (std::size_t i = 0; i < n;) {
       if (plan.in_body[i]) {
         if (!plan.body[i].empty()) {
           out.push_back(text::marker_line(plan.body[i], split.crlf_majority));
+          kept.source.push_back(kNone);
           dropped_any = true;
         }
         ++i;
@@ -346,6 +416,7 @@ class DiffCompressor final : public Compressor {
       }
       if (plan.keep[i]) {
         out.emplace_back(lines[i]);
+        kept.source.push_back(i);
         ++i;
         continue;
       }
@@ -362,21 +433,31 @@ class DiffCompressor final : public Compressor {
       // Worth eliding (as §5.3 has it for short runs): the marker is at most half the run.
       if (2 * (marker.size() + 1) <= run_bytes) {
         out.push_back(std::move(marker));
+        kept.source.push_back(kNone);
         dropped_any = true;
       } else {
-        for (std::size_t x = i; x < j; ++x) out.emplace_back(lines[x]);
+        for (std::size_t x = i; x < j; ++x) {
+          out.emplace_back(lines[x]);
+          kept.source.push_back(x);
+        }
       }
       i = j;
     }
-    if (!dropped_any) return std::nullopt;
+    const bool paired_any = write_word_diffs(kept, parsed, *counter_);
+    if (!dropped_any && !paired_any) return std::nullopt;
     std::string result = text::join_lines(out, split.trailing_newline);
     if (result.size() >= input.size()) return std::nullopt;
     return CompressorOutput{std::move(result), "diff", std::nullopt, {}};
   }
+
+ private:
+  const tokens::Counter* counter_;
 };
 
 }  // namespace
 
-std::unique_ptr<Compressor> make_diff_compressor() { return std::make_unique<DiffCompressor>(); }
+std::unique_ptr<Compressor> make_diff_compressor(const tokens::Counter& counter) {
+  return std::make_unique<DiffCompressor>(counter);
+}
 
 }  // namespace caveman::compress

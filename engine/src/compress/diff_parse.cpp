@@ -1,5 +1,7 @@
 #include "compress/diff_parse.h"
 
+#include "compress/diff_words.h"
+
 namespace caveman::compress::diff {
 namespace {
 
@@ -102,7 +104,7 @@ std::string_view strip_cr(std::string_view line) {
 
 bool is_added(Kind k) { return k == Kind::kAdded || k == Kind::kAddedMarker; }
 bool is_removed(Kind k) { return k == Kind::kRemoved || k == Kind::kRemovedMarker; }
-bool is_change(Kind k) { return is_added(k) || is_removed(k); }
+bool is_change(Kind k) { return is_added(k) || is_removed(k) || k == Kind::kWordDiff; }
 
 std::string run_marker(Kind k, std::int64_t n, std::string_view note) {
   std::string out(kEllipsis);
@@ -165,6 +167,11 @@ Parsed parse(const std::vector<std::string_view>& lines) {
         }
       } else if (c == ' ' && old_left > 0 && new_left > 0) {
         p.kinds[i] = Kind::kContext;
+        --old_left;
+        --new_left;
+        ++new_pos;
+      } else if (c == '~' && old_left > 0 && new_left > 0 && split_word_diff(s)) {
+        p.kinds[i] = Kind::kWordDiff;
         --old_left;
         --new_left;
         ++new_pos;

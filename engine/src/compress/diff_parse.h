@@ -28,6 +28,7 @@ enum class Kind {
   kAddedMarker,
   kRemovedMarker,
   kBodyMarker,     // a whole hunk body (repeated change, generated file)
+  kWordDiff,       // "~…": a removed line and the added line that replaced it (diff_words.h)
 };
 
 struct Hunk {

@@ -30,14 +30,16 @@ Registry Registry::default_registry(const tokens::Counter& counter, bool toon_be
                                    counter));
   r.add(compress::make_factored(compress::make_log_compressor(), counter));
   r.add(compress::make_code_compressor());
-  r.add(compress::make_diff_compressor());
+  r.add(compress::make_diff_compressor(counter));
   r.add(compress::make_factored(compress::make_search_result_compressor(), counter,
                                  compress::FactorViews{.grep = true}));
-  r.add(compress::make_factored(compress::make_text_compressor(), counter));
+  r.add(compress::make_factored(compress::make_text_compressor(), counter,
+                                 compress::FactorViews{.prose = true}));
   r.add(compress::make_html_compressor());
   r.add(compress::make_tabular_views(
       compress::make_factored(compress::make_tabular_compressor(), counter), counter));
-  r.add(compress::make_factored(compress::make_config_compressor(), counter));
+  r.add(compress::make_factored(compress::make_config_compressor(), counter,
+                                 compress::FactorViews{.sections = true}));
   r.add(compress::make_toolschema_compressor());
   r.add(compress::make_toolschema_annotations_compressor());
   r.add(compress::make_toon_compressor());

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "compress/diff_facts.h"
+#include "compress/diff_words.h"
 #include "compress/summary.h"
 #include "compress/table_parse.h"
 #include "compress/terminal_clean.h"
@@ -168,7 +169,32 @@ void check_repetition(std::string_view original, std::string_view output, Marker
       r);
 }
 
-void check_diff(std::string_view original, std::string_view output, MarkerFacts& r) {
+// `output` with each run of word-diff lines read back as the removed lines, then the added
+// lines, they stand for.
+std::string without_word_diffs(std::string_view output) {
+  std::vector<std::string_view> lines = text::split_all(output);
+  std::vector<std::string> out;
+  for (std::size_t k = 0; k < lines.size();) {
+    std::vector<std::string> added;
+    for (; k < lines.size(); ++k) {
+      auto pair = compress::diff::split_word_diff(lines[k]);
+      if (!pair) break;
+      out.push_back(std::move(pair->first));
+      added.push_back(std::move(pair->second));
+    }
+    for (std::string& a : added) out.push_back(std::move(a));
+    if (added.empty()) out.emplace_back(lines[k++]);
+  }
+  std::string joined;
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    if (k > 0) joined += '\n';
+    joined += out[k];
+  }
+  return joined;
+}
+
+void check_diff(std::string_view original, std::string_view raw_output, MarkerFacts& r) {
+  const std::string output = without_word_diffs(raw_output);
   std::vector<std::string> lines = plain_lines(original);
   compress::diff::NoteChecker notes(text::split_lines(original).lines);
   std::string expected_prefix;

@@ -6,6 +6,7 @@
 #include "compress/factor/aligned_syntax.h"
 #include "compress/factor/csv_syntax.h"
 #include "compress/factor/grep_syntax.h"
+#include "compress/factor/prose_syntax.h"
 #include "compress/factor/table_syntax.h"
 
 namespace caveman::compress::factor {
@@ -202,6 +203,7 @@ bool contains_block(std::string_view text) {
     if (could_be_aligned_header(line) && parse_aligned_header(line)) return true;
     if (could_be_csv_header(line) && parse_csv_header(line)) return true;
     if (could_be_grep_header(line) && parse_grep_header(line)) return true;
+    if (could_be_prose_header(line) && parse_prose_header(line)) return true;
     if (nl == std::string_view::npos) break;
     at = nl + 1;
   }

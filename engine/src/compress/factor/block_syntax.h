@@ -52,7 +52,7 @@ std::optional<std::vector<std::string_view>> split_row(std::string_view row, int
 std::string fill(const TemplateLine& line, const std::vector<std::string_view>& values);
 
 // Cheap test used by re-entry guards: does `text` hold a line that parses as a header (of a
-// line block, a JSON table, an aligned table, CSV rows or grep output)?
+// line block, a JSON table, an aligned table, CSV rows, grep output or wrapped prose)?
 bool contains_block(std::string_view text);
 
 }  // namespace caveman::compress::factor

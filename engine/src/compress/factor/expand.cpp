@@ -7,6 +7,7 @@
 #include "compress/factor/csv_syntax.h"
 #include "compress/factor/grep_syntax.h"
 #include "compress/factor/json_table.h"
+#include "compress/factor/prose_syntax.h"
 #include "compress/factor/table_syntax.h"
 #include "text/lines.h"
 
@@ -140,6 +141,15 @@ std::optional<std::size_t> read_grep(const Lines& lines, std::size_t i, const Gr
   return next;
 }
 
+// Wrapped prose at lines[i]: each row filled back into its lines.
+std::optional<std::size_t> read_prose(const Lines& lines, std::size_t i, const ProseHeader& h,
+                                      Output& out) {
+  std::vector<std::string> expanded;
+  std::optional<std::size_t> next = decode_prose_block(lines, i, h, expanded);
+  for (std::string& l : expanded) out.line(std::move(l));
+  return next;
+}
+
 }  // namespace
 
 std::optional<std::string> expand_blocks(std::string_view view) {
@@ -168,6 +178,11 @@ std::optional<std::string> expand_blocks(std::string_view view) {
     } else if (could_be_grep_header(lines[i])) {
       if (std::optional<GrepHeader> g = parse_grep_header(lines[i])) {
         next_table = read_grep(lines, i, *g, out);
+        if (!next_table) return std::nullopt;
+      }
+    } else if (could_be_prose_header(lines[i])) {
+      if (std::optional<ProseHeader> p = parse_prose_header(lines[i])) {
+        next_table = read_prose(lines, i, *p, out);
         if (!next_table) return std::nullopt;
       }
     }

@@ -10,6 +10,7 @@
 #include "compress/factor/budget.h"
 #include "compress/factor/grep_view.h"
 #include "compress/factor/line_blocks.h"
+#include "compress/factor/prose_view.h"
 #include "compress/problem_lines.h"
 
 namespace caveman::compress {
@@ -51,8 +52,11 @@ class Option {
   mutable std::optional<std::size_t> tokens_;
 };
 
-// cost(a) ≤ slack × cost(b) in o200k tokens, counted only when the byte sizes are close.
-bool costs_at_most(const Option& a, const Option& b, double slack, const tokens::Counter& c) {
+// cost(a) ≤ slack × cost(b) in o200k tokens, counted only when the byte sizes are close —
+// or always when `exact` (unwrapped prose drops bytes of whitespace, not tokens).
+bool costs_at_most(const Option& a, const Option& b, double slack, const tokens::Counter& c,
+                   bool exact) {
+  if (exact) return static_cast<double>(a.tokens(c)) <= slack * static_cast<double>(b.tokens(c));
   double ab = static_cast<double>(a.bytes().size()), bb = static_cast<double>(b.bytes().size());
   if (ab <= kClearlyApart * slack * bb) return true;
   if (ab * kClearlyApart >= slack * bb) return false;
@@ -100,9 +104,13 @@ class FactoredCompressor final : public factor::ViewDecorator {
     if (elided == nullptr) return cheaper_view(input, true);
     bool small = static_cast<double>(elided->size()) >= kSmallElision * static_cast<double>(input.size());
     Option whole = cheaper_view(input, true);
-    if (small && whole.has_view()) return whole;
+    // Unwrapped prose saves a little on every line, elided or not, so both views are measured.
+    if (small && whole.has_view() && !views_.prose) return whole;
     Option cut = cheaper_view(*elided, false);
-    if (whole.has_view() && costs_at_most(whole, cut, factor::kLosslessSlack, counter())) return whole;
+    if (whole.has_view() &&
+        costs_at_most(whole, cut, factor::kLosslessSlack, counter(), views_.prose)) {
+      return whole;
+    }
     return cut;
   }
 
@@ -110,15 +118,19 @@ class FactoredCompressor final : public factor::ViewDecorator {
   // an elided text, or no view at all, is not the caller's input in full).
   Option cheaper_view(std::string_view text, bool lossless) const {
     Option best(text, std::nullopt, false);
+    // Unwrapped unindented prose saves tokens but no bytes, so with prose only tokens count.
     auto consider = [&](std::optional<std::string> v) {
       Option view(text, std::move(v), lossless);
-      if (view.has_view() && view.bytes().size() < text.size() &&
-          costs_at_most(view, best, 1.0, counter())) {
+      if (!view.has_view()) return;
+      if (views_.prose ? view.tokens(counter()) < best.tokens(counter())
+                       : view.bytes().size() < text.size() &&
+                             costs_at_most(view, best, 1.0, counter(), false)) {
         best = std::move(view);
       }
     };
     if (views_.grep) consider(factor::grep_view(text, verbatim));
-    consider(factor::factor_text(text, verbatim));
+    if (views_.prose) consider(factor::unwrap_view(text));
+    consider(factor::factor_text(text, verbatim, views_.sections));
     return best;
   }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "compress/factor/block_syntax.h"
+#include "compress/factor/config_sections.h"
 #include "compress/factor/expand.h"
 #include "text/lines.h"
 
@@ -11,6 +12,7 @@ namespace caveman::compress::factor {
 namespace {
 
 constexpr std::size_t kMaxPeriod = 4;
+constexpr std::size_t kMaxSectionLines = 24;  // a config section tried as one record
 constexpr std::size_t kMaxLineBytes = 4096;
 constexpr std::size_t kMaxInputBytes = std::size_t{16} << 20;
 constexpr std::size_t kMaxRecords = 20000;
@@ -146,9 +148,9 @@ class Factorer {
  public:
   // `nested`: these lines are the rows of an enclosing prefix block (one level only).
   Factorer(const std::vector<std::string_view>& lines, const std::vector<bool>& barrier,
-           bool nested = false)
+           bool nested = false, bool sections = false)
       : lines_(lines), barrier_(barrier), tokens_(lines), budget_(64 * lines.size() + 200000),
-        nested_(nested) {}
+        nested_(nested), sections_(sections) {}
 
   std::optional<std::vector<std::string>> run() {
     std::vector<std::string> out;
@@ -192,6 +194,13 @@ class Factorer {
     }
     bool shaped = false;
     for (std::size_t p = 1; p <= kMaxPeriod; ++p) {
+      std::optional<Block> b = shape_block(i, p);
+      shaped = shaped || b.has_value();
+      if (b && (!best || better(*b, *best))) best = std::move(b);
+    }
+    // A config section longer than a period above: whole sections as the records.
+    std::size_t p = sections_ ? section_length(lines_, i, kMaxSectionLines) : 0;
+    if (p > kMaxPeriod && p <= kMaxSectionLines) {
       std::optional<Block> b = shape_block(i, p);
       shaped = shaped || b.has_value();
       if (b && (!best || better(*b, *best))) best = std::move(b);
@@ -467,6 +476,7 @@ class Factorer {
   Tokens tokens_;
   std::int64_t budget_;  // token comparisons left: bounds the work on adversarial input
   bool nested_;
+  bool sections_;
   std::size_t root_tried_until_ = 0;
   // Scratch of shape_block/tail_block and render_shape, reused: they run for every line and
   // period, and most of them give up after a record or two.
@@ -479,20 +489,22 @@ class Factorer {
 }  // namespace
 
 std::optional<std::vector<std::string>> factor_lines(const std::vector<std::string_view>& lines,
-                                                     const std::vector<bool>& barrier) {
+                                                     const std::vector<bool>& barrier,
+                                                     bool sections) {
   if (barrier.size() != lines.size()) return std::nullopt;
-  return Factorer(lines, barrier).run();
+  return Factorer(lines, barrier, false, sections).run();
 }
 
 std::optional<std::string> factor_text(std::string_view text,
-                                       const std::function<bool(std::string_view)>& verbatim) {
+                                       const std::function<bool(std::string_view)>& verbatim,
+                                       bool sections) {
   if (text.size() > kMaxInputBytes || contains_block(text)) return std::nullopt;
   std::vector<std::string_view> lines = text::split_all(text);
   std::vector<bool> barrier(lines.size(), false);
   if (verbatim) {
     for (std::size_t i = 0; i < lines.size(); ++i) barrier[i] = verbatim(lines[i]);
   }
-  std::optional<std::vector<std::string>> view = factor_lines(lines, barrier);
+  std::optional<std::vector<std::string>> view = factor_lines(lines, barrier, sections);
   if (!view) return std::nullopt;
   std::string joined;
   joined.reserve(text.size());

@@ -6,6 +6,8 @@
 //    (cut only after/before a separator) literal, and positions whose values are equal in
 //    every record share one placeholder (a test name on its RUN and OK lines);
 //  - lines sharing a leading text (grep hits of one file, one timestamp's lines);
+//  - with `sections`, whole config sections (config_sections.h) of up to 24 lines as the
+//    records: a table of one row per section under a header stating the keys once;
 //  - a long run under one shared root (a directory), whose rows are factored again one level
 //    deep, where lines whose first words line up keep the rest of the line as a last value.
 // The view is always checked by decoding it: anything that would not expand to the exact
@@ -24,13 +26,15 @@ namespace caveman::compress::factor {
 // Factors `lines` (joined by '\n'); lines whose `barrier` is true stay literal and outside
 // blocks (elision markers). Returns the view's lines, or nullopt when no block pays.
 std::optional<std::vector<std::string>> factor_lines(const std::vector<std::string_view>& lines,
-                                                     const std::vector<bool>& barrier);
+                                                     const std::vector<bool>& barrier,
+                                                     bool sections = false);
 
 // The whole text factored and verified: expand_blocks(result) == text. Lines for which
 // `verbatim` holds stay literal and outside blocks (elision markers, problem lines). nullopt
 // when nothing pays, the text is too large to factor cheaply, or it already holds a block.
 std::optional<std::string> factor_text(
-    std::string_view text, const std::function<bool(std::string_view)>& verbatim = {});
+    std::string_view text, const std::function<bool(std::string_view)>& verbatim = {},
+    bool sections = false);
 
 }  // namespace caveman::compress::factor
 
