@@ -70,37 +70,41 @@ bool native_hooks_enabled(const Environment& env) {
 
 bool profile_takes_native_hooks(std::string_view profile_id) { return profile_id == "claude"; }
 
-Status install_claude_hooks(WrapLaunch* launch) {
-  if (launch->profile == nullptr || !profile_takes_native_hooks(launch->profile->id) ||
-      !launch->native_hooks) {
-    return Status::Ok();
-  }
-  if (launch->proxy_path.empty() || !is_executable_file(launch->proxy_path)) {
+Result<std::string> claude_hooks_document(const std::string& proxy_path, const Environment& env) {
+  if (proxy_path.empty() || !is_executable_file(proxy_path)) {
     return Status::NotFound("cave_native_hooks_no_proxy",
                             "caveman-proxy not found (set CAVEMAN_PROXY_BIN or run caveman "
                             "install); launching without native hooks");
   }
   // Same bounded wait as the version probes: a hung binary must not hold the agent back.
-  auto run = run_captured({launch->proxy_path, "native-hook", "print-settings"}, launch->env,
-                          probe_timeout_ms(launch->env));
+  auto run = run_captured({proxy_path, "native-hook", "print-settings"}, env, probe_timeout_ms(env));
   if (!run.ok() || run->timed_out || run->exit_code != 0) {
     std::string why = !run.ok()        ? run.status().ToString()
                       : run->timed_out ? std::string("timed out")
                                        : "exit " + std::to_string(run->exit_code) + ": " +
                                              first_line(run->err);
     return Status::Unavailable("cave_native_hooks_failed",
-                               launch->proxy_path + " native-hook print-settings: " + why +
+                               proxy_path + " native-hook print-settings: " + why +
                                    "; launching without native hooks");
   }
   Json doc = Json::parse(run->out, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !looks_like_hooks_document(doc)) {
     return Status::InvalidArgument("cave_native_hooks_invalid",
-                                   launch->proxy_path +
+                                   proxy_path +
                                        " native-hook print-settings did not print a hooks "
                                        "document (stale caveman-proxy?); launching without "
                                        "native hooks");
   }
+  return run->out;
+}
 
+Status install_claude_hooks(WrapLaunch* launch) {
+  if (launch->profile == nullptr || !profile_takes_native_hooks(launch->profile->id) ||
+      !launch->native_hooks) {
+    return Status::Ok();
+  }
+  CAVEMAN_ASSIGN_OR_RETURN(std::string document,
+                           claude_hooks_document(launch->proxy_path, launch->env));
   const std::string plugin = launch->session_dir + "/plugin";
   Json manifest;
   manifest["name"] = "caveman";
@@ -110,7 +114,7 @@ Status install_claude_hooks(WrapLaunch* launch) {
     CAVEMAN_RETURN_IF_ERROR(make_dir(dir));
   }
   CAVEMAN_RETURN_IF_ERROR(write_text(plugin + "/.claude-plugin/plugin.json", manifest.dump(2) + "\n"));
-  CAVEMAN_RETURN_IF_ERROR(write_text(plugin + "/hooks/hooks.json", run->out));
+  CAVEMAN_RETURN_IF_ERROR(write_text(plugin + "/hooks/hooks.json", document));
 
   // The hook processes inherit Claude Code's environment; pinning the state root keeps them
   // on the socket of the proxy this session talks to even if the agent changes HOME.

@@ -16,6 +16,7 @@
 #ifndef CAVEMAN_CLI_NATIVE_HOOKS_H_
 #define CAVEMAN_CLI_NATIVE_HOOKS_H_
 
+#include <string>
 #include <string_view>
 
 #include "caveman/status.h"
@@ -29,6 +30,11 @@ bool native_hooks_enabled(const Environment& env);
 
 // True for the profiles that get the hooks (Claude Code only, today).
 bool profile_takes_native_hooks(std::string_view profile_id);
+
+// `caveman-proxy native-hook print-settings`, checked to be a hooks document (the JSON text,
+// byte for byte). Also what `caveman enable claude` merges into settings.json.
+// Errors: cave_native_hooks_no_proxy, cave_native_hooks_failed, cave_native_hooks_invalid.
+Result<std::string> claude_hooks_document(const std::string& proxy_path, const Environment& env);
 
 // The wrap extension. A no-op (Ok) unless launch->profile is claude and launch->native_hooks
 // is set. On success: the plugin dir is written, `--plugin-dir <dir>` is appended to

@@ -1,9 +1,11 @@
-// Helpers shared by `start`, `wrap` and `status` about an existing proxy and MCP evidence.
+// Helpers shared by `start`, `wrap`, `status`, `enable` and `ensure-proxy` about a proxy and
+// MCP evidence.
 #ifndef CAVEMAN_CLI_START_SUPPORT_H_
 #define CAVEMAN_CLI_START_SUPPORT_H_
 
 #include <string>
 
+#include "context.h"
 #include "proxy_address.h"
 
 namespace caveman::cli {
@@ -12,6 +14,13 @@ namespace caveman::cli {
 bool mcp_install_evidence(const std::string& home);
 // One sentence about who holds a busy port.
 std::string describe_busy_port(const ProxyAddress& address, const Listener& listener);
+// The mode wrap and enabled agents start a proxy in: CAVEMAN_WRAP_MODE, else compress (an
+// invalid value warns and gives record).
+std::string wrap_mode(Context& ctx);
+// A detached caveman-proxy (owner wrap, log run/proxy-<port>.log) on a free port, waited for
+// until ready; it keeps running afterwards. False after a message prefixed with `who`.
+bool start_background_proxy(Context& ctx, const ProxyAddress& address, const std::string& mode,
+                            bool recovery, std::string_view who);
 
 }  // namespace caveman::cli
 
