@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "context.h"
+#include "enable_state.h"
 #include "mcp_marker.h"
 #include "native_hooks.h"
 #include "proxy_address.h"
@@ -171,6 +172,11 @@ int cmd_wrap(Context& ctx, const Args& args) {
   launch.base_url = address.base_url() + (profile->id == "generic" ? "" : "/w/" + profile->id);
   launch.proxy_path = ctx.locate("caveman-proxy").path;
   launch.native_hooks = !flags.no_hooks && native_hooks_enabled(ctx.env);
+  // `caveman enable` put the hooks in the agent's settings already: a second copy from the
+  // session plugin would run every hook twice.
+  if (auto enabled = read_enable_marker(address.home, profile->id); enabled && enabled->hooks) {
+    launch.native_hooks = false;
+  }
 
   // Recovery is claimed only when caveman-mcp really reaches this agent for this session.
   if (mode != "record" && profile->mcp != McpDelivery::kNone) {
