@@ -37,20 +37,18 @@ const std::vector<Verb>& verbs() {
       {"install", "copy the built binaries into ~/.caveman/bin (--from DIR)", cmd_install},
       {"status", "what works and what does not: binaries, proxy, stores, MCP registration (--json)",
        cmd_status},
-      {"doctor", "doctor <agent>: what is installed for it, what is broken, what to run "
-                 "(no agent: status)",
+      {"doctor", "doctor <agent>: what is installed, what is broken, what to run (no agent: status)",
        cmd_doctor},
-      {"enable", "enable <agent>: route claude|codex|gemini|opencode through Caveman in every "
-                 "session (proxy starts on demand; --no-mcp --no-hooks)",
+      {"enable", "enable claude|codex|gemini|opencode: through Caveman in every session (--no-mcp)",
        cmd_enable},
       {"disable", "disable <agent>: undo enable (files back byte for byte)", cmd_disable},
-      {"verify", "verify [--agent A] [--since 15m] [--wait 60]: a fresh usage row from the agent",
+      {"verify", "verify [--agent A] [--since 15m] [--wait N]: a fresh usage row from the agent",
        cmd_verify},
       {"config", "config path | get KEY | set KEY VALUE (caveman.yaml)", cmd_config},
       {"ensure-proxy", "start the proxy in the background unless it runs", cmd_ensure_proxy, false},
       {"stats", "savings by content type, agent and provider (--json | --csv, --since 24h)",
        cmd_stats},
-      {"tools", "tools mcp install|uninstall [claude] [--scope S] [--print]; tools <verb> = <verb>",
+      {"tools", "tools mcp install|uninstall [agent] [--server S] [--print]; tools <verb> = <verb>",
        tools_group},
       {"compress", "compress stdin with caveman-engine", delegate("caveman-engine", {"compress"})},
       {"retrieve", "print the exact original behind a ccr_ handle (caveman-engine)",
@@ -76,7 +74,8 @@ const Verb* find_verb(std::string_view name) {
 int tools_group(Context& ctx, const Args& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     *ctx.out << "usage: caveman tools <verb> [args…]\n"
-                "  mcp install|uninstall [claude] [--scope user|project|local] [--print]\n"
+                "  mcp install|uninstall [claude|codex|gemini|opencode|qwen] [--server S]\n"
+                "      [--scope user|project|local] [--print]\n"
                 "  compress, retrieve, toon, evals, shrink, browse, mem, stats (same as the bare verbs)\n";
     return args.empty() ? 2 : 0;
   }
