@@ -153,8 +153,11 @@ int cmd_ensure_proxy(Context& ctx, const Args& args) {
       *ctx.err << "caveman ensure-proxy: " << describe_busy_port(*address, listener) << "\n";
       rc = 1;
     } else if (listener.kind == ListenerKind::kFree &&
+               // No idle exit: an enabled agent's session may sit idle longer than the wrap
+               // timeout and has no second start-up to bring the proxy back.
                !start_background_proxy(local, *address, wrap_mode(local),
-                                       mcp_install_evidence(address->home), "caveman ensure-proxy")) {
+                                       mcp_install_evidence(address->home), "caveman ensure-proxy",
+                                       /*idle_exit=*/false)) {
       rc = 1;
     }
   }

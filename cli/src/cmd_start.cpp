@@ -46,7 +46,7 @@ std::string wrap_mode(Context& ctx) {
 }
 
 bool start_background_proxy(Context& ctx, const ProxyAddress& address, const std::string& mode,
-                            bool recovery, std::string_view who) {
+                            bool recovery, std::string_view who, bool idle_exit) {
   BinaryLocation proxy = ctx.locate("caveman-proxy");
   if (!proxy.found()) {
     *ctx.err << who << ": caveman-proxy not found (set CAVEMAN_PROXY_BIN or run caveman "
@@ -54,7 +54,7 @@ bool start_background_proxy(Context& ctx, const ProxyAddress& address, const std
     return false;
   }
   Environment env = ctx.env;
-  env.set("CAVEMAN_PROXY_OWNER", "wrap");
+  env.set("CAVEMAN_PROXY_OWNER", idle_exit ? "wrap" : "start");
   env.set("CAVEMAN_MODE", mode);
   env.set("CAVEMAN_LISTEN", address.listen());
   if (recovery) {
