@@ -7,8 +7,8 @@
 //      The prompt's answer is printed; `caveman verify --agent A` finds its usage row; for
 //      codex/gemini/opencode the tool call reads a large corpus log that reaches the stand-in
 //      compressed with a <<ccr:…>> handle.
-//   3. `caveman doctor A` reports it enabled and nothing broken; `caveman A …` (the shortcut)
-//      runs the enabled install.
+//   3. `caveman doctor A` reports it enabled and nothing broken, `caveman status --json` lists
+//      it; `caveman claude …` (the shortcut) runs the enabled install.
 //   4. disable: every file byte-identical to before enable (or gone when enable created it).
 // Usage: node cli/enable_test.mjs [claude|codex|gemini|opencode …] (default: all four).
 import { spawn } from 'node:child_process';
@@ -130,6 +130,9 @@ async function testAgent(name, mock) {
 
     const d = await caveman(user, ['doctor', name], { env: a.env });
     check(d.code === 0 && d.stdout.includes('ok      enabled'), `${name}: doctor: ${d.stdout}${d.stderr}`);
+    const st = await caveman(user, ['status', '--json'], { env: a.env });
+    const listed = JSON.parse(st.stdout || '{}').enabled ?? [];
+    check(listed.some((e) => e.agent === name && e.base_url.endsWith(`/w/${name}`)), `${name}: status lists it enabled: ${st.stdout.slice(-400)}`);
     if (name === 'claude') {  // the shortcut runs the enabled install (proxy already up)
       const s = await caveman(user, [name, ...a.argv], { env: a.env, timeoutMs: 120000 });
       check(s.code === 0 && s.stderr.includes('(enabled)') && s.stdout.includes(TEXT),
