@@ -98,6 +98,18 @@ Status gemini_base_url(const EnableInputs& in, std::vector<FileEdit>* edits) {
   return Status::Ok();
 }
 
+// Qwen Code (a Gemini CLI fork) also reads the base URL from settings.json, below
+// OPENAI_BASE_URL in precedence, and runs SessionStart hooks like Gemini CLI.
+Status qwen_base_url(const EnableInputs& in, std::vector<FileEdit>* edits) {
+  std::string path = agent_config_path("qwen", in.env);
+  if (path.empty()) return no_home();
+  FileEdit e{path, "{\n  \"$version\": 4\n}\n", {}};  // Qwen Code adds $version itself
+  e.entries.push_back(json_key("security.auth", "baseUrl", url_for(in, "qwen") + "/v1"));
+  e.entries.push_back(session_start_hook(in, 30000));  // ms
+  edits->push_back(std::move(e));
+  return Status::Ok();
+}
+
 // opencode: provider options in opencode.json; every *.js in its plugin/ dir is imported at
 // start-up, so a plugin file of ours starts the proxy first.
 Status opencode_base_url(const EnableInputs& in, std::vector<FileEdit>* edits) {
@@ -152,6 +164,8 @@ const std::vector<AgentIntegration>& agent_integrations() {
        "~/.gemini/.env GOOGLE_GEMINI_BASE_URL; settings.json SessionStart hook starts the proxy"},
       {"opencode", opencode_base_url, no_hooks,
        "opencode.json provider baseURL; plugin/caveman-proxy.js starts the proxy"},
+      {"qwen", qwen_base_url, no_hooks,
+       "~/.qwen/settings.json security.auth.baseUrl; SessionStart hook starts the proxy"},
   };
   return kAgents;
 }

@@ -10,6 +10,7 @@
 //                    gemini   ~/.gemini/.env GOOGLE_GEMINI_BASE_URL + a SessionStart hook
 //                    opencode opencode.json provider.{openai,anthropic}.options.baseURL + a
 //                             plugin file that starts the proxy when opencode loads it
+//                    qwen     ~/.qwen/settings.json security.auth.baseUrl + a SessionStart hook
 //   install_hooks  the native hooks: Claude Code's settings.json hooks (the document
 //                  `caveman wrap` installs per session). Codex and Gemini CLI: a no-op today —
 //                  the seam their native hooks fill (hooks_codex* / hooks_gemini*).
@@ -53,7 +54,7 @@ struct AgentIntegration {
   std::string how;            // one line for `doctor` and docs: the mechanism
 };
 
-// claude, codex, gemini, opencode (in that order).
+// claude, codex, gemini, opencode, qwen (in that order).
 const std::vector<AgentIntegration>& agent_integrations();
 const AgentIntegration* find_integration(std::string_view agent);
 

@@ -70,7 +70,7 @@ int cmd_enable(Context& ctx, const Args& args) {
   std::string agent;
   bool no_mcp = false;
   bool no_hooks = false;
-  app.add_option("agent", agent, "claude, codex, gemini or opencode")
+  app.add_option("agent", agent, "claude, codex, gemini, opencode or qwen")
       ->required()
       ->check(CLI::IsMember(integration_ids()));
   app.add_flag("--no-mcp", no_mcp, "do not register caveman-mcp");
@@ -121,7 +121,7 @@ int cmd_disable(Context& ctx, const Args& args) {
   CLI::App app{"Undo caveman enable <agent>: files byte-identical to before when nothing else "
                "changed them, else only caveman's entries removed.", "disable"};
   std::string agent;
-  app.add_option("agent", agent, "claude, codex, gemini or opencode")
+  app.add_option("agent", agent, "claude, codex, gemini, opencode or qwen")
       ->required()
       ->check(CLI::IsMember(integration_ids()));
   if (auto rc = parse_flags(app, args, *ctx.out, *ctx.err)) return *rc;

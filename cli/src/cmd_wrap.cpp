@@ -37,7 +37,7 @@ constexpr const char* kWrapUsage =
     "  --strict    exit 1 instead of launching directly when the port is held by a foreign process\n"
     "  --no-hooks  do not give Claude Code Caveman's native hooks (also CAVEMAN_WRAP_HOOKS=0)\n"
     "agents: claude, codex, gemini, aider, opencode, qwen; any other command is wrapped generically\n"
-    "(persistent instead of per session: caveman enable claude|codex|gemini|opencode)\n";
+    "(persistent instead of per session: caveman enable claude|codex|gemini|opencode|qwen)\n";
 
 struct WrapFlags {
   std::string mode;  // "" = default

@@ -1,16 +1,16 @@
 // Issue 24, acceptance 2: `caveman enable <agent>` → the real agent (run by itself, not through
 // caveman) completes a one-shot prompt against the provider stand-in through the proxy → disable,
-// on a temp HOME, for Claude Code, Codex CLI, Gemini CLI and opencode. Per agent:
+// on a temp HOME, for Claude Code, Codex CLI, Gemini CLI, opencode and Qwen Code. Per agent:
 //   1. enable exits 0 and edits only the agent's user config (plus MCP registration).
 //   2. The proxy is NOT running when the agent starts: the agent's own start-up mechanism
 //      (SessionStart hook / provider auth command / plugin) starts it — never a dead agent.
 //      The prompt's answer is printed; `caveman verify --agent A` finds its usage row; for
-//      codex/gemini/opencode the tool call reads a large corpus log that reaches the stand-in
+//      codex/gemini/opencode/qwen the tool call reads a large corpus log that reaches the stand-in
 //      compressed with a <<ccr:…>> handle.
 //   3. `caveman doctor A` reports it enabled and nothing broken, `caveman status --json` lists
 //      it; `caveman claude …` (the shortcut) runs the enabled install.
 //   4. disable: every file byte-identical to before enable (or gone when enable created it).
-// Usage: node cli/enable_test.mjs [claude|codex|gemini|opencode …] (default: all four).
+// Usage: node cli/enable_test.mjs [claude|codex|gemini|opencode|qwen …] (default: all five).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -60,6 +60,13 @@ const AGENTS = {
     }),
     argv: ['run', '-m', 'openai/gpt-4.1', 'Read the build log.'],
     tool: (file) => ({ name: 'read', input: { filePath: file } }),
+  },
+  qwen: {
+    bin: path.join(agentsBin, 'qwen'),
+    env: { OPENAI_API_KEY: 'sk-dummy-key', OPENAI_MODEL: 'mock-model' },
+    files: (h) => ({ [`${h}/.qwen/settings.json`]: '{"$version":4,"security":{"auth":{"selectedType":"openai"}}}\n' }),
+    argv: ['-p', 'Read the build log.', '--yolo'],
+    tool: (file) => ({ name: 'read_file', input: { file_path: file } }),
   },
 };
 

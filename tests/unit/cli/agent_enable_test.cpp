@@ -41,7 +41,7 @@ TEST_F(AgentEnable, TableHasTheFourAgentsAndAHookSeamForEach) {
     EXPECT_NE(a.base_url, nullptr);
     EXPECT_NE(a.install_hooks, nullptr);
   }
-  EXPECT_EQ(ids, (std::vector<std::string>{"claude", "codex", "gemini", "opencode"}));
+  EXPECT_EQ(ids, (std::vector<std::string>{"claude", "codex", "gemini", "opencode", "qwen"}));
   std::vector<FileEdit> none;
   EXPECT_TRUE(find_integration("codex")->install_hooks(inputs(), &none).ok());
   EXPECT_TRUE(none.empty()) << "codex hooks: the seam is a no-op today";
@@ -56,7 +56,7 @@ TEST_F(AgentEnable, EachAgentRoundTripsByteIdentical) {
   ::mkdir((home() + "/.codex").c_str(), 0700);
   const std::string codex_before = "# mine\nmodel = \"o3\"\n\n[mcp_servers.x]\ncommand = \"y\"\n";
   caveman::testing::write_file(home() + "/.codex/config.toml", codex_before);
-  for (const std::string agent : {"claude", "codex", "gemini", "opencode"}) {
+  for (const std::string agent : {"claude", "codex", "gemini", "opencode", "qwen"}) {
     auto edits = plan(agent);
     ASSERT_FALSE(edits.empty()) << agent;
     auto applied = apply_edits(state(), agent, edits);
@@ -71,7 +71,7 @@ TEST_F(AgentEnable, EachAgentRoundTripsByteIdentical) {
   }
   EXPECT_EQ(*read_file_bytes(home() + "/.codex/config.toml"), codex_before);
   struct stat st{};
-  for (const char* gone : {"/.claude", "/.gemini", "/.config"}) {
+  for (const char* gone : {"/.claude", "/.gemini", "/.config", "/.qwen"}) {
     EXPECT_NE(::stat((home() + gone).c_str(), &st), 0) << gone << " created by enable, removed";
   }
 }
