@@ -187,19 +187,19 @@ std::string ensure_proxy_command(const EnableInputs& in) {
   return cmd;
 }
 
-Result<std::vector<FileEdit>> plan_enable(const AgentIntegration& agent, const EnableInputs& in,
-                                          bool with_hooks, std::vector<std::string>* warnings) {
-  std::vector<FileEdit> edits;
-  CAVEMAN_RETURN_IF_ERROR(agent.base_url(in, &edits));
-  if (with_hooks) {
-    std::vector<FileEdit> hooks;
-    if (Status s = agent.install_hooks(in, &hooks); !s.ok()) {
-      warnings->push_back("native hooks left out: " + s.ToString());
-    } else {
-      merge(&edits, std::move(hooks));
-    }
+Result<EnablePlan> plan_enable(const AgentIntegration& agent, const EnableInputs& in,
+                               bool with_hooks) {
+  EnablePlan plan;
+  CAVEMAN_RETURN_IF_ERROR(agent.base_url(in, &plan.edits));
+  if (!with_hooks) return plan;
+  std::vector<FileEdit> hooks;
+  if (Status s = agent.install_hooks(in, &hooks); !s.ok()) {
+    plan.warnings.push_back("native hooks left out: " + s.ToString());
+    return plan;
   }
-  return edits;
+  plan.hooks = !hooks.empty();
+  merge(&plan.edits, std::move(hooks));
+  return plan;
 }
 
 }  // namespace caveman::cli

@@ -65,8 +65,13 @@ std::string ensure_proxy_command(const EnableInputs& in);
 
 // The edits of both steps merged per file (first-seen file order). Hooks that cannot be
 // built (no caveman-proxy, …) are left out with a warning: the agent works without them.
-Result<std::vector<FileEdit>> plan_enable(const AgentIntegration& agent, const EnableInputs& in,
-                                          bool with_hooks, std::vector<std::string>* warnings);
+struct EnablePlan {
+  std::vector<FileEdit> edits;
+  bool hooks = false;  // the install_hooks step added something
+  std::vector<std::string> warnings;
+};
+Result<EnablePlan> plan_enable(const AgentIntegration& agent, const EnableInputs& in,
+                               bool with_hooks);
 
 }  // namespace caveman::cli
 

@@ -85,21 +85,19 @@ int cmd_enable(Context& ctx, const Args& args) {
   }
   EnableInputs in{ctx.env, self_executable(), address->base_url(), address->listen(), home,
                   ctx.locate("caveman-proxy").path};
-  std::vector<std::string> warnings;
-  auto edits = plan_enable(*find_integration(agent), in, !no_hooks, &warnings);
-  if (!edits.ok()) {
-    *ctx.err << "caveman enable: " << edits.status().ToString() << "\n";
+  auto plan = plan_enable(*find_integration(agent), in, !no_hooks);
+  if (!plan.ok()) {
+    *ctx.err << "caveman enable: " << plan.status().ToString() << "\n";
     return 1;
   }
-  for (const auto& w : warnings) *ctx.err << "caveman enable: warning: " << w << "\n";
-  auto applied = apply_edits(home, agent, *edits);
+  for (const auto& w : plan->warnings) *ctx.err << "caveman enable: warning: " << w << "\n";
+  auto applied = apply_edits(home, agent, plan->edits);
   if (!applied.ok()) {
     *ctx.err << "caveman enable: " << applied.status().ToString()
              << " (nothing changed; an entry caveman did not write is never overwritten)\n";
     return 1;
   }
-  EnableMarker marker{agent, in.gateway + "/w/" + agent, in.listen, false, warnings.empty() && !no_hooks,
-                      *applied};
+  EnableMarker marker{agent, in.gateway + "/w/" + agent, in.listen, false, plan->hooks, *applied};
   if (Status s = write_enable_marker(home, marker); !s.ok()) {
     (void)undo_edits(*applied);
     *ctx.err << "caveman enable: " << s.ToString() << "\n";

@@ -27,10 +27,9 @@ class AgentEnable : public ::testing::Test {
   void SetUp() override { ::mkdir(home().c_str(), 0700); }
 
   std::vector<FileEdit> plan(const std::string& agent) {
-    std::vector<std::string> warnings;
-    auto edits = plan_enable(*find_integration(agent), inputs(), /*with_hooks=*/false, &warnings);
-    EXPECT_TRUE(edits.ok()) << edits.status().ToString();
-    return edits.ok() ? *edits : std::vector<FileEdit>{};
+    auto plan = plan_enable(*find_integration(agent), inputs(), /*with_hooks=*/false);
+    EXPECT_TRUE(plan.ok()) << plan.status().ToString();
+    return plan.ok() ? plan->edits : std::vector<FileEdit>{};
   }
 };
 
@@ -45,6 +44,18 @@ TEST_F(AgentEnable, TableHasTheFourAgentsAndAHookSeamForEach) {
   std::vector<FileEdit> none;
   EXPECT_TRUE(find_integration("codex")->install_hooks(inputs(), &none).ok());
   EXPECT_TRUE(none.empty()) << "codex hooks: the seam is a no-op today";
+}
+
+TEST_F(AgentEnable, HooksLeftOutWithAWarningWhenTheProxyIsMissing) {
+  auto claude = plan_enable(*find_integration("claude"), inputs(), /*with_hooks=*/true);
+  ASSERT_TRUE(claude.ok());
+  EXPECT_FALSE(claude->hooks);
+  ASSERT_EQ(claude->warnings.size(), 1u);
+  EXPECT_NE(claude->warnings[0].find("cave_native_hooks_no_proxy"), std::string::npos);
+  auto codex = plan_enable(*find_integration("codex"), inputs(), /*with_hooks=*/true);
+  ASSERT_TRUE(codex.ok());
+  EXPECT_FALSE(codex->hooks) << "the codex seam adds nothing yet";
+  EXPECT_TRUE(codex->warnings.empty());
 }
 
 TEST_F(AgentEnable, EnsureCommandPinsListenAndHome) {
