@@ -41,6 +41,10 @@ void check_enable(const std::string& home, const std::string& agent, Findings* f
     return;
   }
   f->ok("enabled → " + marker->base_url + (marker->hooks ? ", native hooks" : ""));
+  // The agent runs this binary to start the proxy; gone → the agent cannot start one.
+  if (!marker->caveman.empty() && !is_executable_file(marker->caveman)) {
+    f->bad("the proxy starter " + marker->caveman + " no longer exists", "caveman enable " + agent);
+  }
   for (const auto& file : marker->files) {
     auto text = read_file_bytes(file.journal.path);
     for (const auto& e : file.entries) {

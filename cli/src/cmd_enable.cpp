@@ -97,7 +97,8 @@ int cmd_enable(Context& ctx, const Args& args) {
              << " (nothing changed; an entry caveman did not write is never overwritten)\n";
     return 1;
   }
-  EnableMarker marker{agent, in.gateway + "/w/" + agent, in.listen, false, plan->hooks, *applied};
+  EnableMarker marker{agent,   in.gateway + "/w/" + agent, in.listen, in.caveman, false,
+                      plan->hooks, *applied};
   if (Status s = write_enable_marker(home, marker); !s.ok()) {
     (void)undo_edits(*applied);
     *ctx.err << "caveman enable: " << s.ToString() << "\n";

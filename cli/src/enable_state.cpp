@@ -68,6 +68,7 @@ std::optional<EnableMarker> read_enable_marker(const std::string& home, const st
   m.agent = doc.value("agent", agent);
   m.base_url = doc.value("base_url", "");
   m.listen = doc.value("listen", "");
+  m.caveman = doc.value("caveman", "");
   m.mcp_by_enable = doc.value("mcp_by_enable", false);
   m.hooks = doc.value("hooks", false);
   for (const auto& f : doc["files"]) {
@@ -83,7 +84,8 @@ Status write_enable_marker(const std::string& home, const EnableMarker& marker) 
   Json files = Json::array();
   for (const auto& f : marker.files) files.push_back(applied_to_json(f));
   Json doc = {{"agent", marker.agent},         {"base_url", marker.base_url},
-              {"listen", marker.listen},       {"mcp_by_enable", marker.mcp_by_enable},
+              {"listen", marker.listen},       {"caveman", marker.caveman},
+              {"mcp_by_enable", marker.mcp_by_enable},
               {"hooks", marker.hooks},         {"files", files}};
   return base::write_file_atomic(enable_marker_path(home, marker.agent), doc.dump(2) + "\n",
                                  {.io_code = "cave_home_not_writable"});

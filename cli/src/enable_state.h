@@ -24,6 +24,7 @@ struct EnableMarker {
   std::string agent;
   std::string base_url;  // http://host:port/w/<agent>
   std::string listen;
+  std::string caveman;         // the binary the agent runs to start the proxy
   bool mcp_by_enable = false;  // enable registered caveman-mcp (disable unregisters it)
   bool hooks = false;          // native hooks were installed
   std::vector<AppliedEdit> files;

@@ -123,12 +123,13 @@ TEST_F(AgentEnable, LaterEditsSurviveDisable) {
 TEST_F(AgentEnable, MarkerRoundTrip) {
   auto applied = apply_edits(state(), "opencode", plan("opencode"));
   ASSERT_TRUE(applied.ok());
-  EnableMarker m{"opencode", "http://127.0.0.1:9999/w/opencode", "127.0.0.1:9999", true, false,
-                 *applied};
+  EnableMarker m{"opencode", "http://127.0.0.1:9999/w/opencode", "127.0.0.1:9999", "/opt/caveman",
+                 true, false, *applied};
   ASSERT_TRUE(write_enable_marker(state(), m).ok());
   auto back = read_enable_marker(state(), "opencode");
   ASSERT_TRUE(back.has_value());
   EXPECT_TRUE(back->mcp_by_enable);
+  EXPECT_EQ(back->caveman, "/opt/caveman");
   ASSERT_EQ(back->files.size(), 2u);
   EXPECT_EQ(back->files[1].entries[0].format, ConfigFormat::kFile);
   EXPECT_TRUE(undo_edits(back->files).status.ok());

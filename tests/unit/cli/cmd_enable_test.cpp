@@ -58,6 +58,18 @@ TEST_F(CmdEnable, CodexRoundTripRestoresTheBytes) {
   EXPECT_FALSE(agent_enabled(ctx, "codex"));
 }
 
+TEST_F(CmdEnable, DoctorSeesAnEntryRemovedByHand) {
+  std::string out;
+  ASSERT_EQ(cli({"enable", "gemini", "--no-mcp"}, &out), 0) << out;
+  EXPECT_EQ(cli({"doctor", "gemini"}, &out), 1) << "gemini is not on PATH";
+  EXPECT_NE(out.find("ok      enabled → http://127.0.0.1:9/w/gemini"), std::string::npos) << out;
+  caveman::testing::write_file(home() + "/.gemini/.env", "");
+  cli({"doctor", "gemini"}, &out);
+  EXPECT_NE(out.find("broken  " + home() + "/.gemini/.env: GOOGLE_GEMINI_BASE_URL is gone"),
+            std::string::npos) << out;
+  EXPECT_NE(out.find("run:    caveman enable gemini"), std::string::npos) << out;
+}
+
 TEST_F(CmdEnable, HandWrittenProviderRefusesAndChangesNothing) {
   ::mkdir((home() + "/.codex").c_str(), 0700);
   const std::string cfg = home() + "/.codex/config.toml";
