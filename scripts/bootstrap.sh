@@ -32,8 +32,9 @@ if ((${#missing[@]})); then
 fi
 
 # npm packages for the e2e tests and benchmarks (pinned by tests/e2e/package-lock.json).
-# tests/e2e/agents holds the real coding agents (Codex CLI, Gemini CLI, opencode) in their own
-# tree so they can be updated without touching the shared client install.
+# tests/e2e/agents holds the real coding agents (Codex CLI, Gemini CLI, opencode, Qwen Code) in
+# their own tree so they can be updated without touching the shared client install. (Qwen Code
+# declares node >= 22; its one-shot mode works on Debian 12's node 20, which the tests use.)
 for dir in tests/e2e tests/e2e/agents; do
   stamp=$dir/node_modules/.caveman-lock-stamp
   if [[ ! -f $stamp ]] || ! cmp -s $dir/package-lock.json "$stamp"; then

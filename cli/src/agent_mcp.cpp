@@ -20,6 +20,7 @@ std::string nonempty_or(const Environment& env, const char* name, const std::str
 // can simply delete it again.
 std::string new_config_text(std::string_view agent) {
   if (agent == "opencode") return "{\n  \"$schema\": \"https://opencode.ai/config.json\"\n}\n";
+  if (agent == "qwen") return "{\n  \"$version\": 4\n}\n";  // Qwen Code 0.24 adds it likewise
   return {};
 }
 
@@ -39,7 +40,7 @@ const McpServerSpec* find_mcp_server(std::string_view name) {
 }
 
 const std::vector<std::string>& config_mcp_agents() {
-  static const std::vector<std::string> kAgents = {"codex", "gemini", "opencode"};
+  static const std::vector<std::string> kAgents = {"codex", "gemini", "opencode", "qwen"};
   return kAgents;
 }
 
@@ -58,6 +59,7 @@ std::string agent_config_path(std::string_view agent, const Environment& env) {
   }
   if (home.empty()) return "";
   if (agent == "gemini") return home + "/.gemini/settings.json";
+  if (agent == "qwen") return home + "/.qwen/settings.json";  // a Gemini CLI fork: same format
   if (agent == "opencode") {
     return nonempty_or(env, "XDG_CONFIG_HOME", home + "/.config") + "/opencode/opencode.json";
   }

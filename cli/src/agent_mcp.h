@@ -1,6 +1,7 @@
 // MCP registration by editing an agent's own user-scoped config (issue 24): Codex
 // (`~/.codex/config.toml` `[mcp_servers.<S>]`, or $CODEX_HOME), Gemini CLI
-// (`~/.gemini/settings.json` `mcpServers.<S>`) and opencode
+// (`~/.gemini/settings.json` `mcpServers.<S>`), Qwen Code (`~/.qwen/settings.json`, the same
+// format) and opencode
 // (`$XDG_CONFIG_HOME/opencode/opencode.json`, default ~/.config, `mcp.<S>`). Every edit is
 // journaled in the marker (mcp_marker.h): uninstall restores the previous bytes when nothing
 // else changed the file and removes only caveman's entry when something did; an entry of that

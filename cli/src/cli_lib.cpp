@@ -37,10 +37,18 @@ const std::vector<Verb>& verbs() {
       {"install", "copy the built binaries into ~/.caveman/bin (--from DIR)", cmd_install},
       {"status", "what works and what does not: binaries, proxy, stores, MCP registration (--json)",
        cmd_status},
-      {"doctor", "same as status", cmd_status, false},
+      {"doctor", "doctor <agent>: what is installed, what is broken, what to run (no agent: status)",
+       cmd_doctor},
+      {"enable", "enable claude|codex|gemini|opencode|qwen: via Caveman in every session (--no-mcp)",
+       cmd_enable},
+      {"disable", "disable <agent>: undo enable (files back byte for byte)", cmd_disable},
+      {"verify", "verify [--agent A] [--since 15m] [--wait N]: a fresh usage row from the agent",
+       cmd_verify},
+      {"config", "config path | get KEY | set KEY VALUE (caveman.yaml)", cmd_config},
+      {"ensure-proxy", "start the proxy in the background unless it runs", cmd_ensure_proxy, false},
       {"stats", "savings by content type, agent and provider (--json | --csv, --since 24h)",
        cmd_stats},
-      {"tools", "tools mcp install|uninstall [claude] [--scope S] [--print]; tools <verb> = <verb>",
+      {"tools", "tools mcp install|uninstall [agent] [--server S] [--print]; tools <verb> = <verb>",
        tools_group},
       {"compress", "compress stdin with caveman-engine", delegate("caveman-engine", {"compress"})},
       {"retrieve", "print the exact original behind a ccr_ handle (caveman-engine)",
@@ -66,7 +74,8 @@ const Verb* find_verb(std::string_view name) {
 int tools_group(Context& ctx, const Args& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     *ctx.out << "usage: caveman tools <verb> [args…]\n"
-                "  mcp install|uninstall [claude] [--scope user|project|local] [--print]\n"
+                "  mcp install|uninstall [claude|codex|gemini|opencode|qwen] [--server S]\n"
+                "      [--scope user|project|local] [--print]\n"
                 "  compress, retrieve, toon, evals, shrink, browse, mem, stats (same as the bare verbs)\n";
     return args.empty() ? 2 : 0;
   }
@@ -133,7 +142,8 @@ std::string usage_text() {
     name.resize(std::max<std::size_t>(name.size(), 10), ' ');
     text += "  " + name + v.summary + "\n";
   }
-  text += "\nAgents (caveman <agent> = caveman wrap <agent>):";
+  text += "\nAgents (caveman <agent>: the enabled install if `caveman enable <agent>` ran, else\n"
+          "caveman wrap <agent>):";
   for (const auto& p : builtin_profiles()) {
     if (p.id != "generic") text += " " + p.id;
   }
@@ -148,7 +158,8 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
         std::ostream& err) {
   static const std::string kUsage = usage_text();
   ToolInfo tool{"caveman", "caveman.cli.version.v1", kUsage,
-                {"start", "wrap", "agent_profiles", "mcp_install", "status", "stats", "install"}};
+                {"start", "wrap", "agent_profiles", "mcp_install", "status", "stats", "install", "enable",
+                 "verify", "doctor_agent", "config"}};
   if (auto rc = handle_common_flags(tool, args, out)) return *rc;
   if (args.empty()) {
     err << kUsage;
@@ -159,7 +170,10 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
   Context ctx{env, &out, &err, slash == std::string::npos ? "" : self.substr(0, slash)};
   Args rest(args.begin() + 1, args.end());
   if (const Verb* v = find_verb(args[0])) return v->handler(ctx, rest);
-  if (find_profile(args[0]) != nullptr) return cmd_wrap(ctx, args);  // agent shortcut
+  if (const AgentProfile* p = find_profile(args[0])) {  // agent shortcut
+    if (agent_enabled(ctx, p->id)) return run_enabled_agent(ctx, p->id, rest);
+    return cmd_wrap(ctx, args);
+  }
   std::string hint = suggest(args[0], known_words());
   err << "caveman: unknown command \"" << args[0] << "\"";
   if (!hint.empty()) err << " — did you mean \"" << hint << "\"?";

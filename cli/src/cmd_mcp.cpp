@@ -1,6 +1,6 @@
 // `caveman tools mcp install|uninstall [agent] [--server S] [--scope …] [--print]`
 // (PROCESSES.md §2.7, issues 9 and 24). Claude Code registration goes through its own
-// `claude mcp add/remove`; Codex, Gemini CLI and opencode have their config edited with a
+// `claude mcp add/remove`; Codex, Gemini CLI, opencode and Qwen Code have their config edited with a
 // journal (agent_mcp.h). The marker <home>/mcp/<agent>[.<server>].json records what we
 // registered, so uninstall never removes a registration it did not make. No agent: every
 // supported agent whose binary is on PATH.
@@ -220,8 +220,8 @@ int cmd_mcp(Context& ctx, const Args& args) {
   app.add_option("action", action, "install | uninstall")
       ->required()
       ->check(CLI::IsMember({"install", "uninstall"}));
-  app.add_option("agent", agent, "claude | codex | gemini | opencode (default: all on PATH)")
-      ->check(CLI::IsMember({"claude", "codex", "gemini", "opencode"}));
+  app.add_option("agent", agent, "claude | codex | gemini | opencode | qwen (default: all on PATH)")
+      ->check(CLI::IsMember({"claude", "codex", "gemini", "opencode", "qwen"}));
   app.add_option("--server", server_name, "caveman (default) | caveman-browse | cavemem")
       ->check(CLI::IsMember({"caveman", "caveman-browse", "cavemem"}));
   app.add_option("--scope", scope, "Claude Code config scope (default user)")
@@ -246,7 +246,7 @@ int cmd_mcp(Context& ctx, const Args& args) {
     agents = default_agents(ctx, action, home, server.name);
     if (agents.empty()) {
       *ctx.out << "caveman tools mcp " << action << ": "
-               << (action == "install" ? "none of claude, codex, gemini, opencode is on PATH"
+               << (action == "install" ? "none of claude, codex, gemini, opencode, qwen is on PATH"
                                        : "no registration made by caveman")
                << "; nothing to do\n";
       return 0;

@@ -1,6 +1,8 @@
 // `caveman start [--port N] [--host H] [--config FILE] [--mode record|compress]`: caveman-proxy
 // in the foreground (PROCESSES.md §2.4). Unlike the original, a port that is already taken
 // (even by a Caveman proxy) is an error: `start` promises *this* process serves the port.
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <ostream>
 
@@ -12,6 +14,10 @@
 #include "start_support.h"
 
 namespace caveman::cli {
+
+namespace {
+constexpr int kProxyReadyTimeoutMs = 10000;
+}  // namespace
 
 bool mcp_install_evidence(const std::string& home) {
   std::error_code ec;
@@ -30,6 +36,50 @@ std::string describe_busy_port(const ProxyAddress& address, const Listener& list
   return address.listen() +
          " is already in use by another process (not a Caveman proxy: no live run-state in " +
          address.home + "/run/); Caveman will not touch it";
+}
+
+std::string wrap_mode(Context& ctx) {
+  std::string mode = ctx.env.get("CAVEMAN_WRAP_MODE").value_or("compress");
+  if (proxy::normalize_mode(mode) == mode) return mode;
+  *ctx.err << "caveman: warning: CAVEMAN_WRAP_MODE=" << mode << " is not a proxy mode; using record\n";
+  return "record";
+}
+
+bool start_background_proxy(Context& ctx, const ProxyAddress& address, const std::string& mode,
+                            bool recovery, std::string_view who, bool idle_exit) {
+  BinaryLocation proxy = ctx.locate("caveman-proxy");
+  if (!proxy.found()) {
+    *ctx.err << who << ": caveman-proxy not found (set CAVEMAN_PROXY_BIN or run caveman "
+                       "install)\n";
+    return false;
+  }
+  Environment env = ctx.env;
+  env.set("CAVEMAN_PROXY_OWNER", idle_exit ? "wrap" : "start");
+  env.set("CAVEMAN_MODE", mode);
+  env.set("CAVEMAN_LISTEN", address.listen());
+  if (recovery) {
+    env.set("CAVEMAN_RECOVERY", "mcp");
+  } else {
+    env.unset("CAVEMAN_RECOVERY");
+  }
+  env.unset("CAVEMAN_WRAP_ENTITLED");
+  std::string run_dir = address.home + "/run";
+  ::mkdir(run_dir.c_str(), 0700);
+  std::string log = run_dir + "/proxy-" + std::to_string(address.port) + ".log";
+  auto pid = spawn_detached({proxy.path, "serve"}, env, log);
+  if (!pid.ok()) {
+    *ctx.err << who << ": " << pid.status().ToString() << "\n";
+    return false;
+  }
+  if (!wait_until_ready(address, kProxyReadyTimeoutMs)) {
+    *ctx.err << std::string(who) + ": the proxy did not become ready on " << address.listen()
+             << " (log: " << log << ")\n";
+    return false;
+  }
+  *ctx.err << "caveman: started caveman-proxy on " << address.listen() << " (" << mode
+           << (recovery ? ", recovery via caveman-mcp" : "") << "), pid " << *pid
+           << "; it keeps running after this session\n";
+  return true;
 }
 
 int cmd_start(Context& ctx, const Args& args) {

@@ -10,7 +10,9 @@
 #include <ostream>
 
 #include "caveman/ccr.h"
+#include "agent_enable.h"
 #include "context.h"
+#include "enable_state.h"
 #include "flags.h"
 #include "mcp_marker.h"
 #include "native_hooks.h"
@@ -186,6 +188,14 @@ int cmd_status(Context& ctx, const Args& args) {
                  "--no-hooks or CAVEMAN_WRAP_HOOKS=0 to skip)";
   }
   doc["claude_hooks"] = hooks;
+  // Agents `caveman enable` set up (their details: caveman doctor <agent>).
+  Json enabled = Json::array();
+  for (const auto& a : agent_integrations()) {
+    if (auto m = read_enable_marker(home, a.id)) {
+      enabled.push_back({{"agent", a.id}, {"base_url", m->base_url}, {"hooks", m->hooks}});
+    }
+  }
+  doc["enabled"] = enabled;
   doc["ok"] = ok;
   doc["problems"] = problems;
   doc["notes"] = notes;
@@ -224,6 +234,13 @@ int cmd_status(Context& ctx, const Args& args) {
                  : std::string("not registered"))
       << "\n";
   out << "claude hooks: " << hooks_line << "\n";
+  out << "enabled: ";
+  if (enabled.empty()) out << "none (caveman enable <agent>)";
+  for (std::size_t i = 0; i < enabled.size(); ++i) {
+    out << (i ? ", " : "") << enabled[i]["agent"].get<std::string>() << " → "
+        << enabled[i]["base_url"].get<std::string>();
+  }
+  out << "\n";
   for (const auto& p : problems) out << "problem: " << p << "\n";
   for (const auto& n : notes) out << "note: " << n << "\n";
   out << (ok ? "status: ok\n" : "status: BROKEN\n");

@@ -20,6 +20,7 @@
 
 #include "config.h"
 #include "context.h"
+#include "enable_state.h"
 #include "mcp_marker.h"
 #include "native_hooks.h"
 #include "proxy_address.h"
@@ -30,7 +31,6 @@
 namespace caveman::cli {
 namespace {
 
-constexpr int kProxyReadyTimeoutMs = 10000;
 constexpr const char* kWrapUsage =
     "usage: caveman wrap [--off | --mode MODE] [--strict] [--no-hooks] [--] <agent> [args…]\n"
     "  --off       record mode (byte-exact pass-through, nothing compressed)\n"
@@ -39,7 +39,8 @@ constexpr const char* kWrapUsage =
     "  --strict    exit 1 instead of launching directly when the port is held by a foreign process\n"
     "  --no-hooks  do not give the agent Caveman's native hooks (Claude Code, Codex, Gemini CLI;\n"
     "              also CAVEMAN_WRAP_HOOKS=0)\n"
-    "agents: claude, codex, gemini, aider, opencode; any other command is wrapped generically\n";
+    "agents: claude, codex, gemini, aider, opencode, qwen; any other command is wrapped generically\n"
+    "(persistent instead of per session: caveman enable claude|codex|gemini|opencode|qwen)\n";
 
 struct WrapFlags {
   std::string mode;  // "" = default
@@ -98,43 +99,6 @@ Environment direct_environment(const Environment& env, const std::string& gatewa
     if (v && v->rfind(gateway, 0) == 0) out.unset(name);
   }
   return out;
-}
-
-bool start_background_proxy(Context& ctx, const ProxyAddress& address, const std::string& mode,
-                            bool recovery) {
-  BinaryLocation proxy = ctx.locate("caveman-proxy");
-  if (!proxy.found()) {
-    *ctx.err << "caveman wrap: caveman-proxy not found (set CAVEMAN_PROXY_BIN or run caveman "
-                "install)\n";
-    return false;
-  }
-  Environment env = ctx.env;
-  env.set("CAVEMAN_PROXY_OWNER", "wrap");
-  env.set("CAVEMAN_MODE", mode);
-  env.set("CAVEMAN_LISTEN", address.listen());
-  if (recovery) {
-    env.set("CAVEMAN_RECOVERY", "mcp");
-  } else {
-    env.unset("CAVEMAN_RECOVERY");
-  }
-  env.unset("CAVEMAN_WRAP_ENTITLED");
-  std::string run_dir = address.home + "/run";
-  ::mkdir(run_dir.c_str(), 0700);
-  std::string log = run_dir + "/proxy-" + std::to_string(address.port) + ".log";
-  auto pid = spawn_detached({proxy.path, "serve"}, env, log);
-  if (!pid.ok()) {
-    *ctx.err << "caveman wrap: " << pid.status().ToString() << "\n";
-    return false;
-  }
-  if (!wait_until_ready(address, kProxyReadyTimeoutMs)) {
-    *ctx.err << "caveman wrap: the proxy did not become ready on " << address.listen()
-             << " (log: " << log << ")\n";
-    return false;
-  }
-  *ctx.err << "caveman: started caveman-proxy on " << address.listen() << " (" << mode
-           << (recovery ? ", recovery via caveman-mcp" : "") << "), pid " << *pid
-           << "; it keeps running after this session\n";
-  return true;
 }
 
 void print_session_summary(Context& ctx, const ProxyAddress& address, const std::string& slug,
@@ -198,13 +162,7 @@ int cmd_wrap(Context& ctx, const Args& args) {
     return 1;
   }
   const ProxyAddress address = *resolved;
-  std::string mode = flags.mode;
-  if (mode.empty()) mode = ctx.env.get("CAVEMAN_WRAP_MODE").value_or("compress");
-  if (proxy::normalize_mode(mode) != mode) {
-    *ctx.err << "caveman wrap: warning: CAVEMAN_WRAP_MODE=" << mode << " is not a proxy mode; "
-             << "using record\n";
-    mode = "record";
-  }
+  std::string mode = flags.mode.empty() ? wrap_mode(ctx) : flags.mode;
 
   auto session = WrapSession::create(ctx.env);
   if (!session.ok()) {
@@ -218,6 +176,11 @@ int cmd_wrap(Context& ctx, const Args& args) {
   launch.base_url = address.base_url() + (profile->id == "generic" ? "" : "/w/" + profile->id);
   launch.proxy_path = ctx.locate("caveman-proxy").path;
   launch.native_hooks = !flags.no_hooks && native_hooks_enabled(ctx.env);
+  // `caveman enable` put the hooks in the agent's settings already: a second copy from the
+  // session plugin would run every hook twice.
+  if (auto enabled = read_enable_marker(address.home, profile->id); enabled && enabled->hooks) {
+    launch.native_hooks = false;
+  }
 
   // Recovery is claimed only when caveman-mcp really reaches this agent for this session.
   if (mode != "record" && profile->mcp != McpDelivery::kNone) {
@@ -258,7 +221,7 @@ int cmd_wrap(Context& ctx, const Args& args) {
                << "wanted " << mode << (launch.recovery_via_mcp ? " with" : " without")
                << "); using it as it is\n";
     }
-  } else if (!start_background_proxy(ctx, address, mode, launch.recovery_via_mcp)) {
+  } else if (!start_background_proxy(ctx, address, mode, launch.recovery_via_mcp, "caveman wrap")) {
     *ctx.err << "caveman wrap: launching " << binary << " directly, without Caveman\n";
     direct = true;
   }

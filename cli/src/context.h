@@ -34,6 +34,15 @@ int cmd_wrap(Context& ctx, const Args& args);  // args[0] = agent (after wrap fl
 int cmd_mcp(Context& ctx, const Args& args);   // `tools mcp install|uninstall …`
 int cmd_status(Context& ctx, const Args& args);
 int cmd_stats(Context& ctx, const Args& args);
+int cmd_enable(Context& ctx, const Args& args);        // enable <agent> [--no-mcp] [--no-hooks]
+int cmd_disable(Context& ctx, const Args& args);       // disable <agent>
+int cmd_ensure_proxy(Context& ctx, const Args& args);  // hidden: what enabled agents run
+int cmd_verify(Context& ctx, const Args& args);
+int cmd_doctor(Context& ctx, const Args& args);  // doctor <agent>; no agent = status
+int cmd_config(Context& ctx, const Args& args);  // config path|get|set
+// `caveman <agent>` for an agent `caveman enable` set up: ensure the proxy, launch as is.
+bool agent_enabled(const Context& ctx, const std::string& agent);
+int run_enabled_agent(Context& ctx, const std::string& agent, const Args& user_args);
 // Runs `<binary> <prefix…> <args…>` in the foreground and returns its exit code.
 int cmd_delegate(Context& ctx, std::string_view binary, const Args& prefix, const Args& args);
 

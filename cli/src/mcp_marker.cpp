@@ -15,28 +15,15 @@ namespace caveman::cli {
 
 namespace {
 
-const char* format_name(ConfigFormat f) { return f == ConfigFormat::kToml ? "toml" : "json"; }
-
 void write_entry(nlohmann::ordered_json& doc, const McpMarker& m) {
   if (m.entry) {
-    doc["entry"] = {{"format", format_name(m.entry->format)},
-                    {"table", m.entry->table},
-                    {"name", m.entry->name},
-                    {"value", m.entry->value}};
+    doc["entry"] = entry_to_json(*m.entry);
   }
   if (m.journal) doc["journal"] = journal_to_json(*m.journal);
 }
 
 void read_entry(const nlohmann::json& doc, McpMarker* m) {
-  if (doc.contains("entry") && doc["entry"].is_object()) {
-    const auto& e = doc["entry"];
-    ConfigEntry entry;
-    entry.format = e.value("format", "") == "toml" ? ConfigFormat::kToml : ConfigFormat::kJson;
-    entry.table = e.value("table", "");
-    entry.name = e.value("name", "");
-    entry.value = e.value("value", "");
-    m->entry = entry;
-  }
+  if (doc.contains("entry")) m->entry = entry_from_json(doc["entry"]);
   if (doc.contains("journal")) m->journal = journal_from_json(doc["journal"]);
   if (doc.contains("args") && doc["args"].is_array()) {
     for (const auto& a : doc["args"]) {

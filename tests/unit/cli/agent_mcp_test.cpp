@@ -148,6 +148,7 @@ TEST_F(AgentMcpInstall, ConfigPathsFollowTheAgentsOwnVariables) {
   EXPECT_EQ(agent_config_path("codex", e), "/c/config.toml");
   EXPECT_EQ(agent_config_path("opencode", e), "/x/opencode/opencode.json");
   EXPECT_EQ(agent_config_path("gemini", e), "/h/.gemini/settings.json");
+  EXPECT_EQ(agent_config_path("qwen", e), "/h/.qwen/settings.json");
 }
 
 }  // namespace

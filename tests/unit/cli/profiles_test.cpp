@@ -9,11 +9,20 @@ namespace caveman::cli {
 namespace {
 
 TEST(Profiles, EveryEmbeddedFileParses) {
-  ASSERT_EQ(embedded_profile_texts().size(), 6u);  // claude codex gemini aider opencode generic
+  ASSERT_EQ(embedded_profile_texts().size(), 7u);  // claude codex gemini aider opencode qwen generic
   for (std::string_view text : embedded_profile_texts()) {
     EXPECT_OK(parse_profile(text));
   }
-  EXPECT_EQ(builtin_profiles().size(), 6u);
+  EXPECT_EQ(builtin_profiles().size(), 7u);
+}
+
+TEST(Profiles, QwenCodeGoesThroughOpenAiBaseUrl) {
+  const AgentProfile* qwen = find_profile("qwen");
+  ASSERT_NE(qwen, nullptr);
+  EXPECT_EQ(qwen->name, "Qwen Code");
+  Environment env = wrap_environment(Environment({{"OPENAI_API_BASE", "x"}}), *qwen, "http://h:1/w/qwen");
+  EXPECT_EQ(env.get("OPENAI_BASE_URL").value_or(""), "http://h:1/w/qwen/v1");
+  EXPECT_FALSE(env.get("OPENAI_API_BASE").has_value());
 }
 
 TEST(Profiles, FoundByIdOrBinaryButNeverGeneric) {
