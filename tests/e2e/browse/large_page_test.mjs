@@ -1,15 +1,18 @@
 // caveman-browse on large real documentation pages (issue 26): Debian's Node.js API reference
 // (/usr/share/doc/nodejs/api, Playwright snapshots of 90k–220k o200k tokens), served on
 // loopback. Every snapshot succeeds as an outline within the token budget whose "… hidden"
-// markers name a uid; expanding one shows that section; a focused query is small; and no
-// browser process, temp profile or org.chromium.Chromium.* directory is left afterwards.
+// markers name a uid; expanding one shows that section; against @playwright/mcp's snapshot of
+// the same page (each ≥ 20k tokens) the full view is ≤ 0.7× and a focused query ≥ 50× smaller;
+// and no browser process, temp profile or org.chromium.Chromium.* directory is left afterwards.
 // Exit 77 (skipped) when the docs are not installed.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { check, finish, tempHome } from '../lib/harness.mjs';
-import { call, connectBrowse, leftovers, profilesLeftAfter } from './lib.mjs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { call, connectBrowse, leftovers, profilesLeftAfter, text } from './lib.mjs';
 
 const docs = '/usr/share/doc/nodejs/api';
 const pages = ['fs.html', 'crypto.html', 'buffer.html', 'http.html', 'stream.html'];
@@ -34,6 +37,7 @@ const base = `http://127.0.0.1:${server.address().port}`;
 
 const home = tempHome('caveman-browse-large-');
 const budget = 25000;
+const measured = {};  // page → {full, focused} tokens of caveman's tool results
 const { client } = await connectBrowse(home);
 try {
   for (const page of pages) {
@@ -45,6 +49,7 @@ try {
     const view = s.payload.uids;
     const tokens = countTokens(s.raw);
     console.log(`${page}: raw ${s.structured.tokens_before} → ${tokens} tokens in ${ms} ms`);
+    measured[page] = { full: tokens };
     check(tokens <= budget + 200, `${page}: ${tokens} tokens over the budget`);
     check(view.includes('… hidden: '), `${page}: outline markers`);
     check(/^\s*heading/m.test(view), `${page}: headings kept`);
@@ -57,17 +62,46 @@ try {
     }
     const q = await call(client, 'browser_snapshot', { query: 'Added in' }, 120000);
     check(!q.error && countTokens(q.raw) * 50 <= s.structured.tokens_before, `${page}: focused query is small`);
+    if (!q.error) measured[page].focused = countTokens(q.raw);
   }
   const unknown = await call(client, 'browser_snapshot', { expand: 'uzzzzz' });
   check(!unknown.error && unknown.payload.uids.includes('no node uzzzzz'), `unknown expand uid: ${unknown.raw}`);
 } finally {
   await client.close();
-  server.close();
 }
 
 const left = await leftovers(home);
 check(left.length === 0, `no browser process left:\n${left.join('\n')}`);
 const profiles = await profilesLeftAfter(home);
 check(profiles.length === 0, `temp profiles and Chromium temp dirs removed: ${profiles}`);
+
+// The same pages through @playwright/mcp (its own Chromium profile, isolated, headless).
+const chrome = process.env.CAVEMAN_BROWSE_CHROME || '/usr/lib/chromium/chromium';
+const pwTmp = path.join(home, 'playwright-tmp');  // Playwright's leftovers are not ours to check
+fs.mkdirSync(pwTmp, { recursive: true });
+const pwTransport = new StdioClientTransport({
+  command: process.execPath,
+  args: [new URL('../node_modules/@playwright/mcp/cli.js', import.meta.url).pathname, '--headless', '--isolated', '--executable-path', chrome,
+    '--no-sandbox', '--output-dir', path.join(home, 'playwright-output')],
+  env: { ...process.env, HOME: home, TMPDIR: pwTmp }, stderr: 'pipe',
+});
+const pw = new Client({ name: 'caveman-browse-e2e-playwright', version: '1.0.0' });
+try {
+  await pw.connect(pwTransport);
+  for (const page of pages) {
+    await pw.callTool({ name: 'browser_navigate', arguments: { url: `${base}/${page}` } }, undefined, { timeout: 120000 });
+    const r = await pw.callTool({ name: 'browser_snapshot', arguments: {} }, undefined, { timeout: 120000 });
+    const theirs = countTokens(text(r));
+    const ours = measured[page] ?? {};
+    console.log(`${page}: @playwright/mcp ${theirs} tokens; caveman full ${ours.full} (${(ours.full / theirs).toFixed(2)}×), focused ${ours.focused} (${(theirs / ours.focused).toFixed(0)}× smaller)`);
+    check(theirs >= 20000, `${page}: Playwright's snapshot is a large page (${theirs} tokens)`);
+    check(ours.full <= 0.7 * theirs, `${page}: full view ${ours.full} ≤ 0.7 × Playwright's ${theirs}`);
+    check(ours.focused * 50 <= theirs, `${page}: focused query ${ours.focused} ≥ 50× smaller than Playwright's ${theirs}`);
+  }
+} finally {
+  await pw.close().catch(() => {});
+  server.close();
+}
+
 fs.rmSync(home, { recursive: true, force: true });
 finish('caveman-browse large pages');
