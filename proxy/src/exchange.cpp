@@ -1,7 +1,6 @@
 // The provider request pipeline: route → headers → inspect → transform → relay → row.
 #include "exchange.h"
 
-#include <httplib.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
@@ -29,23 +28,6 @@ constexpr auto kLivenessPoll = std::chrono::milliseconds(200);
 // Cap on a buffered non-streaming answer (a model's reply is far smaller).
 constexpr std::size_t kMaxBufferedAnswer = 64u * 1024 * 1024;
 
-HeaderList inbound_headers(const httplib::Request& req) {
-  HeaderList out;
-  for (const auto& [k, v] : req.headers) {
-    // httplib adds the peer/local addresses as pseudo headers; they are not the client's.
-    if (k == "REMOTE_ADDR" || k == "REMOTE_PORT" || k == "LOCAL_ADDR" || k == "LOCAL_PORT") continue;
-    out.emplace_back(k, v);
-  }
-  return out;
-}
-
-void neutralize(const httplib::Request& req) {
-  auto& r = const_cast<httplib::Request&>(req);  // see server.cpp: a non-const local of httplib
-  r.headers.erase("Accept-Encoding");
-  r.headers.erase("Range");
-  r.ranges.clear();
-}
-
 std::string format_ratio(double ratio) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4f", ratio);
@@ -70,7 +52,7 @@ bool answers_in_one_piece(Endpoint e) {
 }
 
 // The cave headers every proxied response carries.
-void add_cave_headers(const Exchange& x, const std::string& optimization, httplib::Response& res) {
+void add_cave_headers(const Exchange& x, const std::string& optimization, ProxyResponse& res) {
   res.set_header("x-cave-request-id", x.request_id);
   res.set_header("x-cave-trace-id", x.trace_id);
   res.set_header("x-cave-project", x.rt->config.label);
@@ -78,7 +60,7 @@ void add_cave_headers(const Exchange& x, const std::string& optimization, httpli
   res.set_header("x-cave-optimization", optimization.empty() ? "none" : optimization);
 }
 
-void reply_error(Exchange* x, const Status& status, httplib::Response& res) {
+void reply_error(Exchange* x, const Status& status, ProxyResponse& res) {
   int http = http_status_for(status);
   res.status = http;
   if (x != nullptr) {
@@ -86,7 +68,7 @@ void reply_error(Exchange* x, const Status& status, httplib::Response& res) {
   } else {
     res.set_header("x-cave-request-id", new_request_id());
   }
-  std::string id = x != nullptr ? x->request_id : res.get_header_value("x-cave-request-id");
+  std::string id = x != nullptr ? x->request_id : res.header("x-cave-request-id");
   // The client sees a generic 5xx message; the operator sees the cause.
   if (http >= 500) spdlog::warn("request {}: {}", id, status.ToString());
   res.set_content(error_envelope(http, status.cave_code(), status.message(), id,
@@ -196,7 +178,7 @@ void run_relay(const std::shared_ptr<Exchange>& x) {
 }
 
 // The answer failed before the client got anything: an error envelope, and the row says why.
-void reply_failure(Exchange* x, const Status& status, httplib::Response& res) {
+void reply_failure(Exchange* x, const Status& status, ProxyResponse& res) {
   reply_error(x, status, res);
   {
     std::lock_guard<std::mutex> lock(x->mu);
@@ -209,7 +191,7 @@ void reply_failure(Exchange* x, const Status& status, httplib::Response& res) {
 // Status and headers of the provider's answer, plus the cave headers. The compression
 // headers are sent only when the provider took the transformed body.
 void write_head(Exchange& x, const UpstreamHead& head, const std::string& optimization,
-                const HeaderList& compression_headers, httplib::Response& res) {
+                const HeaderList& compression_headers, ProxyResponse& res) {
   res.status = head.status;
   for (auto& [k, v] : filter_response_headers(head.headers)) res.set_header(k, v);
   bool refused_transform = false;
@@ -252,7 +234,7 @@ std::function<void(bool)> client_done(const std::shared_ptr<Exchange>& x) {
 // in one piece, so the client loses no early bytes. A client that hangs up while the
 // provider is still working cancels the upstream request (ClientWatch).
 void answer_buffered(const std::shared_ptr<Exchange>& x, const std::string& optimization,
-                     const HeaderList& compression_headers, httplib::Response& res) {
+                     const HeaderList& compression_headers, ProxyResponse& res) {
   x->parties.store(1);  // no relay party
   ClientWatchScope watched(&x->rt->client_watch, x->client, &x->cancel);
   Collected answer =
@@ -284,7 +266,7 @@ void answer_buffered(const std::shared_ptr<Exchange>& x, const std::string& opti
   }
   res.set_content_provider(
       body->size(), body_content_type(head),
-      [x, body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+      [x, body](std::size_t offset, std::size_t length, BodySink& sink) {
         if (!sink.write(body->data() + offset, length)) return false;
         x->note_write(length);
         return true;
@@ -295,7 +277,7 @@ void answer_buffered(const std::shared_ptr<Exchange>& x, const std::string& opti
 // Streams, embeddings, other compat paths and bodies that are not JSON (whether they stream
 // is unknown) go through a relay thread: the client gets each chunk as it arrives.
 void answer_relayed(const std::shared_ptr<Exchange>& x, const std::string& optimization,
-                    const HeaderList& compression_headers, httplib::Response& res) {
+                    const HeaderList& compression_headers, ProxyResponse& res) {
   x->rt->relays.run([x] { run_relay(x); });
   Result<UpstreamHead> head = [&] {
     ClientWatchScope watched(&x->rt->client_watch, x->client, &x->cancel);  // until the head
@@ -315,7 +297,7 @@ void answer_relayed(const std::shared_ptr<Exchange>& x, const std::string& optim
   if (head->content_length) {
     res.set_content_provider(
         *head->content_length, content_type,
-        [x](std::size_t, std::size_t, httplib::DataSink& sink) {
+        [x](std::size_t, std::size_t, BodySink& sink) {
           std::string chunk;
           while (true) {
             switch (x->channel.pop(&chunk, kLivenessPoll)) {
@@ -335,7 +317,7 @@ void answer_relayed(const std::shared_ptr<Exchange>& x, const std::string& optim
   } else {
     res.set_chunked_content_provider(
         content_type,
-        [x](std::size_t, httplib::DataSink& sink) {
+        [x](std::size_t, BodySink& sink) {
           std::string chunk;
           while (true) {
             switch (x->channel.pop(&chunk, kLivenessPoll)) {
@@ -434,15 +416,14 @@ void Exchange::party_done() {
   if (server != nullptr) server->untrack(id);
 }
 
-void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response& res) {
-  HeaderList inbound = inbound_headers(req);
-  neutralize(req);
+void ProxyServer::handle_provider(ProxyRequest& req, ProxyResponse& res) {
+  const HeaderList& inbound = req.headers;
   auto x = std::make_shared<Exchange>();
   x->rt = rt_;
   x->server = this;
   x->start = std::chrono::steady_clock::now();
   x->request_id = new_request_id();
-  x->client = ClientPeer{req.remote_addr, req.remote_port, req.local_port};
+  x->client = req.peer;
   x->trace_id = pick_trace_id(find_header(inbound, "x-cave-trace-id").value_or(""),
                               find_header(inbound, "traceparent").value_or(""));
 
@@ -463,8 +444,7 @@ void ProxyServer::handle_provider(const httplib::Request& req, httplib::Response
   const Config& config = rt_->config;
   Result<MappedHeaders> mapped = map_request_headers(x->route, inbound, config, rt_->env);
 
-  // The body is moved out of httplib's request (see neutralize()): no copy of up to 32 MiB.
-  auto raw = std::make_shared<const std::string>(std::move(const_cast<std::string&>(req.body)));
+  auto raw = std::make_shared<const std::string>(std::move(req.body));
   // Valid native session markers never reach the provider; one session correlates the row.
   native::MarkerScan markers;
   if (!rt_->session_key.empty()) {
