@@ -37,6 +37,8 @@ class AdapterServer {
     server_.Post(".*", route);
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
+    // stop() before the loop runs would be lost and join() would wait forever.
+    while (!server_.is_running()) std::this_thread::yield();
   }
   ~AdapterServer() {
     server_.stop();
@@ -125,6 +127,7 @@ TEST(HttpAdapter, HttplibAloneGzipsForAClientThatAcceptsIt) {
   });
   int port = server.bind_to_any_port("127.0.0.1");
   std::thread t([&] { server.listen_after_bind(); });
+  while (!server.is_running()) std::this_thread::yield();
   httplib::Client c("127.0.0.1", port);
   c.set_decompress(false);
   auto r = c.Get("/x", httplib::Headers{{"Accept-Encoding", "gzip"}});
