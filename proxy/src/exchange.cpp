@@ -35,6 +35,18 @@ void add_cave_headers(const Exchange& x, const std::string& optimization, ProxyR
   res.set_header("x-cave-optimization", optimization.empty() ? "none" : optimization);
 }
 
+// The row of a request whose transformed body the provider refused: the original is sent.
+void note_refused_transform(Exchange& x) {
+  std::lock_guard<std::mutex> lock(x.mu);
+  x.row.optimization_ids = "";
+  x.row.compression_ratio.reset();
+  x.row.compression_tokens_before.reset();
+  x.row.compression_tokens_after.reset();
+  x.row.error_code = "transformed_request_refused";
+  x.row.recovery_handle.clear();
+  x.row.sent_body = x.raw_body;
+}
+
 // The upstream exchange both answer paths share. A transformed request the provider refuses
 // (4xx) is sent again exactly as the client wrote it; the refusal is drained (bounded) and
 // never shown. on_head / on_data see only what the client is to receive.
@@ -73,16 +85,7 @@ ExchangeResult send_upstream(Exchange& x, const HeadFn& on_head, const DataFn& o
   if (retry_original && !x.cancel.cancelled()) {
     UpstreamRequest original = x.upstream;
     original.body = x.raw_body;
-    {
-      std::lock_guard<std::mutex> lock(x.mu);
-      x.row.optimization_ids = "";
-      x.row.compression_ratio.reset();
-      x.row.compression_tokens_before.reset();
-      x.row.compression_tokens_after.reset();
-      x.row.error_code = "transformed_request_refused";
-      x.row.recovery_handle.clear();
-      x.row.sent_body = x.raw_body;
-    }
+    note_refused_transform(x);
     result = x.rt->upstream->exchange(original, publish, forward, &x.cancel);
   }
   return result;
