@@ -34,9 +34,7 @@
 #include "usage_store.h"
 
 namespace httplib {
-class Server;
-struct Request;
-struct Response;
+class Server;  // the listener set-up only; requests go through http_adapter.h
 }  // namespace httplib
 
 namespace caveman::proxy {
