@@ -3,6 +3,11 @@
 // stream is exchanged and buffered on the worker itself) and the response's completion
 // callback.
 //
+// The worker runs the request path as stages, in this order (docs/proxy.md "Request
+// path"): route → strip_markers → open_row → authenticate → inspect → decide_mode →
+// transform → retrieve_loop → pixel → reply (which sends upstream). A stage that answers
+// the client itself returns false (or kAnswered) and the path stops there.
+//
 // Two parties finish an exchange — the client side (response written or abandoned) and
 // the upstream side (relay ended) — and whichever finishes last records the usage row and
 // the metrics, exactly once. Internal to the proxy library.
@@ -16,8 +21,17 @@
 #include <mutex>
 #include <string>
 
+#include <optional>
+#include <vector>
+
 #include "client_watch.h"
+#include "cost_modes.h"
+#include "headers.h"
+#include "http_message.h"
+#include "json_spans.h"
+#include "live_zone.h"
 #include "relay.h"
+#include "retrieve_loop.h"
 #include "routes.h"
 #include "server.h"
 #include "upstream.h"
@@ -25,7 +39,46 @@
 
 namespace caveman::proxy {
 
-struct Exchange {
+// What decide_mode() chose for this request (PROCESSES.md §1.7.2).
+struct ModeDecision {
+  bool bypass = false;           // x-caveman-bypass / pass-through transform header
+  AuthMode auth = AuthMode::kUnknown;
+  bool marker_only = false;      // recovery via MCP: markers only, no injected tool
+  bool server_retrieve = false;  // the proxy answers retrieve calls itself (buffered)
+  bool eligible = false;         // compression runs
+  CostPlan plan;
+};
+
+// How the retrieve-loop stage ended.
+enum class LoopStage { kNotRun, kAnswered, kFellBack };
+
+struct Exchange : std::enable_shared_from_this<Exchange> {
+  // --- the request path (worker thread, before the answer starts) ---
+  // A new exchange for `req`: ids, trace id, the client's peer and headers.
+  static std::shared_ptr<Exchange> begin(ProxyRuntime* rt, ProxyServer* server, const ProxyRequest& req);
+  void reply_shutting_down(ProxyResponse& res);
+  bool route_request(const ProxyRequest& req, ProxyResponse& res);
+  void strip_markers(std::string body);
+  void open_row(const std::string& route_from);
+  bool authenticate(ProxyResponse& res);
+  void inspect();
+  void decide_mode();
+  void transform();
+  LoopStage retrieve_loop(ProxyResponse& res);
+  void pixel();
+  void reply(ProxyResponse& res);
+
+  // Pieces of the stages above, exposed for their tests.
+  bool compress();
+  void apply_cost_optimizers();
+  CostPlan observe_cost();
+  Result<BufferedResponse> send_buffered(std::shared_ptr<const std::string> body);
+  void reply_error(const Status& status, ProxyResponse& res);
+  void reply_failure(const Status& status, ProxyResponse& res);  // and records the row
+  void reply_from_loop(const LoopOutcome& loop, ProxyResponse& res);
+  void answer_buffered(ProxyResponse& res);
+  void answer_relayed(ProxyResponse& res);
+
   ProxyRuntime* rt = nullptr;
   ProxyServer* server = nullptr;
   std::uint64_t id = 0;
@@ -37,6 +90,16 @@ struct Exchange {
   UpstreamRequest upstream;  // body = what is sent (transformed or raw)
   std::shared_ptr<const std::string> raw_body;
   bool transformed = false;
+
+  HeaderList inbound;            // the client's headers
+  MappedHeaders mapped;          // set by authenticate()
+  std::string marker_session;    // the session a native marker named
+  std::optional<JsonDoc> doc;    // nullopt: not JSON, forwarded untouched
+  LiveZone facts;
+  ModeDecision mode;
+  std::string optimization;      // x-cave-optimization and the row's optimization_ids
+  std::vector<std::string> handles;  // CCR handles the compression made
+  HeaderList compression_headers;    // sent only when the provider took the transformed body
 
   CancelToken cancel;
   ByteChannel channel;

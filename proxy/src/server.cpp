@@ -12,6 +12,7 @@
 
 #include "errors.h"
 #include "exchange.h"
+#include "http_adapter.h"
 
 namespace caveman::proxy {
 namespace {
@@ -23,17 +24,6 @@ std::string health_json(const ProxyRuntime& rt, bool ok) {
          ",\"service\":\"caveman-proxy\",\"schema\":\"caveman.proxy.health.v1\",\"billing\":\"byok\","
          "\"adapters\":" + std::to_string(3 + rt.config.compat.size()) + ",\"mode\":\"" +
          rt.config.mode + "\"}";
-}
-
-// cpp-httplib would compress a chunked response when the *client* accepts gzip/br, and would
-// apply a Range header to our responses; either would break the byte-exact relay. The
-// Request is a non-const local of httplib's connection loop, so clearing those inputs once
-// the handler has read them is well-defined.
-void neutralize(const httplib::Request& req) {
-  auto& r = const_cast<httplib::Request&>(req);
-  r.headers.erase("Accept-Encoding");
-  r.headers.erase("Range");
-  r.ranges.clear();
 }
 
 }  // namespace
@@ -57,7 +47,13 @@ ProxyServer::ProxyServer(ProxyRuntime* runtime) : rt_(runtime), http_(std::make_
   http_->set_keep_alive_timeout(2);
   http_->set_keep_alive_max_count(100000);
 
-  auto handler = [this](const httplib::Request& req, httplib::Response& res) { handle(req, res); };
+  // The request path sees only the proxy's own types (http_adapter.h).
+  auto handler = [this](const httplib::Request& req, httplib::Response& res) {
+    ProxyRequest in = read_request(req);
+    ProxyResponse out;
+    handle(in, out);
+    write_response(std::move(out), res);
+  };
   http_->Get(".*", handler);
   http_->Post(".*", handler);
   http_->Put(".*", handler);
@@ -181,10 +177,9 @@ void ProxyServer::cancel_all() {
   }
 }
 
-void ProxyServer::handle(const httplib::Request& req, httplib::Response& res) {
+void ProxyServer::handle(ProxyRequest& req, ProxyResponse& res) {
   const std::string& path = req.path;
   if (req.method == "GET" && (path == "/health/live" || path == "/health/ready")) {
-    neutralize(req);
     bool ready = path == "/health/live" || !shutting_down_.load();
     res.status = ready ? 200 : 503;
     res.set_header("x-cave-request-id", new_request_id());
@@ -192,7 +187,6 @@ void ProxyServer::handle(const httplib::Request& req, httplib::Response& res) {
     return;
   }
   if (req.method == "GET" && path == "/metrics") {
-    neutralize(req);
     if (rt_->usage) rt_->metrics.usage_rows_dropped(rt_->usage->dropped());
     res.status = 200;
     res.set_header("x-cave-request-id", new_request_id());
@@ -200,7 +194,6 @@ void ProxyServer::handle(const httplib::Request& req, httplib::Response& res) {
     return;
   }
   if (req.method == "POST" && path == "/caveman/keepalive" && rt_->keepalive_route) {
-    neutralize(req);
     rt_->activity.touch();
     res.status = 204;
     res.set_header("x-cave-request-id", new_request_id());

@@ -25,6 +25,7 @@
 #include "config.h"
 #include "cost_ledger.h"
 #include "executors.h"
+#include "http_message.h"
 #include "idle_exit.h"
 #include "metrics.h"
 #include "prefix_cache.h"
@@ -33,9 +34,7 @@
 #include "usage_store.h"
 
 namespace httplib {
-class Server;
-struct Request;
-struct Response;
+class Server;  // the listener set-up only; requests go through http_adapter.h
 }  // namespace httplib
 
 namespace caveman::proxy {
@@ -86,8 +85,8 @@ class ProxyServer {
 
  private:
   friend struct Exchange;
-  void handle(const httplib::Request& req, httplib::Response& res);
-  void handle_provider(const httplib::Request& req, httplib::Response& res);
+  void handle(ProxyRequest& req, ProxyResponse& res);
+  void handle_provider(ProxyRequest& req, ProxyResponse& res);
   void track(const std::shared_ptr<Exchange>& x);
   void untrack(std::uint64_t id);
   void cancel_all();
