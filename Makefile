@@ -7,13 +7,14 @@ JOBS ?= 2
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all bootstrap configure build start test test-asan test-fuzz install bench fuzz fuzz-build soak npm-pack clean help
+.PHONY: all bootstrap configure build start test test-sanitizers test-asan test-fuzz install bench fuzz fuzz-build soak npm-pack clean help
 
 all: build
 
 help:
 	@echo "make start    bootstrap, build (release) and run the proxy on 127.0.0.1:8787"
-	@echo "make test     bootstrap, build and run every test through ctest, ASan unit tests, fuzz 30 s/target"
+	@echo "make test     bootstrap, build and run every test through ctest, then the unit tests and"
+	@echo "              every fuzz target (30 s) in one clang ASan+UBSan build"
 	@echo "make build    build the release preset into $(BUILD_DIR)"
 	@echo "make install  copy the binaries into ~/.caveman/bin"
 	@echo "make bench    run the benchmarks and rewrite docs/BENCHMARKS.md"
@@ -34,10 +35,17 @@ start: bootstrap build
 
 test: bootstrap build
 	ctest --preset $(PRESET)
-	$(MAKE) --no-print-directory test-asan
-	$(MAKE) --no-print-directory test-fuzz
+	$(MAKE) --no-print-directory test-sanitizers
 
-# Unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer (label "unit").
+# One clang build with ASan + UBSan (preset fuzz) serves both CI steps: the unit tests
+# (label "unit"; UBSan halts on the first report) and every fuzz target 30 s.
+test-sanitizers:
+	@test -f build/fuzz/build.ninja || cmake --preset fuzz
+	cmake --build --preset fuzz -j $(JOBS)
+	ctest --preset fuzz
+	scripts/run_fuzz.sh --ci 30 build/fuzz
+
+# The unit tests under g++'s AddressSanitizer + UndefinedBehaviorSanitizer (label "unit").
 test-asan:
 	@test -f build/asan/build.ninja || cmake --preset asan
 	cmake --build --preset asan -j $(JOBS)
