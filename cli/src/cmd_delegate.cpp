@@ -18,10 +18,14 @@ int cmd_delegate(Context& ctx, std::string_view binary, const Args& prefix, cons
   Args argv{where.path};
   argv.insert(argv.end(), prefix.begin(), prefix.end());
   argv.insert(argv.end(), args.begin(), args.end());
+  return run_forwarded(ctx, argv, "caveman");
+}
+
+int run_forwarded(Context& ctx, const Args& argv, std::string_view who) {
   ctx.out->flush();
   auto rc = run_foreground(argv, ctx.env);
   if (!rc.ok()) {
-    *ctx.err << "caveman: " << rc.status().ToString() << "\n";
+    *ctx.err << who << ": " << rc.status().ToString() << "\n";
     return 1;
   }
   return *rc;

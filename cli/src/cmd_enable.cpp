@@ -214,13 +214,7 @@ int run_enabled_agent(Context& ctx, const std::string& agent, const Args& user_a
   Args argv{*path};
   argv.insert(argv.end(), user_args.begin(), user_args.end());
   *ctx.err << "caveman: " << agent << " (enabled) → " << (marker ? marker->base_url : "") << "\n";
-  ctx.out->flush();
-  auto rc = run_foreground(argv, ctx.env);
-  if (!rc.ok()) {
-    *ctx.err << "caveman " << agent << ": " << rc.status().ToString() << "\n";
-    return 1;
-  }
-  return *rc;
+  return run_forwarded(ctx, argv, "caveman " + agent);
 }
 
 }  // namespace caveman::cli

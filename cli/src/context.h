@@ -45,6 +45,9 @@ bool agent_enabled(const Context& ctx, const std::string& agent);
 int run_enabled_agent(Context& ctx, const std::string& agent, const Args& user_args);
 // Runs `<binary> <prefix…> <args…>` in the foreground and returns its exit code.
 int cmd_delegate(Context& ctx, std::string_view binary, const Args& prefix, const Args& args);
+// Runs argv in the foreground with the caller's stdio (stdout flushed first); the child's exit
+// code, or 1 after "<who>: <error>" on stderr when it cannot be run.
+int run_forwarded(Context& ctx, const Args& argv, std::string_view who);
 
 }  // namespace caveman::cli
 
