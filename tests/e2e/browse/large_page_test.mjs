@@ -49,7 +49,7 @@ try {
     const view = s.payload.uids;
     const tokens = countTokens(s.raw);
     console.log(`${page}: raw ${s.structured.tokens_before} → ${tokens} tokens in ${ms} ms`);
-    measured[page] = { full: tokens };
+    measured[page] = { full: tokens, ms };
     check(tokens <= budget + 200, `${page}: ${tokens} tokens over the budget`);
     check(view.includes('… hidden: '), `${page}: outline markers`);
     check(/^\s*heading/m.test(view), `${page}: headings kept`);
@@ -89,11 +89,13 @@ const pw = new Client({ name: 'caveman-browse-e2e-playwright', version: '1.0.0' 
 try {
   await pw.connect(pwTransport);
   for (const page of pages) {
+    const t0 = Date.now();
     await pw.callTool({ name: 'browser_navigate', arguments: { url: `${base}/${page}` } }, undefined, { timeout: 120000 });
     const r = await pw.callTool({ name: 'browser_snapshot', arguments: {} }, undefined, { timeout: 120000 });
+    const ms = Date.now() - t0;
     const theirs = countTokens(text(r));
     const ours = measured[page] ?? {};
-    console.log(`${page}: @playwright/mcp ${theirs} tokens; caveman full ${ours.full} (${(ours.full / theirs).toFixed(2)}×), focused ${ours.focused} (${(theirs / ours.focused).toFixed(0)}× smaller)`);
+    console.log(`${page}: @playwright/mcp ${theirs} tokens in ${ms} ms; caveman full ${ours.full} (${(ours.full / theirs).toFixed(2)}×) in ${ours.ms} ms, focused ${ours.focused} (${(theirs / ours.focused).toFixed(0)}× smaller)`);
     check(theirs >= 20000, `${page}: Playwright's snapshot is a large page (${theirs} tokens)`);
     check(ours.full <= 0.7 * theirs, `${page}: full view ${ours.full} ≤ 0.7 × Playwright's ${theirs}`);
     check(ours.focused * 50 <= theirs, `${page}: focused query ${ours.focused} ≥ 50× smaller than Playwright's ${theirs}`);
