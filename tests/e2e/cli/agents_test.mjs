@@ -8,14 +8,13 @@
 //      holding the whole file; the agent prints the stand-in's final answer.
 //   3. `caveman tools mcp uninstall <agent>` leaves the config byte-identical to before.
 // Usage: node cli/agents_test.mjs [codex|gemini|opencode|qwen …] (default: all four).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bin, check, corpusDir, finish } from '../lib/harness.mjs';
-import { latestToolResult, startMockUpstream } from '../lib/mock_upstream.mjs';
-import { caveman, makeUser } from './cli_harness.mjs';
+import { startMockUpstream } from '../lib/mock_upstream.mjs';
+import { agentsBin, caveman, latestHandledToolResult, makeUser, refuseTitleRequests, runAgent } from './cli_harness.mjs';
 
-const agentsBin = path.resolve('agents/node_modules/.bin');
 const logName = 'log-leveldb-build-error.log';
 const logText = fs.readFileSync(path.join(corpusDir, 'public', logName), 'utf8');
 const FINAL = 'All read.';
@@ -61,22 +60,6 @@ const AGENTS = {
   },
 };
 
-function runAgent(user, a, argv, timeoutMs = 240000) {
-  return new Promise((resolve) => {
-    const child = spawn(path.join(agentsBin, argv[0]), argv.slice(1), {
-      cwd: user.proj, env: { ...user.env, ...a.env }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
-}
-
 async function testAgent(name, mock) {
   const a = AGENTS[name];
   const user = await makeUser(`caveman-agents-${name}-`, { mockUrl: mock.url });
@@ -92,7 +75,7 @@ async function testAgent(name, mock) {
     const inst = await caveman(user, ['tools', 'mcp', 'install', name], { env: a.env });
     check(inst.code === 0, `${name}: tools mcp install exits 0: ${inst.stdout}${inst.stderr}`);
     check(fs.existsSync(path.join(user.cavemanHome, 'mcp', `${name}.json`)), `${name}: marker written`);
-    const listed = await runAgent(user, a, [name, ...a.list.argv], 120000);
+    const listed = await runAgent(user, [path.join(agentsBin, name), ...a.list.argv], { env: a.env, timeoutMs: 120000 });
     check(a.list.ok(listed.out, bin('caveman-mcp')), `${name} ${a.list.argv.join(' ')} shows caveman: ${listed.out.slice(-600)}`);
 
     // 2. A one-shot prompt through `caveman wrap`: tool output compressed, handle exact.
@@ -106,9 +89,7 @@ async function testAgent(name, mock) {
     check(r.code === 0, `${name}: wrap exits 0 (got ${r.code}): ${r.stderr.slice(-800)}`);
     check(r.stdout.includes(FINAL), `${name}: printed the stand-in's answer: ${r.stdout.slice(-300)}`);
     check(/recovery via caveman-mcp/.test(r.stderr), `${name}: wrap claims MCP recovery: ${r.stderr.slice(0, 300)}`);
-    const withResult = mock.requests.slice(seen).filter((q) => q.body.includes('ccr'));
-    const body = withResult.length ? withResult[withResult.length - 1].body.toString('utf8') : '';
-    const output = body ? latestToolResult(JSON.parse(body)) ?? '' : '';
+    const output = latestHandledToolResult(mock, seen);
     const handles = [...output.matchAll(/<<ccr:(ccr_[A-Za-z0-9_-]+)>>/g)].map((m) => m[1]);
     check(handles.length >= 1, `${name}: the tool output reached the stand-in with a <<ccr:…>> handle`);
     check(output.length > 0 && output.length < logText.length / 2,
@@ -133,13 +114,7 @@ async function testAgent(name, mock) {
 }
 
 const mock = await startMockUpstream();
-// opencode asks a small model for a session title first; refuse it (non-fatal for opencode)
-// so it does not take the scripted replies.
-mock.script((record, res, h) => {
-  if (!record.body.toString('utf8').includes('title generator')) return false;
-  h.json(res, 400, { error: { type: 'invalid_request_error', message: 'no titles here' } });
-  return true;
-});
+refuseTitleRequests(mock);
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(AGENTS);
 try {
   for (const name of wanted) await testAgent(name, mock);

@@ -7,8 +7,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { binDir, bin, tempHome } from '../lib/harness.mjs';
+import { latestToolResult } from '../lib/mock_upstream.mjs';
 
 export const nodeBin = path.resolve('node_modules/.bin');
+// The real coding agents pinned in tests/e2e/agents (Codex, Gemini CLI, opencode, Qwen Code).
+export const agentsBin = path.resolve('agents/node_modules/.bin');
 
 export function freePort() {
   return new Promise((resolve) => {
@@ -97,5 +100,41 @@ export function caveman(user, args, { timeoutMs = 60000, env = {} } = {}) {
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
+  });
+}
+
+// Runs an agent binary (argv[0] a path) in the user's project; resolves {code, out} with
+// stdout and stderr interleaved.
+export function runAgent(user, argv, { env = {}, timeoutMs = 240000 } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd: user.proj, env: { ...user.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
+}
+
+// The latest tool result of the requests the stand-in received after the first `seen` that
+// carry a recovery handle ("" when none did).
+export function latestHandledToolResult(mock, seen) {
+  const withResult = mock.requests.slice(seen).filter((q) => q.body.includes('ccr'));
+  const body = withResult.length ? withResult[withResult.length - 1].body.toString('utf8') : '';
+  return body ? latestToolResult(JSON.parse(body)) ?? '' : '';
+}
+
+// opencode asks a small model for a session title first; the stand-in refuses it (non-fatal
+// for opencode) so it does not take the scripted replies.
+export function refuseTitleRequests(mock) {
+  mock.script((record, res, h) => {
+    if (!record.body.toString('utf8').includes('title generator')) return false;
+    h.json(res, 400, { error: { type: 'invalid_request_error', message: 'no titles here' } });
+    return true;
   });
 }

@@ -11,14 +11,12 @@
 //      it; `caveman claude …` (the shortcut) runs the enabled install.
 //   4. disable: every file byte-identical to before enable (or gone when enable created it).
 // Usage: node cli/enable_test.mjs [claude|codex|gemini|opencode|qwen …] (default: all five).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { check, corpusDir, finish } from '../lib/harness.mjs';
-import { latestToolResult, startMockUpstream, TEXT } from '../lib/mock_upstream.mjs';
-import { caveman, makeUser, nodeBin } from './cli_harness.mjs';
+import { startMockUpstream, TEXT } from '../lib/mock_upstream.mjs';
+import { agentsBin, caveman, latestHandledToolResult, makeUser, nodeBin, refuseTitleRequests, runAgent } from './cli_harness.mjs';
 
-const agentsBin = path.resolve('agents/node_modules/.bin');
 const logName = 'log-leveldb-build-error.log';
 const logText = fs.readFileSync(path.join(corpusDir, 'public', logName), 'utf8');
 const FINAL = 'All read.';
@@ -72,22 +70,6 @@ const AGENTS = {
   },
 };
 
-function run(user, a, argv, timeoutMs = 240000) {
-  return new Promise((resolve) => {
-    const child = spawn(argv[0], argv.slice(1), {
-      cwd: user.proj, env: { ...user.env, ...a.env }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
-}
-
 function snapshot(files) {
   const out = {};
   for (const f of Object.keys(files)) out[f] = fs.existsSync(f) ? fs.readFileSync(f) : null;
@@ -95,9 +77,7 @@ function snapshot(files) {
 }
 
 function checkCompressed(name, mock, seen) {
-  const withResult = mock.requests.slice(seen).filter((q) => q.body.includes('ccr'));
-  const body = withResult.length ? withResult[withResult.length - 1].body.toString('utf8') : '';
-  const output = body ? latestToolResult(JSON.parse(body)) ?? '' : '';
+  const output = latestHandledToolResult(mock, seen);
   // Codex and Gemini CLI get native hooks from enable: the hook masks the output (its note
   // names a recovery_handle or a ccr:// id) before the proxy would (a <<ccr:…>> marker).
   const hooked = /recovery_handle\\?":\\?"ccr_[0-9a-f]{32}|ccr:\/\/ccr_obj_[0-9a-f]{32}/;
@@ -134,7 +114,7 @@ async function testAgent(name, mock) {
     fs.writeFileSync(file, logText);
     if (a.tool) mock.enqueue({ tool_use: a.tool(file) }, { text: FINAL });
     const seen = mock.requests.length;
-    const r = await run(user, a, [a.bin, ...a.argv]);
+    const r = await runAgent(user, [a.bin, ...a.argv], { env: a.env });
     check(r.code === 0, `${name}: the enabled agent exits 0 with the proxy stopped at start (got ${r.code}): ${r.out.slice(-800)}`);
     check(r.out.includes(a.answer ?? FINAL), `${name}: printed the stand-in's answer: ${r.out.slice(-300)}`);
     check(user.runState() !== null, `${name}: the agent started the proxy`);
@@ -168,12 +148,7 @@ async function testAgent(name, mock) {
 }
 
 const mock = await startMockUpstream();
-// opencode asks a small model for a session title first; refuse it (non-fatal for opencode).
-mock.script((record, res, h) => {
-  if (!record.body.toString('utf8').includes('title generator')) return false;
-  h.json(res, 400, { error: { type: 'invalid_request_error', message: 'no titles here' } });
-  return true;
-});
+refuseTitleRequests(mock);
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(AGENTS);
 try {
   for (const name of wanted) await testAgent(name, mock);

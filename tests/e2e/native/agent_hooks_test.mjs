@@ -21,9 +21,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bin, check, finish } from '../lib/harness.mjs';
 import { latestToolResult, startMockUpstream } from '../lib/mock_upstream.mjs';
-import { caveman, makeUser } from '../cli/cli_harness.mjs';
+import { agentsBin, caveman, makeUser } from '../cli/cli_harness.mjs';
 
-const agentsBin = path.resolve('agents/node_modules/.bin');
 const FINAL = 'All read.';
 const lines = [];
 for (let i = 0; i < 3000; i++) lines.push(`2026-11-30T10:00:00Z INFO worker-${i % 7} processed batch ${i} in ${i % 97}ms`);
