@@ -12,7 +12,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { check, finish, tempHome } from '../lib/harness.mjs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { call, connectBrowse, leftovers, profilesLeftAfter, text } from './lib.mjs';
+import { call, checkNothingLeft, connectBrowse, text } from './lib.mjs';
 
 const docs = '/usr/share/doc/nodejs/api';
 const pages = ['fs.html', 'crypto.html', 'buffer.html', 'http.html', 'stream.html'];
@@ -70,10 +70,7 @@ try {
   await client.close();
 }
 
-const left = await leftovers(home);
-check(left.length === 0, `no browser process left:\n${left.join('\n')}`);
-const profiles = await profilesLeftAfter(home);
-check(profiles.length === 0, `temp profiles and Chromium temp dirs removed: ${profiles}`);
+await checkNothingLeft(home);
 
 // The same pages through @playwright/mcp (its own Chromium profile, isolated, headless).
 const chrome = process.env.CAVEMAN_BROWSE_CHROME || '/usr/lib/chromium/chromium';

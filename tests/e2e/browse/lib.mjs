@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { bin } from '../lib/harness.mjs';
+import { bin, check } from '../lib/harness.mjs';
 
 export function browseEnv(home, extra = {}) {
   const tmp = path.join(home, 'tmp');
@@ -90,4 +90,13 @@ export async function profilesLeftAfter(home, ms = 10000) {
     if (left.length === 0 || Date.now() > until) return left;
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+// Checks that a session of `home` left nothing behind: no browser process naming the home,
+// no temp profile or org.chromium.Chromium.* directory in its TMPDIR.
+export async function checkNothingLeft(home, label = 'caveman-browse') {
+  const left = await leftovers(home);
+  check(left.length === 0, `${label}: no browser process left:\n${left.join('\n')}`);
+  const profiles = await profilesLeftAfter(home);
+  check(profiles.length === 0, `${label}: temp profiles and Chromium temp dirs removed: ${profiles}`);
 }

@@ -10,7 +10,7 @@
 // After every phase no process of ours may remain (processes are found by the per-test home
 // that holds the temp profiles, see lib.mjs).
 import { check, finish, tempHome } from '../lib/harness.mjs';
-import { call, connectBrowse, leftovers, processesMentioning, profilesLeftAfter, uidOf } from './lib.mjs';
+import { call, checkNothingLeft, connectBrowse, processesMentioning, uidOf } from './lib.mjs';
 import { startPageServer } from './page_server.mjs';
 import fs from 'node:fs';
 
@@ -18,13 +18,6 @@ const server = await startPageServer();
 const homes = [];
 const newHome = () => { const h = tempHome('caveman-browse-bad-'); homes.push(h); return h; };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function noneLeft(home, label) {
-  const left = await leftovers(home);
-  check(left.length === 0, `${label}: no browser process left:\n${left.join('\n')}`);
-  const profiles = await profilesLeftAfter(home);
-  check(profiles.length === 0, `${label}: temp profile removed (${profiles})`);
-}
 
 // The main browser process of a session: its command line names our home and the pipe.
 function browserPids(home) {
@@ -44,7 +37,7 @@ try {
     const e = await call(client, 'browser_eval', { expression: '1' });
     check(e.error === 'cave_browser_unavailable', `still unavailable, still answering: ${e.raw}`);
     await client.close();
-    await noneLeft(home, 'missing chromium');
+    await checkNothingLeft(home, 'missing chromium');
   }
 
   const home = newHome();
@@ -125,7 +118,7 @@ try {
     const r = await pending;
     check(r.error === 'cave_browser_unavailable', `crash mid-call: ${r.raw}`);
     check(/next call starts a new browser/.test(r.message ?? ''), `crash message: ${r.message}`);
-    await noneLeft(home, 'after the crash');
+    await checkNothingLeft(home, 'after the crash');
     const again = await call(client, 'browser_snapshot', { url: `${server.base}/agent_checkout.html` });
     check(!again.error && again.payload.uids.includes('"Save order"'), `a new browser after the crash: ${again.raw.slice(0, 200)}`);
     check(browserPids(home).length === 1, 'exactly one new browser');
@@ -133,7 +126,7 @@ try {
 
   // EOF on stdin.
   await client.close();
-  await noneLeft(home, 'EOF');
+  await checkNothingLeft(home, 'EOF');
 
   // SIGTERM and SIGKILL of the server while its browser runs.
   for (const signal of ['SIGTERM', 'SIGKILL']) {
@@ -143,7 +136,7 @@ try {
     check(!r.error, `${signal}: snapshot before: ${r.raw.slice(0, 200)}`);
     check(browserPids(h).length === 1, `${signal}: browser running`);
     process.kill(s.pid(), signal);
-    await noneLeft(h, signal);
+    await checkNothingLeft(h, signal);
     await s.client.close().catch(() => {});
   }
 } finally {

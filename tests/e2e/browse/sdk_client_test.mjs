@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { check, finish, tempHome } from '../lib/harness.mjs';
-import { call, connectBrowse, handleOf, leftovers, profilesLeftAfter, uidOf } from './lib.mjs';
+import { call, checkNothingLeft, connectBrowse, handleOf, uidOf } from './lib.mjs';
 import { startPageServer } from './page_server.mjs';
 
 const home = tempHome('caveman-browse-e2e-');
@@ -117,9 +117,6 @@ try {
   await server.close();
 }
 
-const left = await leftovers(home);
-check(left.length === 0, `no browser process left:\n${left.join('\n')}`);
-const profiles = await profilesLeftAfter(home);
-check(profiles.length === 0, `temp profiles removed: ${profiles}`);
+await checkNothingLeft(home);
 fs.rmSync(path.join(home), { recursive: true, force: true });
 finish('caveman-browse SDK client');

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { binDir, check, finish, tempHome } from '../lib/harness.mjs';
-import { browseEnv, leftovers, profilesLeftAfter } from './lib.mjs';
+import { browseEnv, checkNothingLeft } from './lib.mjs';
 
 const { runBench, chrome } = await import(pathToFileURL(path.resolve('../../bench/browse_task_bench.mjs')).href);
 if (!fs.existsSync(chrome)) {
@@ -21,9 +21,6 @@ console.log(JSON.stringify(row));
 check(row?.caveman.ok, `caveman-browse: ${JSON.stringify(row?.caveman)}`);
 check(row?.playwright.ok, `@playwright/mcp: ${JSON.stringify(row?.playwright)}`);
 check(row && row.caveman.tokens <= row.playwright.tokens, 'caveman-browse costs no more tokens than Playwright');
-const left = await leftovers(home);
-check(left.length === 0, `no browser process left:\n${left.join('\n')}`);
-const profiles = await profilesLeftAfter(home);
-check(profiles.length === 0, `temp profiles and Chromium temp dirs removed: ${profiles}`);
+await checkNothingLeft(home);
 fs.rmSync(home, { recursive: true, force: true });
 finish('caveman-browse task benchmark (dialog)');
