@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "hook_files.h"
@@ -21,11 +22,6 @@ using Json = nlohmann::json;
 using caveman::testing::read_file;
 using caveman::testing::TempDir;
 using caveman::testing::write_file;
-
-bool exists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
-}
 
 const char* kCommand = "'/opt/caveman/bin/caveman-proxy' native-hook ";
 
@@ -173,7 +169,7 @@ TEST(AgentHooks, PersistentGeminiInstallRoundTrip) {
   EXPECT_EQ(Json::parse(read_file(settings))["hooks"]["AfterTool"].size(), 2u);
   ASSERT_OK(uninstall_gemini_hooks(t));
   EXPECT_EQ(read_file(settings), before);
-  EXPECT_FALSE(exists(hook_marker_path(t.caveman_home, "gemini")));
+  EXPECT_FALSE(std::filesystem::exists(hook_marker_path(t.caveman_home, "gemini")));
 
   // Changed by the user since: only caveman's groups go.
   ASSERT_OK(install_gemini_hooks(t));
@@ -206,12 +202,12 @@ TEST(AgentHooks, PersistentCodexInstallRoundTrip) {
             std::string::npos);
   ASSERT_OK(uninstall_codex_hooks(t));
   EXPECT_EQ(read_file(codex_home + "/config.toml"), config_before);
-  EXPECT_FALSE(exists(codex_home + "/hooks.json"));  // caveman created it: gone again
+  EXPECT_FALSE(std::filesystem::exists(codex_home + "/hooks.json"));  // caveman created it: gone again
 
   // A config.toml with inline hooks cannot take the trust tables: refused, nothing written.
   write_file(codex_home + "/config.toml", "hooks = { }\n");
   EXPECT_EQ(install_codex_hooks(t).status().cave_code(), "cave_config_unsupported");
-  EXPECT_FALSE(exists(codex_home + "/hooks.json"));
+  EXPECT_FALSE(std::filesystem::exists(codex_home + "/hooks.json"));
 }
 
 TEST(AgentHooks, HookGroupsAddAndRemove) {

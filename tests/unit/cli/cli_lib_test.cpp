@@ -7,24 +7,15 @@
 #include <sstream>
 
 #include "support/test_support.h"
+#include "unit/cli/run_cli.h"
 
 namespace caveman::cli {
 namespace {
 
 using caveman::testing::TempDir;
 
-struct Outcome {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-Outcome run_cli(const std::vector<std::string>& args, const Environment& env) {
-  std::ostringstream out;
-  std::ostringstream err;
-  int code = run(args, env, out, err);
-  return {code, out.str(), err.str()};
-}
+using Outcome = testing::CliOutcome;
+using testing::run_cli;
 
 void write_script(const std::string& path, const std::string& body) {
   caveman::testing::write_file(path, "#!/bin/sh\n" + body + "\n");

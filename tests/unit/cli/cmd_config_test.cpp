@@ -9,29 +9,21 @@
 #include "cli_lib.h"
 #include "config_journal.h"
 #include "support/test_support.h"
+#include "unit/cli/run_cli.h"
 
 namespace caveman::cli {
 namespace {
 
 using caveman::testing::TempDir;
 
-struct Outcome {
-  int code;
-  std::string out;
-  std::string err;
-};
+using Outcome = testing::CliOutcome;
 
 class CmdConfig : public ::testing::Test {
  protected:
   TempDir dir;
   std::string yaml() { return dir.file("caveman.yaml"); }
   Environment env() { return Environment({{"HOME", dir.path()}, {"CAVEMAN_HOME", dir.path()}}); }
-  Outcome cli(const std::vector<std::string>& args) {
-    std::ostringstream out;
-    std::ostringstream err;
-    int code = run(args, env(), out, err);
-    return {code, out.str(), err.str()};
-  }
+  Outcome cli(const std::vector<std::string>& args) { return testing::run_cli(args, env()); }
 };
 
 TEST_F(CmdConfig, PathFollowsCavemanHomeAndCavemanConfig) {

@@ -11,6 +11,7 @@
 #include "context.h"
 #include "enable_state.h"
 #include "support/test_support.h"
+#include "unit/cli/run_cli.h"
 
 namespace caveman::cli {
 namespace {
@@ -27,11 +28,9 @@ class CmdEnable : public ::testing::Test {
                         {"CAVEMAN_LISTEN", "127.0.0.1:9"}});
   }
   int cli(const std::vector<std::string>& args, std::string* out = nullptr) {
-    std::ostringstream o;
-    std::ostringstream e;
-    int code = run(args, env(), o, e);
-    if (out != nullptr) *out = o.str() + e.str();
-    return code;
+    testing::CliOutcome o = testing::run_cli(args, env());
+    if (out != nullptr) *out = o.out + o.err;
+    return o.code;
   }
   void SetUp() override { ::mkdir(home().c_str(), 0700); }
 };

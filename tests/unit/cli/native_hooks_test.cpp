@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "caveman/version.h"
@@ -15,11 +16,6 @@ namespace {
 using caveman::testing::read_file;
 using caveman::testing::TempDir;
 using caveman::testing::write_file;
-
-bool exists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
-}
 
 // A stand-in caveman-proxy: a shell script that answers `native-hook print-settings` with
 // `stdout_file`'s bytes (or runs `body` instead when given).
@@ -108,7 +104,7 @@ TEST(NativeHooks, OtherProfilesAndOptOutAreUntouched) {
     ASSERT_OK(install_claude_hooks(&f.launch));
     EXPECT_FALSE(f.launch.hooks_installed) << profile;
     EXPECT_EQ(f.launch.pre_args.size(), 1u) << profile;
-    EXPECT_FALSE(exists(f.plugin())) << profile;
+    EXPECT_FALSE(std::filesystem::exists(f.plugin())) << profile;
   }
   Fixture off;
   off.launch.native_hooks = false;
@@ -116,7 +112,7 @@ TEST(NativeHooks, OtherProfilesAndOptOutAreUntouched) {
   ASSERT_OK(install_claude_hooks(&off.launch));
   EXPECT_FALSE(off.launch.hooks_installed);
   EXPECT_EQ(off.launch.pre_args.size(), 1u);
-  EXPECT_FALSE(exists(off.plugin()));
+  EXPECT_FALSE(std::filesystem::exists(off.plugin()));
 }
 
 // Every failure leaves the launch exactly as it was (fail open) and says why.
@@ -124,7 +120,7 @@ void expect_untouched(const Fixture& f) {
   EXPECT_FALSE(f.launch.hooks_installed);
   EXPECT_EQ(f.launch.pre_args, std::vector<std::string>{"--mcp-config=/x/mcp.json"});
   EXPECT_FALSE(f.launch.env.get("CAVEMAN_HOME").has_value());
-  EXPECT_FALSE(exists(f.plugin() + "/hooks/hooks.json"));
+  EXPECT_FALSE(std::filesystem::exists(f.plugin() + "/hooks/hooks.json"));
 }
 
 TEST(NativeHooks, MissingProxyFailsOpen) {
@@ -179,7 +175,7 @@ TEST(NativeHooks, RegisteredAsAWrapExtension) {
   f.launch.proxy_path = printing_proxy(f.bin, real_document());
   for (auto& extension : wrap_extensions()) ASSERT_OK(extension(&f.launch));
   EXPECT_TRUE(f.launch.hooks_installed);
-  EXPECT_TRUE(exists(f.plugin() + "/hooks/hooks.json"));
+  EXPECT_TRUE(std::filesystem::exists(f.plugin() + "/hooks/hooks.json"));
 }
 
 }  // namespace
