@@ -1,10 +1,10 @@
 #include "hook_files.h"
 
-#include <sys/stat.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+
+#include "caveman/base/paths.h"
 
 namespace caveman::cli {
 namespace {
@@ -108,17 +108,8 @@ std::optional<HookMarker> read_hook_marker(const std::string& caveman_home, cons
   return m;
 }
 
-Status ensure_private_dir(const std::string& caveman_home, const std::string& sub) {
-  for (const std::string& dir : {caveman_home, caveman_home + "/" + sub}) {
-    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-      return Status::Io("cave_home_not_writable", "cannot create " + dir);
-    }
-  }
-  return Status::Ok();
-}
-
 Status write_hook_marker(const std::string& caveman_home, const HookMarker& m) {
-  CAVEMAN_RETURN_IF_ERROR(ensure_private_dir(caveman_home, "hooks"));
+  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(caveman_home + "/hooks", "cave_home_not_writable"));
   Json doc = {{"agent", m.agent}, {"command", m.command}, {"extra", m.extra}, {"journals", Json::array()}};
   for (const FileJournal& j : m.journals) doc["journals"].push_back(journal_to_json(j));
   return write_file_atomic(hook_marker_path(caveman_home, m.agent), doc.dump(2) + "\n");

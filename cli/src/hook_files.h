@@ -38,8 +38,6 @@ struct HookMarker {
   std::string extra;  // agent-specific text caveman added (Codex: the trust block)
 };
 std::string hook_marker_path(const std::string& caveman_home, const std::string& agent);
-// Creates <caveman_home>/<sub> (and caveman_home), 0700. Errors: cave_home_not_writable.
-Status ensure_private_dir(const std::string& caveman_home, const std::string& sub);
 std::optional<HookMarker> read_hook_marker(const std::string& caveman_home, const std::string& agent);
 Status write_hook_marker(const std::string& caveman_home, const HookMarker& marker);
 Status remove_hook_marker(const std::string& caveman_home, const std::string& agent);

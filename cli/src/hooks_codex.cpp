@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agent_mcp.h"
+#include "caveman/base/paths.h"
 #include "caveman/ccr.h"
 #include "config_journal.h"
 #include "hook_files.h"
@@ -155,7 +156,7 @@ Result<HookInstallReport> install_codex_hooks(const HookTarget& target) {
                              });
   HookMarker marker{"codex", hooks_document_command(document), {}, trust_block(state)};
   const std::string prev = hook_marker_path(target.caveman_home, "codex");
-  CAVEMAN_RETURN_IF_ERROR(ensure_private_dir(target.caveman_home, "hooks"));
+  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(target.caveman_home + "/hooks", "cave_home_not_writable"));
   CAVEMAN_ASSIGN_OR_RETURN(FileJournal hj, journaled_write(hooks_path, added.text, prev + ".hooks.prev"));
   marker.journals.push_back(hj);
   auto cj = journaled_write(config_path, config + marker.extra, prev + ".config.prev");

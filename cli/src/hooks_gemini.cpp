@@ -1,13 +1,10 @@
 #include "hooks_gemini.h"
 
-#include <sys/stat.h>
-
-#include <cerrno>
-
 #include <nlohmann/json.hpp>
 
 #include "agent_mcp.h"
 #include "binaries.h"
+#include "caveman/base/paths.h"
 #include "config_journal.h"
 #include "hook_files.h"
 
@@ -55,9 +52,7 @@ Status install_gemini_session_hooks(WrapLaunch* launch) {
   // /tmp included), so the session copy lives in the private state root, not session_dir.
   const std::string home = caveman_home(launch->env);
   const std::string dir = home + "/run/gemini-" + launch->session_dir.substr(launch->session_dir.rfind('/') + 1);
-  if (Status s = ensure_private_dir(home, "run"); !s.ok() || (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)) {
-    return Status::Io("cave_native_hooks_write", "cannot create " + dir);
-  }
+  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(dir, "cave_native_hooks_write"));
   launch->owned_dirs.push_back(dir);
   const std::string path = dir + "/system-defaults.json";
   if (Status s = write_file_atomic(path, merged.text); !s.ok()) {
@@ -78,7 +73,7 @@ Result<HookInstallReport> install_gemini_hooks(const HookTarget& target) {
                            fetch_hooks_document(target.proxy_path, target.env, "gemini", "AfterTool"));
   CAVEMAN_ASSIGN_OR_RETURN(HookGroupsAdded added, add_hook_groups(read_file_bytes(path).value_or(""), document));
   HookMarker marker{"gemini", hooks_document_command(document), {}, ""};
-  CAVEMAN_RETURN_IF_ERROR(ensure_private_dir(target.caveman_home, "hooks"));
+  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(target.caveman_home + "/hooks", "cave_home_not_writable"));
   CAVEMAN_ASSIGN_OR_RETURN(FileJournal j, journaled_write(path, added.text,
                                                           hook_marker_path(target.caveman_home, "gemini") + ".prev"));
   marker.journals.push_back(j);
