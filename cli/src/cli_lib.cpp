@@ -39,7 +39,7 @@ const std::vector<Verb>& verbs() {
        cmd_status},
       {"doctor", "doctor <agent>: what is installed, what is broken, what to run (no agent: status)",
        cmd_doctor},
-      {"enable", "enable claude|codex|gemini|opencode|qwen: via Caveman in every session (--no-mcp)",
+      {"enable", "enable claude|codex|gemini|opencode|qwen: via Caveman in every session (--no-mcp --no-hooks)",
        cmd_enable},
       {"disable", "disable <agent>: undo enable (files back byte for byte)", cmd_disable},
       {"verify", "verify [--agent A] [--since 15m] [--wait N]: a fresh usage row from the agent",
