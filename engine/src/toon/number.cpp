@@ -100,6 +100,9 @@ NumberForm canonical_number(std::string_view lit, std::string& out) {
   std::int64_t sig_len = static_cast<std::int64_t>(last - first);
   std::int64_t point =
       static_cast<std::int64_t>(int_end - int_begin) - static_cast<std::int64_t>(first) + exponent;
+  // The limit holds for the exponent the canonical form writes (point - 1), not only the
+  // literal's: 899999999e999999999999998 would otherwise come out as e+1000000000000006.
+  if (point - 1 > kMaxExponent || point - 1 < -kMaxExponent) return NumberForm::kOutOfDomain;
 
   if (negative) out.push_back('-');
   auto append_digits = [&](std::size_t from, std::size_t to) {
