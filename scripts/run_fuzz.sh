@@ -81,6 +81,8 @@ seed_dir() {  # target → directory of seed inputs
     *)
       for f in "$corpus"/*; do head -c 16384 "$f" > "$d/$(basename "$f")"; done ;;
   esac
+  # Inputs that once failed a target stay among its seeds, so a regression shows at once.
+  [[ -d tests/fuzz/regressions/$t ]] && cp tests/fuzz/regressions/"$t"/* "$d"/
   echo "$d"
 }
 

@@ -1,6 +1,9 @@
 #include "compress/config_parse.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
+
+#include <sstream>
 
 #include "text/lines.h"
 #include "text/utf8.h"
@@ -89,10 +92,47 @@ int yaml_indent(std::string_view line) {
   return n;
 }
 
+// Counts documents and notices a parser that stops consuming input: yaml-cpp 0.7's LoadAll
+// loops forever, allocating a null document per turn, on a stray flow entry such as a line
+// " ," (yaml-cpp issue 1040, fixed upstream after 0.7). A document that starts where the
+// previous one did is that loop.
+class DocumentCounter : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    stalled_ = documents_ > 0 && mark.pos == last_start_;
+    last_start_ = mark.pos;
+    ++documents_;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+  bool stalled() const { return stalled_; }
+  std::size_t documents() const { return documents_; }
+
+ private:
+  std::size_t documents_ = 0;
+  int last_start_ = -1;
+  bool stalled_ = false;
+};
+
 bool yaml_parses(std::string_view input) {
   try {
-    std::vector<YAML::Node> docs = YAML::LoadAll(std::string(input));
-    return !docs.empty();
+    std::istringstream stream{std::string(input)};
+    YAML::Parser parser(stream);
+    DocumentCounter counter;
+    while (parser.HandleNextDocument(counter)) {
+      if (counter.stalled()) return false;
+    }
+    return counter.documents() > 0;
   } catch (const std::exception&) {
     return false;
   }
