@@ -67,7 +67,7 @@ out.append("|---|---:|---:|---:|")
 for r in rows:
     out.append(f"| `{r['page']}` | {r['playwright_ms']:.0f} ms | {r['full_ms']:.0f} ms | {r['focused_ms']:.0f} ms |")
 out.append("")
-out.append("The original implementation's published numbers (PROCESSES.md §5.4, Chrome 151, Playwright "
+out.append("The original implementation's published numbers (Chrome 151, Playwright "
            "`ariaSnapshot()` text without the MCP wrapper) were: 200-row table full 13,368 vs 15,704, "
            "focused 121 (129.8× smaller); small checkout form full 157 vs 67 (2.34× larger). This port "
            "counts the whole tool result on both sides.")

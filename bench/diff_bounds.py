@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What a diff compressor can save without hiding a change: the corpus diffs' tokens by
 line kind, and two upper bounds on the ratio for any compressor that keeps every changed
-line (ENGINE.md §4.4) and every header.
+line (docs/spec/compressors.md#diff) and every header.
 
   bound "no context":  keep commit headers and messages, file headers, hunk headers and every
                        +/- line; drop every context line and print no marker at all.

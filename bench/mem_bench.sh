@@ -48,7 +48,7 @@ the query names one (the original had none).
 | ranker | top-1 | top-3 | MRR@10 |
 | --- | ---: | ---: | ---: |
 | cavemem (FTS5, `cavemem_bm25`, porter + unicode61) | {rk['top1']}/{n} ({pct(rk['top1']):.1f}%) | {rk['top3']}/{n} ({pct(rk['top3']):.1f}%) | {rk['mrr10']:.3f} |
-| original full scan (BM25 in process, PROCESSES.md §6.4) | {rk['scan_top1']}/{n} ({pct(rk['scan_top1']):.1f}%) | {rk['scan_top3']}/{n} ({pct(rk['scan_top3']):.1f}%) | {rk['scan_mrr10']:.3f} |
+| original full scan (BM25 in process, [recall](mem.md#recall)) | {rk['scan_top1']}/{n} ({pct(rk['scan_top1']):.1f}%) | {rk['scan_top3']}/{n} ({pct(rk['scan_top3']):.1f}%) | {rk['scan_mrr10']:.3f} |
 
 Target: expected memory in the top 3 for ≥ 90% of queries — {verdict(pct(rk['top3']) >= 90)}
 ({pct(rk['top3']):.1f}%).

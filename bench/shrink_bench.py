@@ -87,7 +87,7 @@ out.append("")
 out.append("\"as listed\" is the catalog exactly as the server sends it; the Anthropic/OpenAI rows are the "
            "same tools converted the way clients forward them (annotations already gone, `$schema` and "
            "`additionalProperties:false` still there), so they start smaller. The last column is the engine's "
-           "`toolschema` compressor (ENGINE.md §4.10 rules only, compact output) on the same input.\n")
+           "`toolschema` compressor ([its schema rules](spec/compressors.md#toolschema) only, compact output) on the same input.\n")
 
 # Noisy command output.
 out.append("### Command output (`caveman-shrink -- <cmd>`)\n")

@@ -1,4 +1,4 @@
-// browse_cli.h — the direct CLI (PROCESSES.md §5.3): snapshot, act, eval, recover, close.
+// browse_cli.h — the direct CLI (docs/browse.md#direct-cli): snapshot, act, eval, recover, close.
 //
 // Invocations share one detached browser through <home>/browse-session.json: the endpoint
 // is CAVEMAN_BROWSE_CDP when set (never closed by us), else the state's endpoint when it

@@ -10,7 +10,7 @@
 // whole new view when the page was replaced, when asked (`full`), or when the change would
 // not be smaller (docs/browse.md, "What an action answers").
 // take_snapshot()/act_on_uid() are also used by the direct CLI with its attached browser.
-// Errors are Status values carrying the tool error codes of PROCESSES.md §5.1.
+// Errors are Status values carrying the tool error codes of docs/browse.md#tools.
 // Single-threaded (MCP handlers of one session never run concurrently).
 #ifndef CAVEMAN_BROWSE_BROWSE_SESSION_H_
 #define CAVEMAN_BROWSE_BROWSE_SESSION_H_

@@ -6,7 +6,8 @@
 namespace caveman::browse {
 namespace {
 
-// The §5.1 counters: in the full payload (structuredContent), not in what the agent reads.
+// The counters of docs/browse.md#tools: in the full payload (structuredContent), not in what the
+// agent reads.
 const std::set<std::string> kStatKeys = {"tokens_before", "view_tokens", "tokens_after", "ratio", "basis"};
 
 }  // namespace

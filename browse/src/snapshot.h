@@ -1,7 +1,7 @@
 // snapshot.h — the agent-visible browser_snapshot result and the uid → DOM node map.
 //
 // A snapshot is Chrome's raw AX JSON compressed by the engine's forced `a11y` compressor
-// (its exact original kept in the CCR store). The full payload (PROCESSES.md §5.1, sent as
+// (its exact original kept in the CCR store). The full payload (docs/browse.md#tools, sent as
 // structuredContent and printed by the CLI's --json) is `{"uids":<outline>,"recovery_handle",
 // "tokens_before","view_tokens","tokens_after","ratio","basis"}` (+ "dialogs" when a
 // JavaScript dialog was answered). What the agent reads — the tool's text content — is the

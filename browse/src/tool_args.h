@@ -1,4 +1,4 @@
-// tool_args.h — argument validation for the four caveman-browse tools (PROCESSES.md §5.1).
+// tool_args.h — argument validation for the four caveman-browse tools (docs/browse.md#tools).
 //
 // Limits: url per url_policy.h (≤ 1 MiB); wait an integer 0–30000 ms; query ≤ 4 KiB; action
 // one of click/type/select/scroll/wait/navigate (else cave_unknown_action); uid required

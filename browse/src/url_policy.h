@@ -1,4 +1,4 @@
-// url_policy.h — which URLs caveman-browse may navigate to (PROCESSES.md §5.1).
+// url_policy.h — which URLs caveman-browse may navigate to (docs/browse.md#tools).
 //
 // Allow-list, deny by default: http/https URLs with a host, exactly `about:blank`, and HTML
 // `data:` URLs (`data:text/html,` or `data:text/html;…`) up to 1 MiB. Every other scheme

@@ -1,5 +1,5 @@
-// Companion binaries the CLI drives (PROCESSES.md §2.2, narrowed by issue 9): where each one
-// is, and whether it answers `version --json`.
+// Companion binaries the CLI drives (docs/cli.md#where-things-are, narrowed by issue 9): where each
+// one is, and whether it answers `version --json`.
 //
 // locate() looks, in order, at `CAVEMAN_<X>_BIN` (used as is), the first executable on PATH,
 // `$CAVEMAN_HOME/bin/<name>` (default ~/.caveman/bin) and the directory of the running

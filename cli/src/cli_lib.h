@@ -1,4 +1,4 @@
-// caveman: the user-facing Caveman CLI (PROCESSES.md §2, narrowed by issue 9).
+// caveman: the user-facing Caveman CLI (docs/spec/processes.md#cli-dispatch, narrowed by issue 9).
 //
 // run() dispatches one command line: the verb table (start, wrap, install, status/doctor,
 // stats, tools …, and the delegating verbs compress/retrieve/toon/evals → caveman-engine,

@@ -1,5 +1,5 @@
-// Verbs served by another Caveman binary (PROCESSES.md §2.8): the CLI only finds the binary
-// and runs it in the foreground with the caller's stdio, so pipes stay byte-exact.
+// Verbs served by another Caveman binary (docs/spec/processes.md#delegated-verbs): the CLI only
+// finds the binary and runs it in the foreground with the caller's stdio, so pipes stay byte-exact.
 #include <ostream>
 
 #include "context.h"

@@ -1,5 +1,5 @@
 // `caveman tools mcp install|uninstall [agent] [--server S] [--scope …] [--print]`
-// (PROCESSES.md §2.7, issues 9 and 24). Claude Code registration goes through its own
+// (docs/cli.md#tools-mcp, issues 9 and 24). Claude Code registration goes through its own
 // `claude mcp add/remove`; Codex, Gemini CLI, opencode and Qwen Code have their config edited with a
 // journal (agent_mcp.h). The marker <home>/mcp/<agent>[.<server>].json records what we
 // registered, so uninstall never removes a registration it did not make. No agent: every

@@ -1,5 +1,5 @@
 // `caveman start [--port N] [--host H] [--config FILE] [--mode record|compress]`: caveman-proxy
-// in the foreground (PROCESSES.md §2.4). Unlike the original, a port that is already taken
+// in the foreground (docs/cli.md#start). Unlike the original, a port that is already taken
 // (even by a Caveman proxy) is an error: `start` promises *this* process serves the port.
 #include <sys/stat.h>
 

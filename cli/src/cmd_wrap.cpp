@@ -1,5 +1,5 @@
 // `caveman wrap [--off|--mode M] [--strict] [--] <agent> [args…]` and the shortcut
-// `caveman <agent> …` (PROCESSES.md §2.5, narrowed by issue 9): launch an agent pointed at a
+// `caveman <agent> …` (docs/cli.md#wrap, narrowed by issue 9): launch an agent pointed at a
 // matching proxy, with caveman-mcp recovery wired when it really reaches the agent.
 //
 // Proxy reuse: a live Caveman proxy on the port is used as it is (a mode or recovery mismatch

@@ -1,9 +1,10 @@
 // The "MCP installed" marker `<home>/mcp/<agent>.json` = {tool, command, args, agent, scope}
-// (PROCESSES.md §0.2): proof that `caveman tools mcp install` registered caveman-mcp with an
-// agent. wrap reads it as recovery evidence; uninstall removes only what a marker vouches for.
-// Another server (caveman-browse, cavemem) has `<home>/mcp/<agent>.<server>.json`. For agents
-// whose config caveman edits itself (codex, gemini, opencode) the marker also holds the entry
-// it added and the journal of the edit (previous bytes in `<marker>.prev`).
+// (docs/spec/processes.md#mcp-markers): proof that `caveman tools mcp install` registered
+// caveman-mcp with an agent. wrap reads it as recovery evidence; uninstall removes only what a
+// marker vouches for. Another server (caveman-browse, cavemem) has
+// `<home>/mcp/<agent>.<server>.json`. For agents whose config caveman edits itself (codex, gemini,
+// opencode) the marker also holds the entry it added and the journal of the edit (previous bytes in
+// `<marker>.prev`).
 #ifndef CAVEMAN_CLI_MCP_MARKER_H_
 #define CAVEMAN_CLI_MCP_MARKER_H_
 

@@ -1,5 +1,5 @@
-// Claude Code native hooks for one `caveman wrap claude` session (issue 15, PROCESSES.md §2.5
-// step 11): a temporary plugin under the session dir,
+// Claude Code native hooks for one `caveman wrap claude` session (issue 15,
+// docs/cli.md#wrap step 5): a temporary plugin under the session dir,
 //
 //   <session dir>/plugin/.claude-plugin/plugin.json   {"name":"caveman","version":…,"description":…}
 //   <session dir>/plugin/hooks/hooks.json             `caveman-proxy native-hook print-settings`

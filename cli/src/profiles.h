@@ -1,6 +1,6 @@
-// Agent profiles (PROCESSES.md §2.5): one JSON data file per agent in cli/profiles/, embedded
-// in the binary at build time. A profile says which binary to launch, which environment
-// variables point it at the proxy and how caveman-mcp recovery reaches it.
+// Agent profiles (docs/cli.md#adding-an-agent-profile): one JSON data file per agent in
+// cli/profiles/, embedded in the binary at build time. A profile says which binary to launch, which
+// environment variables point it at the proxy and how caveman-mcp recovery reaches it.
 //
 // Templates: "{{cave_base_url}}" renders to the attributed gateway URL
 // (http://host:port/w/<agent>; the bare gateway for unknown commands). A variable whose

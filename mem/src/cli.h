@@ -1,4 +1,4 @@
-// cli.h — the cavemem command line (PROCESSES.md §6.1; docs/mem.md).
+// cli.h — the cavemem command line (docs/mem.md#cli).
 //
 // run() dispatches one invocation and returns the process exit code: 0 success, 1 refused or
 // failed (stderr names a cave_* code), 2 usage error (unknown verb or flag: nothing is

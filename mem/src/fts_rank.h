@@ -1,9 +1,9 @@
 // fts_rank.h — cavemem_bm25(), the FTS5 auxiliary ranking function recall orders by.
 //
 // It is FTS5's own bm25() with two changes: k1 = 1.5 (the original cavemem's constant) and
-// the idf of PROCESSES.md §6.4, ln(1 + (N − df + 0.5) / (df + 0.5)), which is always positive.
-// FTS5's built-in idf, ln((N − df + 0.5) / (df + 0.5)), is clamped to ~0 for any term found
-// in half the rows or more, so a store of one or two memories could never recall anything
+// the original's idf (docs/mem.md#recall), ln(1 + (N − df + 0.5) / (df + 0.5)), which is always
+// positive. FTS5's built-in idf, ln((N − df + 0.5) / (df + 0.5)), is clamped to ~0 for any term
+// found in half the rows or more, so a store of one or two memories could never recall anything
 // above a threshold. Usage: `cavemem_bm25(fts_table, keep, skip, w_col0, w_col1, …)` → a score
 // ≥ 0, higher is better (unlike bm25(), which is negated). `keep` > 0 promises that only the
 // `keep` best rows are used (ORDER BY … DESC LIMIT keep, no filter afterwards): a row whose

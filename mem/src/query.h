@@ -38,7 +38,8 @@ std::string fts_any(const std::vector<std::string>& terms);
 // `s` with `%`, `_` and `\` prefixed by `\`, for `LIKE ? ESCAPE '\'`.
 std::string escape_like(std::string_view s);
 
-// The recall stopwords: the original's 29 (§6.4) plus common question/pronoun words.
+// The recall stopwords: the original's 29 (docs/spec/ranking.md#bm25) plus common question/pronoun
+// words.
 bool is_stopword(std::string_view lower_word);
 // Only the original's 29 stopwords (used by the full-scan reference ranker).
 bool is_original_stopword(std::string_view lower_word);

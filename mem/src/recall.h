@@ -1,6 +1,6 @@
 // recall.h — turning ranked store hits into what an agent reads: compressed, budgeted hits.
 //
-// pack_hits() implements PROCESSES.md §6.4 steps 4–5: every hit is compressed through the
+// pack_hits() implements step 3 of docs/mem.md#recall: every hit is compressed through the
 // engine (auto-detect, the recall query as relevance hint); then, with a budget of 0 all hits
 // are kept; if the top hit alone exceeds the budget it is returned alone, cut to the longest
 // UTF-8-safe prefix that fits, with a CCR handle to the full text (the engine's, or one

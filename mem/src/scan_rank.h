@@ -1,4 +1,4 @@
-// scan_rank.h — the original cavemem's recall ranking (PROCESSES.md §6.4 steps 1–3), kept as
+// scan_rank.h — the original cavemem's recall ranking (its full scan; docs/mem.md#recall), kept as
 // a reference to measure the FTS5 path against: every recall loads every current memory,
 // tokenizes it (lowercase, split on non-letters/digits, 29 stopwords) and scores it with BM25
 // (k1 1.5, b 0.75, idf ln(1 + (N − df + 0.5)/(df + 0.5))) in process. Used by bench/mem_bench

@@ -83,7 +83,7 @@ Result<MemService::ForgetOutcome> MemService::forget(std::string_view id) {
   if (!removed || dir_.empty()) return out;
   // Copies recall made (compressed views' originals, truncated hits) are keyed by the
   // handle of the exact memory text. The CCR schema is a cross-process contract
-  // (PROCESSES.md §0.3); its usage triggers keep the byte budget right on delete.
+  // (docs/spec/ccr.md#schema); its usage triggers keep the byte budget right on delete.
   struct stat st {};
   if (::stat(ccr_path().c_str(), &st) != 0) return out;
   try {

@@ -1,4 +1,5 @@
-// caveman-proxy configuration: caveman.yaml plus environment overrides (PROCESSES.md §1.3).
+// caveman-proxy configuration: caveman.yaml plus environment overrides
+// (docs/proxy.md#configuration).
 //
 // load_config() resolves the state home, reads `$CAVEMAN_CONFIG` or `<home>/caveman.yaml`
 // (a missing file means defaults: record mode on 127.0.0.1:8787), applies the env

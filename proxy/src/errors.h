@@ -1,4 +1,4 @@
-// Error envelopes and request identifiers of caveman-proxy (PROCESSES.md §1.6).
+// Error envelopes and request identifiers of caveman-proxy (docs/spec/proxy.md#errors).
 //
 // Every error the proxy itself produces is
 // {"error":{"type":"cave_gateway_error","code":…,"message":…,"request_id":…,"trace_id":…}}

@@ -39,7 +39,7 @@
 
 namespace caveman::proxy {
 
-// What decide_mode() chose for this request (PROCESSES.md §1.7.2).
+// What decide_mode() chose for this request (docs/spec/proxy.md#modes).
 struct ModeDecision {
   bool bypass = false;           // x-caveman-bypass / pass-through transform header
   AuthMode auth = AuthMode::kUnknown;

@@ -148,7 +148,7 @@ void Exchange::inspect() {
   upstream.body = raw_body;
 }
 
-// Stage "decide mode" (PROCESSES.md §1.7.2): bypass, recovery style, cost plan, eligibility.
+// Stage "decide mode" (docs/spec/proxy.md#modes): bypass, recovery style, cost plan, eligibility.
 void Exchange::decide_mode() {
   const Config& config = rt->config;
   mode.bypass = find_header(inbound, "x-caveman-bypass").value_or("") == "1" ||
@@ -278,7 +278,7 @@ LoopStage Exchange::retrieve_loop(ProxyResponse& res) {
   return LoopStage::kFellBack;
 }
 
-// Stage "pixel" (PROCESSES.md §1.13): the whole original is stored first; any gate →
+// Stage "pixel" (docs/pixel.md#proxy-mode-pixel): the whole original is stored first; any gate →
 // original bytes.
 void Exchange::pixel() {
   if (rt->config.mode != "pixel" || mode.bypass || !doc) return;

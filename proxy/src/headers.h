@@ -1,4 +1,4 @@
-// Header mapping for caveman-proxy (PROCESSES.md §1.5): which inbound headers reach the
+// Header mapping for caveman-proxy (docs/spec/proxy.md#headers): which inbound headers reach the
 // provider, how credentials are forwarded, how the caller's auth is classified, and which
 // upstream response headers reach the client.
 //

@@ -1,4 +1,4 @@
-// Idle exit of wrap-owned proxies (PROCESSES.md §1.2 step 7).
+// Idle exit of wrap-owned proxies (docs/spec/proxy.md#idle-exit).
 //
 // `caveman wrap` starts a detached proxy (owner "wrap") that nobody stops, so it stops itself
 // once nothing has used it for CAVEMAN_NATIVE_IDLE_TIMEOUT (a Go duration such as "30m",

@@ -1,4 +1,4 @@
-// Live-zone extraction per provider wire format (PROCESSES.md §1.7.3).
+// Live-zone extraction per provider wire format (docs/proxy.md#compress-mode).
 //
 // The "live zone" is the part of a request the model has not seen before: the latest user
 // turn and the current tool results. Only JSON string values there that are at least

@@ -1,5 +1,5 @@
-// The proxy's `mode: pixel` (PROCESSES.md §1.13): for an allowlisted model the big text blocks
-// of the latest live user message are rendered to PNG image blocks by the engine's pixel
+// The proxy's `mode: pixel` (docs/pixel.md#proxy-mode-pixel): for an allowlisted model the big text
+// blocks of the latest live user message are rendered to PNG image blocks by the engine's pixel
 // transform, after the WHOLE original request has been stored in CCR. Every gate that does not
 // hold — wrong endpoint, subscription auth, model outside CAVE_PIXEL_MODELS, no store, not
 // profitable, any error — means `changed == false` and the caller forwards the original bytes.

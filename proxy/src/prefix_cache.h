@@ -1,4 +1,4 @@
-// The prefix replacement cache (PROCESSES.md §1.7.3): remembers, for every block the proxy
+// The prefix replacement cache (docs/proxy.md#compress-mode): remembers, for every block the proxy
 // has compressed, the exact replacement bytes it sent, so the same block in a later turn is
 // re-sent byte-identically and the provider's prompt cache stays warm.
 //

@@ -70,7 +70,7 @@ int exit_code_for(const Status& s) {
   return s.cave_code() == "cave_listen_not_loopback" ? 2 : 1;
 }
 
-// Startup step 6 of PROCESSES.md §1.2: the native runtime socket. Never fatal: without
+// Startup step 6 (docs/spec/proxy.md#startup): the native runtime socket. Never fatal: without
 // ccr.db, the session key or the socket the proxy serves HTTP as before.
 std::unique_ptr<native::NativeService> start_native_runtime(const Config& config, ProxyRuntime* rt) {
   std::shared_ptr<ccr::Store> store = rt->store;
@@ -101,7 +101,7 @@ std::unique_ptr<native::NativeService> start_native_runtime(const Config& config
   return std::move(service).value();
 }
 
-// Startup steps 3–10 of PROCESSES.md §1.2.
+// Startup steps 2–10 (docs/spec/proxy.md#startup).
 int serve(const Config& config, std::ostream& err) {
   // Block the stop signals before any thread starts so only the waiter receives them.
   sigset_t stop_signals;

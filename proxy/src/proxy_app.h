@@ -1,4 +1,5 @@
-// caveman-proxy's command line (PROCESSES.md §1.1) and serve startup sequence (§1.2).
+// caveman-proxy's command line (docs/spec/proxy.md#command-line) and serve startup sequence
+// (docs/spec/proxy.md#startup).
 //
 // run() dispatches: no arguments or `serve` runs the server in the foreground until
 // SIGINT/SIGTERM; `status [--port N]`, `stats [--recent N]` read local state; `--help`,

@@ -1,4 +1,4 @@
-// Server-side recovery (PROCESSES.md §1.7.4): for pay-as-you-go, non-streaming requests
+// Server-side recovery (docs/proxy.md#compress-mode): for pay-as-you-go, non-streaming requests
 // whose agent has no caveman MCP server, the proxy declares a `caveman_retrieve` tool
 // itself, answers the model's retrieve calls with the stored originals, re-sends (at most
 // kMaxRetrieveRounds rounds) and removes the injected calls from the final response.

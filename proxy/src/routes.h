@@ -1,4 +1,4 @@
-// Route matching for caveman-proxy (PROCESSES.md §1.4): which provider an inbound request
+// Route matching for caveman-proxy (docs/proxy.md#routes): which provider an inbound request
 // is for, which upstream path it goes to, and which agent it is attributed to.
 //
 // Matching works on the raw request target (percent-encoding untouched) so an encoded

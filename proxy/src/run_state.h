@@ -1,4 +1,4 @@
-// The run-state file `<home>/run/<port>.json` (PROCESSES.md §1.2 step 9): how the caveman CLI
+// The run-state file `<home>/run/<port>.json` (docs/spec/proxy.md#run-state): how the caveman CLI
 // finds a running proxy and tells it apart from a foreign process on the same port.
 //
 // write_run_state() writes atomically (temp file + rename, 0600, run/ created 0700).

@@ -1,5 +1,5 @@
 // The caveman-proxy HTTP server: binds the loopback listener, routes every request, runs
-// the record / compress pipeline and relays the provider's answer (PROCESSES.md §1.2–§1.8).
+// the record / compress pipeline and relays the provider's answer (docs/proxy.md#request-path).
 //
 // ProxyRuntime holds what every request shares (config, engine, stores, upstream client,
 // usage writer, metrics); the caller builds it and keeps it alive longer than the server.

@@ -1,4 +1,4 @@
-// caveman.db — the proxy's own SQLite file (PROCESSES.md §1.10): one `requests` row per
+// caveman.db — the proxy's own SQLite file (docs/proxy.md#usage-rows): one `requests` row per
 // proxied call and the `prefix_replacements` cache.
 //
 // open_spend_db() creates the file 0600 (never through a symlink), switches it to WAL with a

@@ -1,4 +1,4 @@
-// SSRF guard for upstream connections (PROCESSES.md §1.4).
+// SSRF guard for upstream connections (docs/spec/proxy.md#ssrf).
 //
 // Every upstream host is resolved by the proxy itself, each address is classified, and the
 // connection is then made to the checked address (never re-resolved by the HTTP client), so

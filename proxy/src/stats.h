@@ -1,4 +1,4 @@
-// `caveman-proxy stats` (PROCESSES.md §1.11): read-only summaries of caveman.db.
+// `caveman-proxy stats` (docs/spec/proxy.md#stats): read-only summaries of caveman.db.
 // Every figure is a local count with basis "inferred"; nothing is priced here.
 #ifndef CAVEMAN_PROXY_STATS_H_
 #define CAVEMAN_PROXY_STATS_H_

@@ -1,4 +1,4 @@
-// Compress mode's request transform (PROCESSES.md §1.7.3): live-zone string values are
+// Compress mode's request transform (docs/proxy.md#compress-mode): live-zone string values are
 // compressed by the engine, their originals stored in CCR, and the replacement
 // `compressed + "\n<<ccr:HANDLE>>"` spliced into the body in place of the original string
 // literal; every other byte stays identical.

@@ -1,5 +1,5 @@
-// Usage scanning (PROCESSES.md §1.9): token counts as the provider reported them, read
-// from a bounded side copy of the response (JSON or SSE, any of the three wire formats).
+// Usage scanning (docs/spec/proxy.md#usage-scanning): token counts as the provider reported them,
+// read from a bounded side copy of the response (JSON or SSE, any of the three wire formats).
 //
 // UsageCapture keeps the first `head` bytes and a rolling `tail` of the rest, so a long
 // stream never grows memory past head + tail; the relay feeds it and moves it to the

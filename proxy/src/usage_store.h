@@ -1,4 +1,4 @@
-// Usage rows (PROCESSES.md §1.10): one `requests` row per proxied call, written by a single
+// Usage rows (docs/proxy.md#usage-rows): one `requests` row per proxied call, written by a single
 // background thread so recording never adds latency to forwarding.
 //
 // submit() only enqueues (bounded; a full queue drops the row and counts it — the request

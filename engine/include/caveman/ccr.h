@@ -39,7 +39,7 @@ struct Record {
   std::string metadata;  // compressor recovery metadata; may be empty
 };
 
-// ENGINE.md §7.4. The 13 object kinds and the two enums are validated by put_object().
+// docs/spec/ccr.md#objects. The 13 object kinds and the two enums are validated by put_object().
 inline constexpr std::string_view kObjectTypes[] = {
     "FileObservation", "SearchResult",  "CommandResult",        "TestResult",
     "BuildResult",     "DiffSnapshot",  "TaskContract",         "TaskDecision",
@@ -64,7 +64,7 @@ struct TypedObject {
   std::int64_t stored_byte_length = -1;    // -1 → data.size()
   std::string data;
 
-  // JSON object in the field order of ENGINE.md §7.4 (data as a UTF-8 string).
+  // JSON object in the field order of docs/spec/ccr.md#objects (data as a UTF-8 string).
   std::string to_json() const;
 };
 
@@ -91,10 +91,10 @@ class Store {
 
   // Stores `record` and returns its handle (handle_for(record.original)); the handle is only
   // returned once the bytes are committed. Idempotent for identical records (no write, no
-  // budget check). Re-putting a known original replaces the row under ENGINE.md §7.3's rules.
-  // Errors: kResourceExhausted (cave_ccr_budget_exceeded) when the byte budget or the page
-  // limit would be exceeded; kIo / kCorrupt / kUnavailable (busy beyond the 5 s timeout), all
-  // cave_ccr_unavailable.
+  // budget check). Re-putting a known original replaces the row under the rules of
+  // docs/spec/ccr.md#put. Errors: kResourceExhausted (cave_ccr_budget_exceeded) when the byte
+  // budget or the page limit would be exceeded; kIo / kCorrupt / kUnavailable (busy beyond the 5 s
+  // timeout), all cave_ccr_unavailable.
   virtual Result<std::string> put(const Record& record) = 0;
   // The exact original bytes. kNotFound (cave_unknown_handle) for unknown handles; a
   // `ccr_obj_…` id (or any id missing from the blob table) is looked up as a typed object.
@@ -102,7 +102,7 @@ class Store {
   // Metadata stored beside a blob handle (empty when none). kNotFound for unknown handles.
   virtual Result<std::string> get_metadata(std::string_view handle) = 0;
 
-  // Typed objects (ENGINE.md §7.4). Returns the stored object with defaults filled in (a
+  // Typed objects (docs/spec/ccr.md#objects). Returns the stored object with defaults filled in (a
   // supplied created_at is normalized to UTC). Re-putting an existing id with the same
   // immutable fields returns the stored row unchanged.
   // Errors: kInvalidArgument (cave_invalid_object), kResourceExhausted, kCorrupt
@@ -129,8 +129,8 @@ struct OpenOptions {
 };
 
 // Opens (creating if needed) the SQLite store at `path`, or an ephemeral one for ":memory:".
-// Applies the permission and parent-directory safety rules of ENGINE.md §7.1 (0600 files,
-// no symlinks, no group/world-writable non-sticky parent) and the budget as SQLite pragmas.
+// Applies the permission and parent-directory safety rules of docs/spec/ccr.md#location (0600
+// files, no symlinks, no group/world-writable non-sticky parent) and the budget as SQLite pragmas.
 // Errors: kInvalidArgument (cave_ccr_unsafe_path) for a refused location;
 // kInvalidArgument (cave_invalid_config) for a budget ≤ 0 or below 16 pages;
 // kIo (cave_ccr_unavailable) for missing/unwritable files or directories; kCorrupt

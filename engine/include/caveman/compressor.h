@@ -22,7 +22,8 @@ namespace tokens {
 class Counter;
 }
 
-// ENGINE.md §4.0 safety ladder. Every shipped compressor is S4 (lossy, needs CCR).
+// The safety ladder (docs/spec/pipeline.md#safety). Every shipped compressor is S4 (lossy, needs
+// CCR).
 enum class SafetyClass { kS0, kS1, kS2, kS3, kS4, kUnknown };
 
 struct SafetyInfo {
@@ -81,7 +82,7 @@ class Registry {
   // (CAVE_ENGINE_TOON=best-of, read by the caller and passed as `toon_best_of`).
   static Registry default_registry(const tokens::Counter& counter, bool toon_best_of = false);
 
-  // Capability manifest (ENGINE.md §4.0), compact JSON without trailing newline:
+  // Capability manifest (docs/spec/pipeline.md#manifest), compact JSON without trailing newline:
   // {"schema_version":1,"registry_sha256":…,"capabilities":[…]} — always describes the
   // default registry, one entry per type except toolschema-annotations.
   static std::string capability_manifest_json();

@@ -1,7 +1,7 @@
 // caveman/contextwindow.h — the context packer: fit candidate items into a token budget.
 //
 // pack() scores every item by BM25 relevance to the query, priority, recency and an error
-// signal (ENGINE.md §9.2), then greedily keeps the best-scoring items that still fit the
+// signal (docs/spec/ranking.md#pack), then greedily keeps the best-scoring items that still fit the
 // budget and returns them in their ORIGINAL order. It is a pure function of its arguments
 // (ties break by input index; no clock is read unless `now` is unset, and then the latest
 // item timestamp is used), holds no state and is safe to call from any thread. It never

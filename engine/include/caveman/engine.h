@@ -84,7 +84,7 @@ struct SimResult {
   std::string to_json() const;
 };
 
-// Content type of `input` (ENGINE.md §2): one of the ten auto-detectable types.
+// Content type of `input` (docs/spec/detect.md): one of the ten auto-detectable types.
 // Deterministic; never consults a registry. Line-number gutters and <file> wrappers are
 // looked through.
 std::string detect(std::string_view input);
@@ -108,8 +108,8 @@ class Engine {
   // Exact original bytes behind a blob handle or typed-object id.
   // Errors: kNotFound (cave_unknown_handle), kUnavailable when there is no store.
   Result<std::string> retrieve(std::string_view handle) const;
-  // Query-narrowed view of the original (whole records only, ENGINE.md §6); the exact
-  // original when the query is blank or no smaller view exists.
+  // Query-narrowed view of the original (whole records only, docs/spec/ccr.md#query-views); the
+  // exact original when the query is blank or no smaller view exists.
   Result<std::string> retrieve_query(std::string_view handle, std::string_view query) const;
   Result<std::string> retrieve_metadata(std::string_view handle) const;
 

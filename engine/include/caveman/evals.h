@@ -25,7 +25,7 @@ namespace caveman::evals {
 inline constexpr const char* kManifestName = "manifest.yaml";
 
 struct Suite {
-  std::string manifest;                      // YAML text (ENGINE.md §9.3 layout)
+  std::string manifest;                      // YAML text (docs/spec/ranking.md#manifest)
   std::map<std::string, std::string> files;  // relative path → exact bytes
 };
 
@@ -72,7 +72,7 @@ struct Report {
   std::map<std::string, ProbeCounts> probes_by_dimension;  // sorted by dimension
   std::vector<FixtureReport> fixtures;                     // manifest order
 
-  // ENGINE.md §9.3 report: JSON, 2-space indent, no trailing newline.
+  // docs/spec/ranking.md#report: JSON, 2-space indent, no trailing newline.
   std::string to_json() const;
 };
 

@@ -1,5 +1,5 @@
 // caveman/pixel.h — pixel mode: long text rendered to dense PNG pages for vision models
-// (ENGINE.md §9.4, PROCESSES.md §1.13). S4 lossy, never chosen by Detect: only the proxy's
+// (docs/pixel.md). S4 lossy, never chosen by Detect: only the proxy's
 // `mode: pixel` and `caveman-engine pixel` use it, and a request is only rewritten when the
 // image-token estimate beats the text-token estimate and the whole original request is stored
 // in CCR first (any failure → the caller forwards the original bytes).
@@ -88,9 +88,9 @@ bool profitable_amortized(std::int64_t image_tokens, std::int64_t text_tokens, i
 // CAVE_PIXEL_MODELS: unset/blank → {"claude-fable-5","gpt-5.6"}; falsey → {}; else the
 // comma list (trimmed, blanks dropped).
 std::vector<std::string> allowlist_from_env(std::optional<std::string_view> value);
-// ENGINE.md §9.4 matching: `[...]` tags removed; candidates = the id, every suffix after a '.'
-// or '/', each also without an '@…' suffix; a candidate matches a base when equal to it or
-// starting with base + '-'. Case-insensitive. An empty allowlist matches nothing.
+// docs/pixel.md#models-and-environment matching: `[...]` tags removed; candidates = the id, every
+// suffix after a '.' or '/', each also without an '@…' suffix; a candidate matches a base when
+// equal to it or starting with base + '-'. Case-insensitive. An empty allowlist matches nothing.
 bool model_allowed(std::string_view model, const std::vector<std::string>& allowlist);
 
 struct Reader {
@@ -160,7 +160,7 @@ struct TransformOptions {
   std::int64_t prior_warm_tokens = 0;
 };
 
-// Serialized with the Go field names of ENGINE.md §9.4 (one compact JSON object).
+// Serialized with the Go field names of docs/pixel.md#transform-info (one compact JSON object).
 struct TransformInfo {
   bool compressed = false;
   std::string reason;

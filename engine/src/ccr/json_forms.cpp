@@ -1,5 +1,5 @@
-// JSON renderings of store values: StoreStats (ENGINE.md §7.5, 2-space indented like Go's
-// MarshalIndent) and TypedObject (§7.4 field order, compact).
+// JSON renderings of store values: StoreStats (docs/spec/ccr.md#stats, 2-space indented like Go's
+// MarshalIndent) and TypedObject (docs/spec/ccr.md#objects field order, compact).
 #include <string>
 
 #include "caveman/ccr.h"

@@ -1,5 +1,5 @@
-// Validation, defaults and id derivation of typed objects (ENGINE.md §7.4), kept apart from
-// SQLite so the rules are pure functions: same object in, same object (or error) out.
+// Validation, defaults and id derivation of typed objects (docs/spec/ccr.md#objects), kept apart
+// from SQLite so the rules are pure functions: same object in, same object (or error) out.
 // Failures are kInvalidArgument with cave_invalid_object.
 #ifndef CAVEMAN_CCR_OBJECT_RULES_H_
 #define CAVEMAN_CCR_OBJECT_RULES_H_

@@ -1,4 +1,4 @@
-// Store location for the CLIs (ENGINE.md §7.1, DESIGN.md §6) and the CAVEMAN_CCR_MAX_BYTES
+// Store location for the CLIs (docs/spec/ccr.md#location) and the CAVEMAN_CCR_MAX_BYTES
 // budget override.
 
 #include <cstdlib>

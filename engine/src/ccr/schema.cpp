@@ -43,8 +43,8 @@ CREATE INDEX IF NOT EXISTS typed_objects_session_created
   ON typed_objects(session_id, created_at DESC);
 )sql";
 
-// "Used" bytes (ENGINE.md §7.3) as a counter row: Σ(original + metadata) over recoveries plus
-// Σ(data + dependencies_json) over typed objects, seeded from the tables once and then kept
+// "Used" bytes (docs/spec/ccr.md#budget) as a counter row: Σ(original + metadata) over recoveries
+// plus Σ(data + dependencies_json) over typed objects, seeded from the tables once and then kept
 // current by triggers inside every writer's own transaction (whichever process writes).
 constexpr const char* kUsageSql = R"sql(
 CREATE TABLE IF NOT EXISTS ccr_usage(

@@ -1,4 +1,4 @@
-// Connection setup of the CCR database (ENGINE.md §7.1–§7.2): WAL, the byte budget as SQLite
+// Connection setup of the CCR database (docs/spec/ccr.md#schema): WAL, the byte budget as SQLite
 // pragmas, and the schema — tables, the metadata-column migration, and the ccr_usage counter
 // kept by triggers so the budget check needs no full-table scan. Schema creation is retried on
 // SQLITE_BUSY (≤ 40 attempts, 25 ms × attempt back-off, 5 s wall clock).

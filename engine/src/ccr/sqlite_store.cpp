@@ -66,9 +66,9 @@ Result<std::string> SqliteStore::put(const Record& record) {
     q.bind(5, static_cast<std::int64_t>(record.tokens_after));
     bind_blob(q, 6, record.original);
     bind_blob(q, 7, record.metadata);
-    // The row to write, after the §7.3 upsert rules: created_at always refreshed; a re-put
-    // that knows no token counts (tokens_before 0) keeps the old type, compressor and counts;
-    // original replaced; metadata kept once non-empty. The row's original is `record`'s own
+    // The row to write, after the upsert rules (docs/spec/ccr.md#put): created_at always refreshed;
+    // a re-put that knows no token counts (tokens_before 0) keeps the old type, compressor and
+    // counts; original replaced; metadata kept once non-empty. The row's original is `record`'s own
     // (a copy would hold the input once more).
     Record row{record.content_type, record.compressor, record.tokens_before,
                record.tokens_after, {}, record.metadata};

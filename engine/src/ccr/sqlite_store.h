@@ -1,4 +1,4 @@
-// The SQLite implementation of ccr::Store (ENGINE.md §7). One connection per store, every
+// The SQLite implementation of ccr::Store (docs/spec/ccr.md). One connection per store, every
 // statement serialized by a mutex; several processes share a file through WAL + busy timeout,
 // and every read-modify-write runs in a BEGIN IMMEDIATE transaction so concurrent writers
 // neither lose rows nor overshoot the budget. All SQLiteCpp exceptions are caught here and

@@ -1,4 +1,4 @@
-// Typed objects of the SQLite store (ENGINE.md §7.4).
+// Typed objects of the SQLite store (docs/spec/ccr.md#objects).
 #include "ccr/object_rules.h"
 #include "ccr/sqlite_store.h"
 #include "caveman/base/time.h"

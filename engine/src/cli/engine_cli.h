@@ -1,4 +1,4 @@
-// The caveman-engine command line (DESIGN.md §6), as a library so tests can drive it.
+// The caveman-engine command line (docs/engine.md), as a library so tests can drive it.
 #ifndef CAVEMAN_CLI_ENGINE_CLI_H_
 #define CAVEMAN_CLI_ENGINE_CLI_H_
 

@@ -1,4 +1,4 @@
-// `caveman-engine evals run [--fixtures DIR]` (DESIGN.md §6, ENGINE.md §10): runs the embedded
+// `caveman-engine evals run [--fixtures DIR]` (docs/spec/ranking.md#evals): runs the embedded
 // eval suite (or the one in DIR) and prints the report as indented JSON plus a newline.
 // Exit 0 when every fixture passed, 1 when any failed or the suite could not be loaded
 // (one `evals: cave_…` line on stderr), 2 for wrong arguments.

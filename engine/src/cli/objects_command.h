@@ -1,4 +1,4 @@
-// `caveman-engine objects …`: the native runtime's typed CCR objects (ENGINE.md §7.4).
+// `caveman-engine objects …`: the native runtime's typed CCR objects (docs/spec/ccr.md#objects).
 //   objects list <session> [--limit N] [--full]   newest first; data cut to 512 bytes unless --full
 //   objects get <id>                              one object as JSON (ccr:// prefix accepted)
 //   objects set <id> [--currentness C] [--lifecycle L]   update, then print the object

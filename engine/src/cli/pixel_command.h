@@ -1,4 +1,4 @@
-// `caveman-engine pixel render|simulate` (ENGINE.md §10). `pixel` alone → usage, exit 2;
+// `caveman-engine pixel render|simulate` (docs/pixel.md#cli). `pixel` alone → usage, exit 2;
 // `pixel help` → usage, exit 0; unknown verb or bad flags → exit 1. Files are read from
 // disk (no stdin); failures print one `pixel <verb>: cave_…` line on stderr.
 #ifndef CAVEMAN_CLI_PIXEL_COMMAND_H_

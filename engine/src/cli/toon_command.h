@@ -1,4 +1,4 @@
-// `caveman-engine toon encode|decode [options]` (DESIGN.md §6): stdin → stdout, no trailing
+// `caveman-engine toon encode|decode [options]` (docs/engine.md): stdin → stdout, no trailing
 // newline; options mirror the TOON spec fixtures. Invalid input → exit 1 with one
 // `toon <verb>: cave_…: line N: …` line on stderr and nothing on stdout; bad flags → exit 2.
 #ifndef CAVEMAN_CLI_TOON_COMMAND_H_

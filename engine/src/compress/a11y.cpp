@@ -1,4 +1,5 @@
-// a11y — Chrome DevTools AX tree JSON → an indented outline, forced only (ENGINE.md §4.13).
+// a11y — Chrome DevTools AX tree JSON → an indented outline, forced only
+// (docs/spec/compressors.md#a11y).
 //
 // One line per meaningful node: `  [u2x] button "Refund" {disabled}`. Only actionable nodes
 // get a uid (u + base-36 backendDOMNodeId); the uid → {backendDOMNodeId, frameId, nodeId}

@@ -27,7 +27,7 @@ bool is_interactive(std::string_view role_lower) {
                               "slider", "spinbutton", "switch", "tab", "textbox", "treeitem"});
 }
 
-// Roles that never need a handle on their own (ENGINE.md's structural list, plus Chrome's
+// Roles that never need a handle on their own (docs/spec/compressors.md#a11y, plus Chrome's
 // text-level and grouping roles, which would otherwise each get a uid and bloat the view;
 // a focusable/clickable one still gets its uid from that property).
 bool is_structural(std::string_view role_lower) {
@@ -60,7 +60,7 @@ bool is_inline_formatting(std::string_view role_lower) {
 
 std::string lower(std::string_view s) { return text::ascii_lower(s); }
 
-// AX value → text (ENGINE.md §4.13): strings collapsed; booleans; numbers as shortest
+// AX value → text (docs/spec/compressors.md#a11y): strings collapsed; booleans; numbers as shortest
 // decimal without exponent; anything else as compact JSON, collapsed.
 std::string value_text(const Value& v) {
   switch (v.kind) {

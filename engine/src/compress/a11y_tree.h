@@ -1,5 +1,5 @@
-// The accessibility outline model behind the a11y compressor (ENGINE.md §4.13): Chrome
-// DevTools `Accessibility.getFullAXTree` nodes → a flat, pre-order list of records (one per
+// The accessibility outline model behind the a11y compressor (docs/spec/compressors.md#a11y):
+// Chrome DevTools `Accessibility.getFullAXTree` nodes → a flat, pre-order list of records (one per
 // meaningful node, with depth, display role, text and states). Ignored and decorative nodes
 // are transparent; text that repeats its control's name is pruned; adjacent text fragments
 // of one parent are merged into one line, as a reader sees them. Pure; thread-safe.

@@ -1,5 +1,5 @@
-// CAVE_ENGINE_TOON=best-of (ENGINE.md §4.0, §8.4): the json registry key becomes a selector
-// between lossless TOON and lossy JSON elision, measured in the engine's own tokens.
+// CAVE_ENGINE_TOON=best-of (docs/spec/compressors.md#best-of-json): the json registry key becomes a
+// selector between lossless TOON and lossy JSON elision, measured in the engine's own tokens.
 #include "compress/best_of_json.h"
 
 #include <utility>

@@ -1,5 +1,5 @@
-// `code` compressor (ENGINE.md §4.3, tree-sitter variant): keeps imports, signatures,
-// types, class members and comments, and replaces the outermost function/method bodies
+// `code` compressor (docs/spec/compressors.md#code, tree-sitter variant): keeps imports,
+// signatures, types, class members and comments, and replaces the outermost function/method bodies
 // with `{ /* caveman: body elided */ }` (Python: `...`, after any docstring). Languages:
 // Go, Python, JavaScript, TypeScript, TSX, C, C++. Declaration-only sources (a .d.ts, a
 // header) have no bodies; there long `/** */` doc comments are cut to their first

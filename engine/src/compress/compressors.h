@@ -1,4 +1,4 @@
-// Factories for the 15 shipped compressors (ENGINE.md §4). Each lives in its own file.
+// Factories for the 15 shipped compressors (docs/spec/compressors.md). Each lives in its own file.
 #ifndef CAVEMAN_COMPRESS_COMPRESSORS_H_
 #define CAVEMAN_COMPRESS_COMPRESSORS_H_
 
@@ -26,7 +26,8 @@ std::unique_ptr<Compressor> make_toon_compressor();
 std::unique_ptr<Compressor> make_a11y_compressor(const tokens::Counter& counter = tokens::default_counter());
 std::unique_ptr<Compressor> make_repetition_compressor();
 std::unique_ptr<Compressor> make_terminal_compressor();
-// CAVE_ENGINE_TOON=best-of: TOON when it has fewer tokens, else JSON elision (§4.0).
+// CAVE_ENGINE_TOON=best-of: TOON when it has fewer tokens, else JSON elision
+// (docs/spec/compressors.md#best-of-json).
 std::unique_ptr<Compressor> make_best_of_json_compressor(const tokens::Counter& counter);
 
 // The factoring layer (docs/formats.md) over a line-oriented compressor: its output, or the

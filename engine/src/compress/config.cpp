@@ -1,5 +1,5 @@
-// The config compressor (ENGINE.md §4.9): YAML, TOML, INI and flat key = value files.
-// Keeps the first 3 and last 2 lines, problem lines, YAML top-level keys, query-relevant
+// The config compressor (docs/spec/compressors.md#config): YAML, TOML, INI and flat key = value
+// files. Keeps the first 3 and last 2 lines, problem lines, YAML top-level keys, query-relevant
 // lines and every line the redundancy gate calls novel, then adds context (YAML ancestors
 // and the first children of kept parents; a TOML line's section header and a kept header's
 // first lines). Each elided run becomes `# … N config lines elided (caveman) …`. YAML output

@@ -1,5 +1,5 @@
-// Config classifier shared by Detect and the config compressor (ENGINE.md §4.9), extended
-// beyond the original for what real files need: TOML arrays of tables ([[x]]), flat
+// Config classifier shared by Detect and the config compressor (docs/spec/compressors.md#config),
+// extended beyond the original for what real files need: TOML arrays of tables ([[x]]), flat
 // key = value files without sections (postgresql.conf), and YAML block scalars (GitHub
 // workflows), whose content lines are skipped when classifying.
 #ifndef CAVEMAN_COMPRESS_CONFIG_PARSE_H_

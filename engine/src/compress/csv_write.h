@@ -1,4 +1,4 @@
-// CSV/TSV record writing with Go encoding/csv Writer semantics (ENGINE.md §4.8, §14 item 3):
+// CSV/TSV record writing with Go encoding/csv Writer semantics (docs/spec/compressors.md#tabular):
 // a field is quoted iff it contains the delimiter, '"', CR or LF, starts with a Unicode
 // space, or is exactly `\.`; quotes are doubled inside quoted fields.
 #ifndef CAVEMAN_COMPRESS_CSV_WRITE_H_

@@ -1,4 +1,4 @@
-// diff — unified diffs (git diff, git show, git log -p), ENGINE.md §4.4, extended.
+// diff — unified diffs (git diff, git show, git log -p), docs/spec/compressors.md#diff, extended.
 //
 // The diff is parsed, not pattern-matched (diff_parse.h): hunk headers give the exact
 // number of old and new lines, so only lines inside a hunk are candidates, and everything
@@ -430,7 +430,8 @@ class DiffCompressor final : public Compressor {
       }
       std::string marker = text::marker_line(
           diff::run_marker(k, static_cast<std::int64_t>(j - i), plan.notes[note]), split.crlf_majority);
-      // Worth eliding (as §5.3 has it for short runs): the marker is at most half the run.
+      // Worth eliding (as docs/spec/markers.md#worth-eliding has it for short runs): the marker is
+      // at most half the run.
       if (2 * (marker.size() + 1) <= run_bytes) {
         out.push_back(std::move(marker));
         kept.source.push_back(kNone);

@@ -1,5 +1,5 @@
 // Checks that a diff marker's note states facts about the original lines it replaces
-// (used by the evals marker-facts grader, ENGINE.md §9.3). Independent of how the
+// (used by the evals marker-facts grader, docs/spec/ranking.md#graders). Independent of how the
 // compressor found them: every claim is re-read from the original diff.
 #ifndef CAVEMAN_COMPRESS_DIFF_FACTS_H_
 #define CAVEMAN_COMPRESS_DIFF_FACTS_H_

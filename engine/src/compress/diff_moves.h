@@ -1,6 +1,6 @@
-// Removed lines whose content is still in the diff elsewhere (diff compressor, ENGINE.md
-// §4.4 extension): a block removed here and added verbatim elsewhere in the same commit (a
-// move, a file renamed by delete + add), and a block re-added right below with only its
+// Removed lines whose content is still in the diff elsewhere (diff compressor,
+// docs/spec/compressors.md#diff): a block removed here and added verbatim elsewhere in the same
+// commit (a move, a file renamed by delete + add), and a block re-added right below with only its
 // whitespace changed (re-indentation, reformatting). Only the removed copy is elided; its
 // marker says exactly where the identical text is, so nothing an agent can read is lost.
 #ifndef CAVEMAN_COMPRESS_DIFF_MOVES_H_

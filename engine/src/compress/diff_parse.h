@@ -1,5 +1,5 @@
-// Unified-diff structure for the diff compressor (ENGINE.md §4.4): which lines are inside
-// a hunk (bounded by the header's line counts), what each is, which file and commit it
+// Unified-diff structure for the diff compressor (docs/spec/compressors.md#diff): which lines are
+// inside a hunk (bounded by the header's line counts), what each is, which file and commit it
 // belongs to, and the compressor's own markers, parsed back with the lines they stand for
 // so that compressing an output again changes nothing.
 //

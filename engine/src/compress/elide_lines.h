@@ -1,7 +1,7 @@
 // Shared rendering for the line-oriented compressors (search-result, terminal, config):
 // every maximal run of dropped lines becomes one synthesized marker line. Line endings
-// follow ENGINE.md §4.0 (split on '\n', '\r' stays attached to its line, a synthesized
-// marker gets '\r' only when CRLF is the majority ending, the final '\n' is re-added).
+// follow docs/spec/compressors.md#lines (split on '\n', '\r' stays attached to its line, a
+// synthesized marker gets '\r' only when CRLF is the majority ending, the final '\n' is re-added).
 #ifndef CAVEMAN_COMPRESS_ELIDE_LINES_H_
 #define CAVEMAN_COMPRESS_ELIDE_LINES_H_
 

@@ -1,5 +1,5 @@
 // Go strconv.ParseFloat(s, 64) acceptance and value, for "is this value numeric" decisions in
-// the invariant summaries (ENGINE.md §14 item 9). Pure functions; safe from any thread.
+// the invariant summaries (docs/spec/markers.md#summary). Pure functions; safe from any thread.
 #ifndef CAVEMAN_COMPRESS_GO_FLOAT_H_
 #define CAVEMAN_COMPRESS_GO_FLOAT_H_
 

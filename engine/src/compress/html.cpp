@@ -1,5 +1,5 @@
-// html — article extraction (ENGINE.md §4.7): the page's title and its main text, without
-// markup, scripts, styles, navigation or controls. Not query-aware; markers stand only for
+// html — article extraction (docs/spec/compressors.md#html): the page's title and its main text,
+// without markup, scripts, styles, navigation or controls. Not query-aware; markers stand only for
 // standard licence text and repeated paragraphs (article_blocks.h). The page itself stays
 // in CCR.
 #include <optional>

@@ -1,4 +1,4 @@
-// Article extraction from HTML (ENGINE.md §4.7) on an HTML5-spec tree (gumbo): drop
+// Article extraction from HTML (docs/spec/compressors.md#html) on an HTML5-spec tree (gumbo): drop
 // scripts, styles, navigation and controls, score paragraph containers by text density and
 // class/id hints, and render the best container as light Markdown-ish text (headings as
 // `#` lines, list items as `- ` lines, <pre> verbatim). Link text is kept, URLs are not.

@@ -1,5 +1,5 @@
-// The json compressor (ENGINE.md §4.1): long arrays — and, beyond the original, long maps
-// whose members all have one kind of value (package-lock "packages", npm "time") — keep
+// The json compressor (docs/spec/compressors.md#json): long arrays — and, beyond the original, long
+// maps whose members all have one kind of value (package-lock "packages", npm "time") — keep
 // their head, tail, error-bearing, outlying, change-point, query-relevant and novel units;
 // every other run of units becomes one marker object stating verified invariants of what it
 // replaced. Output is compact JSON in the input's key order. Deterministic: the only

@@ -126,8 +126,9 @@ double robust_scale(const std::vector<double>& v, std::size_t a, std::size_t b) 
 }  // namespace
 
 bool json_doc_has_error_word(std::string_view doc) {
-  // Same matching as text::contains_word_in_identifiers_ci over the §4.1 word list, but
-  // dispatched on the first letter: every element's doc is scanned, so this is hot.
+  // Same matching as text::contains_word_in_identifiers_ci over the error words of
+  // docs/spec/compressors.md#json, but dispatched on the first letter: every element's doc is
+  // scanned, so this is hot.
   static constexpr std::string_view kByLetter[26][3] = {/*a*/ {"abort"},
                                                         {},
                                                         /*c*/ {"critical", "crash"},

@@ -1,6 +1,6 @@
-// Which elements of a long JSON array (or members of a long JSON map) to keep: ENGINE.md
-// §4.1 step 3 — head and tail, error-word units, statistical outliers, change-point seams,
-// query relevance, then the redundancy gate. Pure and deterministic.
+// Which elements of a long JSON array (or members of a long JSON map) to keep
+// (docs/spec/compressors.md#json): head and tail, error-word units, statistical outliers,
+// change-point seams, query relevance, then the redundancy gate. Pure and deterministic.
 #ifndef CAVEMAN_COMPRESS_JSON_SELECT_H_
 #define CAVEMAN_COMPRESS_JSON_SELECT_H_
 

@@ -1,7 +1,7 @@
-// The log compressor (ENGINE.md §4.2): keep the head, the tail, every line that carries an
-// error word or a stack-frame shape, the line that ends a Python traceback, query-relevant
-// lines and everything the redundancy gate finds new; each other run of lines becomes one
-// marker line carrying verified invariants of the lines it replaced.
+// The log compressor (docs/spec/compressors.md#log): keep the head, the tail, every line that
+// carries an error word or a stack-frame shape, the line that ends a Python traceback,
+// query-relevant lines and everything the redundancy gate finds new; each other run of lines
+// becomes one marker line carrying verified invariants of the lines it replaced.
 #include <cstring>
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
-// The redundancy gate (ENGINE.md §5.1). Tokens are interned to small integers per call and
-// classes are indexed by token (an inverted index), so a dropped unit is tested against
+// The redundancy gate (docs/spec/markers.md#redundancy). Tokens are interned to small integers per
+// call and classes are indexed by token (an inverted index), so a dropped unit is tested against
 // every class in one pass over its own tokens instead of one pass per class.
 #include "compress/redundancy.h"
 
@@ -41,8 +41,8 @@ struct Profile {
 
 class Vocabulary {
  public:
-  // §5.1 profile: the masked vocabulary when it holds a letter-bearing token, else the
-  // unmasked one.
+  // The profile (docs/spec/markers.md#redundancy): the masked vocabulary when it holds a
+  // letter-bearing token, else the unmasked one.
   void profile(std::string_view unit, Profile& p) {
     p.tokens.clear();
     // Without any letter no token can be letter-bearing: skip the masked pass.

@@ -1,4 +1,4 @@
-// The redundancy gate (ENGINE.md §5.1): elide repetition, never a document.
+// The redundancy gate (docs/spec/markers.md#redundancy): elide repetition, never a document.
 #ifndef CAVEMAN_COMPRESS_REDUNDANCY_H_
 #define CAVEMAN_COMPRESS_REDUNDANCY_H_
 

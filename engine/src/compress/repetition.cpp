@@ -1,5 +1,5 @@
-// The repetition compressor (ENGINE.md §4.14, forced only): every run of ≥ 3 byte-identical
-// consecutive lines keeps its first line and replaces the copies with
+// The repetition compressor (docs/spec/compressors.md#repetition, forced only): every run of ≥ 3
+// byte-identical consecutive lines keeps its first line and replaces the copies with
 // `… caveman: K identical lines elided …`.
 #include <string>
 #include <vector>

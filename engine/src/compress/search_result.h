@@ -1,6 +1,6 @@
-// The search-result compressor (ENGINE.md §4.5): grep/ripgrep/git-grep style `path:line:`
-// hits and URL lists. Keeps the head and tail, keyword lines, hits whose matched text
-// reports an error or failure, query-relevant lines and every line the redundancy gate
+// The search-result compressor (docs/spec/compressors.md#search-result): grep/ripgrep/git-grep
+// style `path:line:` hits and URL lists. Keeps the head and tail, keyword lines, hits whose matched
+// text reports an error or failure, query-relevant lines and every line the redundancy gate
 // calls novel; each elided run becomes `… N search result lines elided (caveman) …`.
 #ifndef CAVEMAN_COMPRESS_SEARCH_RESULT_H_
 #define CAVEMAN_COMPRESS_SEARCH_RESULT_H_

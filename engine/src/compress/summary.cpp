@@ -29,7 +29,7 @@ constexpr std::int64_t kBudgetFloor = 96;
 constexpr std::string_view kAbsent = "absent";
 
 // ---------------------------------------------------------------------------------------
-// Field extraction (§5.2)
+// Field extraction (docs/spec/markers.md#fields)
 
 bool is_key_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
 bool is_key_char(char c) {
@@ -99,7 +99,7 @@ Fields logfmt_fields(std::string_view s) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Summary (§5.3)
+// Summary (docs/spec/markers.md#summary)
 
 bool usable_value(std::string_view v) {
   if (v.empty() || v.size() > kMaxValueBytes) return false;
@@ -288,7 +288,8 @@ std::int64_t budget_for(std::int64_t elided_bytes) {
   return std::min(b, kBudgetMax);
 }
 
-// Removes the latest entry of the first kind present in the §5.3 drop order.
+// Removes the latest entry of the first kind present in the drop order of
+// docs/spec/markers.md#summary.
 void drop_one(std::vector<Entry>& entries) {
   for (EntryKind kind : {EntryKind::kWeakEnum, EntryKind::kRange, EntryKind::kBoundedCoverage,
                          EntryKind::kConstant, EntryKind::kDenseCoverage, EntryKind::kEnum}) {

@@ -1,4 +1,4 @@
-// Fact-bearing elision markers (ENGINE.md §5.2–§5.3): field extraction, the invariant
+// Fact-bearing elision markers (docs/spec/markers.md): field extraction, the invariant
 // summary, the worth-eliding rule and the one-per-payload contract note.
 #ifndef CAVEMAN_COMPRESS_SUMMARY_H_
 #define CAVEMAN_COMPRESS_SUMMARY_H_
@@ -32,8 +32,8 @@ std::string summarize(const std::vector<Fields>& units, std::int64_t elided_byte
 std::string summarize_log_lines(const std::vector<std::string_view>& lines, std::size_t begin,
                                 std::size_t end, std::int64_t elided_bytes);
 
-// §5.3 step 7: a run of ≥ 3 units always elides; a shorter one only with a non-empty
-// summary and 2 × marker_bytes ≤ run_bytes.
+// docs/spec/markers.md#worth-eliding: a run of ≥ 3 units always elides; a shorter one only with a
+// non-empty summary and 2 × marker_bytes ≤ run_bytes.
 bool worth_eliding(std::size_t run_units, std::string_view summary, std::size_t marker_bytes,
                    std::size_t run_bytes);
 

@@ -1,6 +1,6 @@
 // The strict table parser shared by Detect, the tabular compressor and query recovery
-// (ENGINE.md §4.8): Markdown pipe tables, and CSV/TSV read with Go encoding/csv rules.
-// Beyond the original, a file that opens with '#' comment lines (tzdata *.tab, VCF/BED-like
+// (docs/spec/compressors.md#tabular): Markdown pipe tables, and CSV/TSV read with Go encoding/csv
+// rules. Beyond the original, a file that opens with '#' comment lines (tzdata *.tab, VCF/BED-like
 // exports) is read the way Go's reader reads it with Comment = '#' and FieldsPerRecord = -1:
 // later '#' lines are comments too, rows may omit trailing fields, and a last leading comment
 // line that splits into exactly the table's width ("#codes<TAB>coordinates<TAB>TZ") names

@@ -1,6 +1,6 @@
-// The tabular compressor (ENGINE.md §4.8): CSV, TSV and Markdown tables. Keeps the header,
-// the first 3 and last 2 data rows, rows with problem words, the rows holding each numeric
-// column's minimum and maximum, query-relevant rows and every row the redundancy gate calls
+// The tabular compressor (docs/spec/compressors.md#tabular): CSV, TSV and Markdown tables. Keeps
+// the header, the first 3 and last 2 data rows, rows with problem words, the rows holding each
+// numeric column's minimum and maximum, query-relevant rows and every row the redundancy gate calls
 // novel, and rows whose shape breaks the table's dominant pattern (keep_minority_shapes);
 // each elided run becomes a marker row `… N rows elided (caveman): <facts> …` whose
 // facts hold for every elided row. Kept rows and comment lines are copied byte for byte;

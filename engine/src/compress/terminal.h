@@ -1,5 +1,5 @@
-// The terminal compressor (ENGINE.md §4.15): shows what the terminal showed (escape
-// sequences removed, carriage-return redraws collapsed, see terminal_clean.h), then keeps
+// The terminal compressor (docs/spec/compressors.md#terminal): shows what the terminal showed
+// (escape sequences removed, carriage-return redraws collapsed, see terminal_clean.h), then keeps
 // the head, the tail, every problem line and every line the redundancy gate calls novel;
 // each elided run becomes `… N lines elided (caveman) …`.
 #ifndef CAVEMAN_COMPRESS_TERMINAL_H_

@@ -1,4 +1,4 @@
-// What a terminal would show for one line of captured output (ENGINE.md §4.15 step 1):
+// What a terminal would show for one line of captured output (docs/spec/compressors.md#terminal):
 // ANSI/VT escape sequences removed, carriage-return redraws collapsed to the final frame,
 // backspace overstrikes applied. Pure functions of their input bytes.
 #ifndef CAVEMAN_COMPRESS_TERMINAL_CLEAN_H_

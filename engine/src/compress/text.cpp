@@ -1,4 +1,4 @@
-// The text compressor (ENGINE.md §4.6): prose, Markdown, man pages and anything else
+// The text compressor (docs/spec/compressors.md#text): prose, Markdown, man pages and anything else
 // Detect could not type. Keeps the first and last sections, headings, fenced code blocks
 // whole, sections with attention words, query-relevant sections and every section the
 // redundancy gate calls novel; each elided run becomes `… N sections elided (caveman) …`.

@@ -1,4 +1,4 @@
-// Sectioning for the text compressor (ENGINE.md §4.6): blank-line separated blocks
+// Sectioning for the text compressor (docs/spec/compressors.md#text): blank-line separated blocks
 // (paragraph mode) or single lines (line mode, when the text has no blank line), with
 // fenced code blocks always one unit. Sections are byte ranges of the input, so kept
 // sections and the gaps between adjacent kept sections can be copied verbatim.
@@ -29,8 +29,8 @@ struct Sections {
 // heading line and the rest, so the heading survives when its body is elided.
 Sections split_sections(std::string_view text);
 
-// ENGINE.md §4.6 heading: starts with '#', or ≤ 96 bytes with no '.', '!' or '?' and 1–8
-// whitespace-separated words. `trimmed` is the whitespace-trimmed section text.
+// docs/spec/compressors.md#text heading: starts with '#', or ≤ 96 bytes with no '.', '!' or '?' and
+// 1–8 whitespace-separated words. `trimmed` is the whitespace-trimmed section text.
 bool is_heading(std::string_view trimmed);
 
 // Fenced code opener: 0–3 spaces/TABs then ≥ 3 backticks or tildes. Sets the fence

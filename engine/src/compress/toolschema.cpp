@@ -1,12 +1,12 @@
 // toolschema — tool catalogs (Anthropic `input_schema`, MCP `inputSchema`, OpenAI
-// `function.parameters`), forced only (ENGINE.md §4.10).
+// `function.parameters`), forced only (docs/spec/compressors.md#toolschema).
 //
 // Envelopes keep every member (names, annotations, `_meta`, `cache_control`, vendor
 // fields); only schemas and descriptions shrink. Inside a schema, documentation-only
 // members go (`title`, `examples`, `$comment`, `$schema`), long descriptions keep their
 // constraint sentences, and everything that constrains a call stays verbatim. `$ref` is
 // never resolved, so reference cycles cannot loop. Output is compact JSON in the input's
-// member order (DESIGN.md: keys are not sorted).
+// member order (keys are not sorted: docs/architecture.md#determinism).
 #include <optional>
 #include <string>
 #include <string_view>

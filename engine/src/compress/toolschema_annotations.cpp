@@ -1,5 +1,5 @@
 // toolschema-annotations — span deletion of schema annotations, forced only and left out of
-// the capability manifest (ENGINE.md §4.11).
+// the capability manifest (docs/spec/compressors.md#toolschema-annotations).
 //
 // Unlike `toolschema` nothing is re-serialized: `$schema`, `title`, `examples` and
 // `deprecated` members are cut out of schema objects with one adjacent separator, and every

@@ -1,4 +1,4 @@
-// Tool/parameter description shortening for the toolschema compressor (ENGINE.md §4.10):
+// Tool/parameter description shortening (docs/spec/compressors.md#toolschema):
 // keep every sentence that states a constraint ("must", "at most", "format", "RFC 3339"…)
 // and the first other sentence, cut to 80 bytes. Pure functions; thread-safe.
 #ifndef CAVEMAN_COMPRESS_TOOLSCHEMA_DESCRIPTION_H_

@@ -1,5 +1,5 @@
-// The toon compressor (ENGINE.md §4.12): forced only (Detect never answers "toon"). JSON in,
-// TOON v3.3 out (caveman/toon.h), lossless to the model: the JSON comes back from the TOON
+// The toon compressor (docs/spec/compressors.md#toon): forced only (Detect never answers "toon").
+// JSON in, TOON v3.3 out (caveman/toon.h), lossless to the model: the JSON comes back from the TOON
 // exactly, numbers by value. Fails on anything toon_encode rejects (invalid JSON, duplicate
 // keys, trailing data, lone surrogates, …). The query is ignored.
 #include "caveman/toon.h"

@@ -1,4 +1,4 @@
-// Content-type detection (ENGINE.md §2): the first rule that fires wins.
+// Content-type detection (docs/spec/detect.md#order): the first rule that fires wins.
 #include <algorithm>
 #include <array>
 #include <unordered_map>
@@ -196,7 +196,7 @@ bool looks_log(std::string_view s) {
 
 bool looks_code(std::string_view s) { return !looks_log(s) && code_rule(s); }
 
-// The code rule of ENGINE.md §2 without its "not a log" precondition.
+// The code rule (docs/spec/detect.md#code-rule) without its "not a log" precondition.
 bool code_rule(std::string_view s) {
   if (starts_with(text::trim_space(s), "#!")) return true;
   static constexpr std::array<std::string_view, 25> kKeywords = {

@@ -1,4 +1,4 @@
-// The individual Detect rules (ENGINE.md §2), exposed for unit tests and for compressors
+// The individual Detect rules (docs/spec/detect.md), exposed for unit tests and for compressors
 // that need the same predicates (e.g. the text compressor's HTML check).
 #ifndef CAVEMAN_CORE_DETECT_RULES_H_
 #define CAVEMAN_CORE_DETECT_RULES_H_

@@ -108,8 +108,8 @@ std::vector<core::Layer> without_listings(std::vector<core::Layer> layers) {
   return layers;
 }
 
-// Steps 1–2 and 6–11 of the pipeline (ENGINE.md §1.4), shared by compress and simulate.
-// `ct` receives the content type even when the attempt fails.
+// Steps 1–2 and 6–11 of the pipeline (docs/spec/pipeline.md#order), shared by compress and
+// simulate. `ct` receives the content type even when the attempt fails.
 std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
                                std::string_view input, const Options& options,
                                bool store_available, std::string* ct) {

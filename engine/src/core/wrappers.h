@@ -1,7 +1,7 @@
 // Presentation wrappers that agents' Read tools put around file contents: a line-number
 // gutter ("     1\tline", "1→line", "1 | line", "1: line") and a single <file …>…</file>
-// element (ENGINE.md §1.8, §3). They are stripped before detection and compression and put
-// back afterwards, so compressors see plain source text.
+// element (docs/spec/pipeline.md#wrappers). They are stripped before detection and compression and
+// put back afterwards, so compressors see plain source text.
 #ifndef CAVEMAN_CORE_WRAPPERS_H_
 #define CAVEMAN_CORE_WRAPPERS_H_
 

@@ -1,5 +1,5 @@
-// The graders of the eval manifest (ENGINE.md §9.3, plus reparses, marker_facts_true and
-// recovery_exact). A grader is a pure verdict over one compressed fixture: "" when it
+// The graders of the eval manifest (docs/spec/ranking.md#graders, plus reparses, marker_facts_true
+// and recovery_exact). A grader is a pure verdict over one compressed fixture: "" when it
 // passes, else a one-line reason. Unknown grader types fail (fail closed).
 #ifndef CAVEMAN_EVALS_GRADERS_H_
 #define CAVEMAN_EVALS_GRADERS_H_

@@ -1,5 +1,5 @@
 // run_suite(): one fresh Engine over an in-memory CCR store, every fixture compressed with its
-// own options, graded, probed, and totalled into the ENGINE.md §9.3 report.
+// own options, graded, probed, and totalled into the report of docs/spec/ranking.md#report.
 #include <memory>
 
 #include "caveman/ccr.h"

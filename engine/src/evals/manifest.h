@@ -1,5 +1,5 @@
-// The eval manifest (ENGINE.md §9.3): a YAML document with a `fixtures:` list. Each fixture
-// names a file, an optional forced type, a mode, a query, retention probes and graders.
+// The eval manifest (docs/spec/ranking.md#manifest): a YAML document with a `fixtures:` list. Each
+// fixture names a file, an optional forced type, a mode, a query, retention probes and graders.
 // Parsing goes through yaml-cpp; its exceptions stop here and become Status values.
 #ifndef CAVEMAN_EVALS_MANIFEST_H_
 #define CAVEMAN_EVALS_MANIFEST_H_

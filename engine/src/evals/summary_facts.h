@@ -1,4 +1,4 @@
-// Checks the facts an invariant summary states (ENGINE.md §5.3: "all a=b", "k: x×2
+// Checks the facts an invariant summary states (docs/spec/markers.md#summary: "all a=b", "k: x×2
 // absent×1", "id: 3 distinct, a..c", "id: n-1..n-9 all 9 present", "range n=1..9") against
 // ground truth read from the ORIGINAL elided units — never from the compressor's own field
 // extraction, which is what is under test. Pure functions; safe from any thread.

@@ -1,4 +1,4 @@
-// Profiles, canvases and the token estimates of ENGINE.md §9.4.
+// Profiles, canvases and the token estimates of docs/pixel.md#estimates-and-the-gate.
 #include <algorithm>
 #include <cmath>
 

@@ -1,5 +1,5 @@
 // Density names, CAVE_PIXEL_* parsing, the model allowlist and reader capabilities
-// (ENGINE.md §9.4).
+// (docs/pixel.md#models-and-environment).
 #include <algorithm>
 #include <cctype>
 

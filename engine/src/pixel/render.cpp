@@ -1,4 +1,4 @@
-// Text → PNG pages (ENGINE.md §9.4): reflow, layout into fixed cells, paint, encode.
+// Text → PNG pages (docs/pixel.md#text-handling): reflow, layout into fixed cells, paint, encode.
 #include <algorithm>
 #include <array>
 

@@ -1,4 +1,4 @@
-// The pixel request transform (ENGINE.md §9.4, PROCESSES.md §1.13): render the big text
+// The pixel request transform (docs/pixel.md#transform): render the big text
 // blocks of the latest live user message, gate each on the token estimate, store the whole
 // original request, then publish. Every failure returns the original body untouched.
 #include <cctype>

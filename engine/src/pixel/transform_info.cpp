@@ -1,4 +1,4 @@
-// TransformInfo → one compact JSON object with the Go field names of ENGINE.md §9.4.
+// TransformInfo → one compact JSON object with the Go field names of docs/pixel.md#transform-info.
 #include "caveman/pixel.h"
 #include "json/json.h"
 

@@ -1,5 +1,5 @@
-// Query-narrowed recovery views (ENGINE.md §6): the original is cut into whole units
-// (complete JSON records, CSV/TSV/Markdown rows with the header once, NDJSON/log lines,
+// Query-narrowed recovery views (docs/spec/ccr.md#query-views): the original is cut into whole
+// units (complete JSON records, CSV/TSV/Markdown rows with the header once, NDJSON/log lines,
 // prose paragraphs), the units most relevant to the query are chosen by BM25 and rendered
 // in original order with a `… [caveman: non-adjacent] …` sentinel at every gap. A view is
 // only returned when it is strictly smaller than the original; otherwise the exact

@@ -1,5 +1,6 @@
-// Deterministic BM25 (ENGINE.md §9.1) and the query-relevance keep helper (§4.16).
-// Scores are unnormalised and comparable only within one call.
+// Deterministic BM25 (docs/spec/ranking.md#bm25) and the query-relevance keep helper
+// (docs/spec/compressors.md#query-relevance). Scores are unnormalised and comparable only within
+// one call.
 #ifndef CAVEMAN_TEXT_BM25_H_
 #define CAVEMAN_TEXT_BM25_H_
 
@@ -16,9 +17,9 @@ std::vector<std::string> bm25_terms(std::string_view text);
 // docs → all zeros.
 std::vector<double> bm25_scores(const std::vector<std::string_view>& docs, std::string_view query);
 
-// ENGINE.md §4.16: when `query` is non-empty and the best score is > 0, marks up to `limit`
-// not-yet-kept docs with score/best ≥ `threshold` as kept, best first, ties by index.
-// Only ever adds keeps.
+// docs/spec/compressors.md#query-relevance: when `query` is non-empty and the best score is > 0,
+// marks up to `limit` not-yet-kept docs with score/best ≥ `threshold` as kept, best first, ties by
+// index. Only ever adds keeps.
 void keep_query_relevant(const std::vector<std::string_view>& docs, std::string_view query,
                          std::vector<bool>& keep, int limit, double threshold = 0.30);
 

@@ -1,5 +1,5 @@
-// Line splitting shared by the line-oriented compressors (ENGINE.md §4.0): split on '\n'
-// only, a '\r' stays attached to its line, a final '\n' is remembered and re-added.
+// Line splitting shared by the line-oriented compressors (docs/spec/compressors.md#lines): split on
+// '\n' only, a '\r' stays attached to its line, a final '\n' is remembered and re-added.
 #ifndef CAVEMAN_TEXT_LINES_H_
 #define CAVEMAN_TEXT_LINES_H_
 

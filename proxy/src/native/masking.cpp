@@ -64,7 +64,8 @@ void append_preview_line(std::string_view line, std::string& out) {
   out += '\n';
 }
 
-// In-place compression is allowed for these detected types under policy safe (§1.12).
+// In-place compression is allowed for these detected types under policy safe
+// (docs/native.md#behaviours).
 bool safe_in_place(std::string_view type) {
   return type == "json" || type == "tabular" || type == "log";
 }

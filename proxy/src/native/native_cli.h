@@ -1,4 +1,4 @@
-// caveman-proxy's native-runtime verbs (PROCESSES.md §1.1):
+// caveman-proxy's native-runtime verbs (docs/native.md):
 //   native-hook <agent> [--adapter X]    stdin hook payload → runtime → host hook output in
 //                                        the dialect of X (default: the agent's own; claude,
 //                                        codex, gemini; others speak Claude Code's); silent

@@ -1,4 +1,4 @@
-// The native runtime's wire protocol (PROCESSES.md §1.12): one JSON request per connection
+// The native runtime's wire protocol (docs/native.md#request): one JSON request per connection
 // on $CAVEMAN_HOME/run/native.sock, one JSON response, close.
 //
 // parse_request() validates a request (protocol_version 1, a caveman_session_id, a known
@@ -25,7 +25,7 @@ namespace caveman::proxy::native {
 
 inline constexpr int kProtocolVersion = 1;
 inline constexpr std::size_t kMaxRequestBytes = 2 * 1024 * 1024;
-// Response field caps (§1.12); longer values are cut at a UTF-8 boundary.
+// Response field caps (docs/native.md#response); longer values are cut at a UTF-8 boundary.
 inline constexpr std::size_t kMaxContextBytes = 64 * 1024;
 inline constexpr std::size_t kMaxMessageBytes = 4096;
 inline constexpr std::size_t kMaxReplacementBytes = 2 * 1024 * 1024;

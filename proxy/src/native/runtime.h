@@ -1,4 +1,4 @@
-// The native runtime: turns agent hook events (PROCESSES.md §1.12) into typed CCR objects
+// The native runtime: turns agent hook events (docs/native.md#behaviours) into typed CCR objects
 // and tool-output masking decisions.
 //
 // - session.start records a TaskContract and answers with a signed session marker as

@@ -1,5 +1,5 @@
 // The native runtime as the proxy runs it: the session key, the runtime and the socket
-// server, started together by `caveman-proxy serve` (PROCESSES.md §1.2 step 6).
+// server, started together by `caveman-proxy serve` (docs/spec/proxy.md#startup).
 //
 // start() needs the recovery store and the session key; without either the proxy runs on
 // without a native runtime (the caller logs a warning — it is never fatal). The service

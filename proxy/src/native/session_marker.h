@@ -1,6 +1,6 @@
 // Session markers: `[[caveman-session-v1 sid="<base64url id>" sig="<HMAC-SHA256 hex>"]]`
-// (PROCESSES.md §1.12). The native runtime hands a signed marker to the agent at session
-// start; the agent's requests carry it to the provider through caveman-proxy, which removes
+// (docs/native.md#session-markers). The native runtime hands a signed marker to the agent at
+// session start; the agent's requests carry it to the provider through caveman-proxy, which removes
 // every valid marker before forwarding and uses it to correlate the usage row.
 //
 // The key is the per-install key $CAVEMAN_HOME/runtime/session.key (caveman/install_key.h,

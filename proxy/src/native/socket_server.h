@@ -1,4 +1,4 @@
-// The native runtime's Unix socket, $CAVEMAN_HOME/run/native.sock (PROCESSES.md §1.12).
+// The native runtime's Unix socket, $CAVEMAN_HOME/run/native.sock (docs/native.md#socket).
 //
 // start() prepares run/ (created 0700; refused when group/world-writable, not ours or a
 // symlink), removes a stale socket only when a short dial fails, refuses an answering one

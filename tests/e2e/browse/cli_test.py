@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""caveman-browse direct CLI (PROCESSES.md §5.3) with the real Chromium, pages on loopback.
+"""caveman-browse direct CLI (docs/browse.md#direct-cli) with the real Chromium, pages on loopback.
 
 Successive invocations share one detached browser through <CAVEMAN_HOME>/browse-session.json
 (mode 0600): snapshot <url> → act <uid> type → eval → snapshot <query> → recover <handle>

@@ -1,5 +1,5 @@
 // A proxy started by `caveman wrap` (CAVEMAN_PROXY_OWNER=wrap) exits by itself once idle for
-// CAVEMAN_NATIVE_IDLE_TIMEOUT (PROCESSES.md §1.2 step 7): exit 0, run-state file removed.
+// CAVEMAN_NATIVE_IDLE_TIMEOUT (docs/spec/proxy.md#idle-exit): exit 0, run-state file removed.
 // POST /caveman/keepalive (204) and provider requests hold it up; a `caveman start` proxy
 // (owner start) never idle-exits.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// recall.h: engine compression of hits and §6.4 budget packing.
+// recall.h: engine compression of hits and budget packing (docs/mem.md#recall).
 #include "caveman/base/text.h"
 #include "recall.h"
 

@@ -1,5 +1,5 @@
 // Idle exit of wrap-owned proxies: Go durations, the activity clock, and the watch that
-// fires once when idle and not busy (PROCESSES.md §1.2 step 7).
+// fires once when idle and not busy (docs/spec/proxy.md#idle-exit).
 #include "idle_exit.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
-// Where and how the store file may live (ENGINE.md §7.1): modes, parent-directory checks,
-// symlinks, corrupt and read-only files. The tests run as root here, where permission bits do
-// not stop anything, so read-only cases run in a child process that drops to `nobody`.
+// Where and how the store file may live (docs/spec/ccr.md#location): modes, parent-directory
+// checks, symlinks, corrupt and read-only files. The tests run as root here, where permission bits
+// do not stop anything, so read-only cases run in a child process that drops to `nobody`.
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>

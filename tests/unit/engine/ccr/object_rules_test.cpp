@@ -1,4 +1,4 @@
-// Typed-object validation, defaults and id derivation (ENGINE.md §7.4), without SQLite.
+// Typed-object validation, defaults and id derivation (docs/spec/ccr.md#objects), without SQLite.
 #include "ccr/object_rules.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Store location and budget from the environment (ENGINE.md §7.1, DESIGN.md §6).
+// Store location and budget from the environment (docs/spec/ccr.md#location).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 

@@ -1,5 +1,5 @@
 // Blob side of the SQLite store: handles, idempotent put, upsert rules, retrieval fallbacks,
-// the byte budget and stats (ENGINE.md §7.2, §7.3, §7.5).
+// the byte budget and stats (docs/spec/ccr.md: schema, put, budget, stats).
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Typed objects in the SQLite store: put/get, collisions, enum updates, session listing order
-// and TaskDecision lookup (ENGINE.md §7.4).
+// and TaskDecision lookup (docs/spec/ccr.md#objects).
 #include <gtest/gtest.h>
 
 #include <memory>

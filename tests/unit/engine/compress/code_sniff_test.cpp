@@ -23,7 +23,7 @@ TEST(CodeSniffTest, PythonNeedsADefinitionLine) {
 }
 
 TEST(CodeSniffTest, UndefinedInJavaScriptDoesNotLookLikePython) {
-  // ENGINE.md's first-match sniff (`def ` and `:`) would pick Python here.
+  // The original's first-match sniff (`def ` and `:`) would pick Python here.
   std::string_view js = "var x = undefined ? a : b;\nfunction f() { return x; }\n";
   EXPECT_EQ(first(js), Language::kJavaScript);
 }

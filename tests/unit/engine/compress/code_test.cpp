@@ -1,4 +1,4 @@
-// The `code` compressor (ENGINE.md §4.3): body elision per language, what must stay,
+// The `code` compressor (docs/spec/compressors.md#code): body elision per language, what must stay,
 // idempotence, fail-open cases, determinism and a large minified input.
 #include <gtest/gtest.h>
 

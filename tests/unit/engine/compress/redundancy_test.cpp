@@ -177,8 +177,8 @@ TEST(RedundancyTest, InvalidUtf8DoesNotCrash) {
   EXPECT_FALSE(keep[2]);
 }
 
-// A plain transcription of ENGINE.md §5.1 (sets of strings, one class list) against which
-// the optimised gate (interning, inverted index, shortcuts) must agree exactly.
+// A plain transcription of docs/spec/markers.md#redundancy (sets of strings, one class list)
+// against which the optimised gate (interning, inverted index, shortcuts) must agree exactly.
 std::vector<std::string> reference_tokens(std::string_view unit, bool mask, bool* letter_bearing) {
   std::vector<std::string> out;
   std::set<std::string> seen;

@@ -12,7 +12,7 @@ namespace {
 
 Fields f(std::initializer_list<std::pair<std::string, std::string>> kv) { return Fields(kv); }
 
-// ENGINE.md §13 E3, verbatim.
+// The original's worked examples of docs/spec/markers.md#summary, verbatim.
 TEST(SummaryTest, E3Vectors) {
   EXPECT_EQ(
       summarize({f({{"state", "charged"}, {"id", "1"}}), f({{"state", "charged"}, {"id", "2"}}),

@@ -1,4 +1,5 @@
-// The toon compressor (ENGINE.md §4.12) and the CAVE_ENGINE_TOON=best-of selector (§4.0).
+// The toon compressor (docs/spec/compressors.md#toon) and the CAVE_ENGINE_TOON=best-of selector
+// (docs/spec/compressors.md#best-of-json).
 #include "caveman/toon.h"
 
 #include <gtest/gtest.h>

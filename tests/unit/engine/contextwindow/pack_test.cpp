@@ -1,5 +1,5 @@
-// Context packer (ENGINE.md §9.2): budget never exceeded, original order kept, error items
-// preferred, deterministic ties, exact token accounting.
+// Context packer (docs/spec/ranking.md#pack): budget never exceeded, original order kept, error
+// items preferred, deterministic ties, exact token accounting.
 #include <gtest/gtest.h>
 
 #include <cmath>

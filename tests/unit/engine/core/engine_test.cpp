@@ -1,5 +1,5 @@
-// The compress pipeline (ENGINE.md §1.4): every pass-through condition, the fail-closed
-// paths, handle derivation, wrappers and simulate().
+// The compress pipeline (docs/spec/pipeline.md#order): every pass-through condition, the
+// fail-closed paths, handle derivation, wrappers and simulate().
 #include "caveman/engine.h"
 
 #include <gtest/gtest.h>

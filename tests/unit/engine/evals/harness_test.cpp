@@ -1,5 +1,5 @@
-// The eval harness (ENGINE.md §9.3): the embedded suite passes, a broken compressor fails
-// it, graders fail closed, probes report hashes, and the report is deterministic JSON.
+// The eval harness (docs/spec/ranking.md#evals): the embedded suite passes, a broken compressor
+// fails it, graders fail closed, probes report hashes, and the report is deterministic JSON.
 #include <gtest/gtest.h>
 
 #include <functional>

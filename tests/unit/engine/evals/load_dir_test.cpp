@@ -1,4 +1,4 @@
-// load_dir (ENGINE.md §9.3 RunDir): manifest inside DIR, clean relative fixture paths, and
+// load_dir (docs/spec/ranking.md#manifest): manifest inside DIR, clean relative fixture paths, and
 // symlinks that may not escape DIR.
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
-// Query-narrowed recovery (ENGINE.md §6): whole units only, gaps always marked, never larger
-// than the original, blank queries return the exact bytes.
+// Query-narrowed recovery (docs/spec/ccr.md#query-views): whole units only, gaps always marked,
+// never larger than the original, blank queries return the exact bytes.
 #include "recovery/retrieve_query.h"
 
 #include <gtest/gtest.h>
