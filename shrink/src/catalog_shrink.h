@@ -1,6 +1,6 @@
-// Catalog shrinking end to end: parse, find the tools, shrink them (schema_shrink.h), check
-// that the selection profile survived, count tokens and commit the original to the recovery
-// store before the smaller catalog is published.
+// Catalog shrinking end to end: the engine's shrinker (caveman/toolschema.h, the same one its
+// `toolschema` compressor runs), then tokens, and the original committed to the recovery store
+// before the smaller catalog is published.
 //
 // Fail open: invalid JSON, a document without named tools, a profile loss, an output that is
 // not strictly fewer o200k tokens, or no usable store → the exact input bytes come back
@@ -12,38 +12,19 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "caveman/ccr.h"
 #include "caveman/tokens.h"
-#include "catalog_shape.h"
+#include "caveman/toolschema.h"
 
 namespace caveman::shrink {
-
-struct ShrunkTool {
-  std::string name;
-  std::string before_json;  // the tool envelope as given (compact)
-  std::string after_json;   // the same tool, shrunk
-};
-
-// The pure transform (no tokens, no store).
-struct CatalogShrink {
-  bool shrunk = false;  // false: pass the input through; `note` says why
-  std::string note;
-  CatalogShape shape = CatalogShape::kNone;
-  std::string dialect;  // "mcp", "anthropic", "openai", "openai-flat", "bare" or "mixed"
-  std::string output;   // compact JSON of the shrunk document (+ the input's final newline)
-  std::vector<ShrunkTool> tools;
-};
-
-CatalogShrink shrink_catalog(std::string_view input);
 
 struct CatalogReport {
   std::int64_t tokens_before = 0;
   std::int64_t tokens_after = 0;
   double ratio = 0;
   std::string recovery_handle;  // empty on pass-through
-  std::string shape;            // shape_name(); "none" when not a catalog
+  std::string shape;            // CatalogShrink::shape; "none" when not a catalog
   std::string dialect;
   std::size_t tools = 0;
   std::string note;  // set on pass-through: "passed through: <reason>"

@@ -2,81 +2,27 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <optional>
 
-#include "catalog_shrink.h"
-#include "json_doc.h"
+#include "caveman/base/text.h"
+#include "caveman/toolschema.h"
 #include "report_json.h"
 
 namespace caveman::shrink {
 namespace {
 
-bool is_client_only_tool_member(std::string_view key) {
-  for (std::string_view k : {"title", "annotations", "outputSchema", "output_schema", "execution",
-                             "icons", "_meta"}) {
-    if (key == k) return true;
-  }
-  return false;
-}
-
-bool is_client_only_schema_member(const JsonMember& m) {
-  for (std::string_view k : {"$schema", "title", "examples", "example", "$comment"}) {
-    if (m.key == k) return true;
-  }
-  return m.key == "additionalProperties" && m.value.is_bool() && !m.value.boolean;
-}
-
-std::int64_t member_tokens(const JsonMember& m, const tokens::Counter& counter) {
-  std::string text;
-  append_json_string(m.key, text);
-  text.push_back(':');
-  append_json(m.value, text);
-  return static_cast<std::int64_t>(counter.count(text));
-}
-
-// Walks a schema: description tokens (and the longest one), client-only keyword tokens.
-void walk_schema(const JsonValue& v, std::string_view param, const tokens::Counter& counter,
-                 LintRow& row) {
-  if (v.is_array()) {
-    for (const JsonValue& item : v.items) walk_schema(item, param, counter, row);
-    return;
-  }
-  if (!v.is_object()) return;
-  for (const JsonMember& m : v.members) {
-    if (m.key == "description" && m.value.is_string()) {
-      auto t = static_cast<std::int64_t>(counter.count(m.value.text));
-      row.description_tokens += t;
-      if (t > row.longest_description_tokens) {
-        row.longest_description_tokens = t;
-        row.longest_description = std::string(param);
-      }
-    } else if (is_client_only_schema_member(m)) {
-      row.client_only_tokens += member_tokens(m, counter);
-    } else if (m.key == "properties" && m.value.is_object()) {
-      for (const JsonMember& p : m.value.members) walk_schema(p.value, p.key, counter, row);
-    } else if (m.key != "enum" && m.key != "const" && m.key != "default") {
-      walk_schema(m.value, param, counter, row);
+// Description and client-only tokens of one tool before shrinking, and its longest
+// description (the parameter it documents; "" for the tool's own).
+void add_costs(const toolschema::ShrunkTool& tool, const tokens::Counter& counter, LintRow& row) {
+  for (const auto& [param, text] : tool.descriptions) {
+    auto t = static_cast<std::int64_t>(counter.count(text));
+    row.description_tokens += t;
+    if (t > row.longest_description_tokens) {
+      row.longest_description_tokens = t;
+      row.longest_description = param;
     }
   }
-}
-
-void analyse_tool(const JsonValue& envelope, const tokens::Counter& counter, LintRow& row) {
-  for (const JsonValue* holder : {&envelope, envelope.find("function")}) {
-    if (holder == nullptr || !holder->is_object()) continue;
-    for (const JsonMember& m : holder->members) {
-      if (is_client_only_tool_member(m.key)) {
-        row.client_only_tokens += member_tokens(m, counter);
-      } else if (m.key == "description" && m.value.is_string()) {
-        auto t = static_cast<std::int64_t>(counter.count(m.value.text));
-        row.description_tokens += t;
-        if (t > row.longest_description_tokens) {
-          row.longest_description_tokens = t;
-          row.longest_description.clear();
-        }
-      } else if (m.key == "inputSchema" || m.key == "input_schema" || m.key == "parameters") {
-        walk_schema(m.value, {}, counter, row);
-      }
-    }
+  for (const std::string& member : tool.client_only) {
+    row.client_only_tokens += static_cast<std::int64_t>(counter.count(member));
   }
 }
 
@@ -105,7 +51,7 @@ std::string format_row(std::string_view name, std::int64_t before, std::int64_t 
 
 LintReport lint_catalog(std::string_view input, const tokens::Counter& counter) {
   LintReport report;
-  CatalogShrink shrunk = shrink_catalog(input);
+  toolschema::CatalogShrink shrunk = toolschema::shrink_catalog(input);
   if (!shrunk.shrunk) {
     report.note = shrunk.note;
     return report;
@@ -113,14 +59,12 @@ LintReport lint_catalog(std::string_view input, const tokens::Counter& counter) 
   report.catalog = true;
   report.total_before = static_cast<std::int64_t>(counter.count(input));
   report.total_after = static_cast<std::int64_t>(counter.count(shrunk.output));
-  for (const ShrunkTool& tool : shrunk.tools) {
+  for (const toolschema::ShrunkTool& tool : shrunk.tools) {
     LintRow row;
     row.name = tool.name;
     row.before = static_cast<std::int64_t>(counter.count(tool.before_json));
     row.after = static_cast<std::int64_t>(counter.count(tool.after_json));
-    if (std::optional<JsonValue> envelope = parse_json(tool.before_json)) {
-      analyse_tool(*envelope, counter, row);
-    }
+    add_costs(tool, counter, row);
     report.rows.push_back(std::move(row));
   }
   return report;
@@ -169,7 +113,7 @@ std::string LintReport::to_json() const {
   std::string worst_names = "[";
   for (const LintRow* r : worst(rows)) {
     if (worst_names.size() > 1) worst_names.push_back(',');
-    append_json_string(r->name, worst_names);
+    base::append_json_string(r->name, worst_names);
   }
   worst_names.push_back(']');
   std::string total = ReportWriter()

@@ -3,19 +3,20 @@
 #include <charconv>
 #include <cmath>
 
-#include "json_doc.h"
+#include "caveman/base/text.h"
+
 
 namespace caveman::shrink {
 
 void ReportWriter::key(std::string_view k) {
   if (out_.size() > 1) out_.push_back(',');
-  append_json_string(k, out_);
+  base::append_json_string(k, out_);
   out_.push_back(':');
 }
 
 ReportWriter& ReportWriter::string(std::string_view k, std::string_view value) {
   key(k);
-  append_json_string(value, out_);
+  base::append_json_string(value, out_);
   return *this;
 }
 

@@ -8,12 +8,12 @@
 #include <sstream>
 
 #include "caveman/base/ccr_handle.h"
+#include "caveman/base/text.h"
 #include "caveman/ccr.h"
 #include "caveman/common_flags.h"
 #include "caveman/tokens.h"
 #include "catalog_shrink.h"
 #include "command_runner.h"
-#include "json_doc.h"
 #include "lint.h"
 #include "output_shrink.h"
 
@@ -98,7 +98,7 @@ int cmd_shrink(const Args& args, Io& io) {
     std::string report = run.report.to_json();
     report.pop_back();  // reopen the object to add the output
     report += ",\"output\":";
-    append_json_string(run.output, report);
+    base::append_json_string(run.output, report);
     io.out << report << "}\n";
   } else {
     io.out << run.output;

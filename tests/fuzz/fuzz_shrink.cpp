@@ -1,9 +1,9 @@
 // caveman-shrink's untrusted inputs: a tool catalog on stdin and a command's output. Byte 0
 // picks the path (even: catalog, odd: command output with exit code byte0/2, 0 = success).
 // Properties:
-// - catalog: the JSON DOM round-trips; a shrunk catalog is valid JSON that a second pass
-//   leaves unchanged; a run either passes the exact input through (no handle) or stores the
-//   exact input under the handle it reports;
+// - catalog (the engine's shrinker, caveman/toolschema.h): the JSON DOM round-trips; a shrunk
+//   catalog is valid JSON that a second pass leaves unchanged; a run either passes the exact
+//   input through (no handle) or stores the exact input under the handle it reports;
 // - output: a failed command's view shows every error line and the last 20 lines; the exact
 //   capture is stored whenever the text shown is not the capture itself.
 // Self-contained (no fuzz_util.h) so it builds with the shrink library alone.
@@ -18,9 +18,10 @@
 
 #include "caveman/ccr.h"
 #include "caveman/tokens.h"
+#include "caveman/toolschema.h"
 #include "catalog_shrink.h"
 #include "command_runner.h"
-#include "json_doc.h"
+#include "json/json.h"
 #include "output_lines.h"
 #include "output_shrink.h"
 
@@ -35,7 +36,7 @@
 namespace {
 
 using caveman::shrink::CatalogRun;
-using caveman::shrink::CatalogShrink;
+using caveman::toolschema::CatalogShrink;
 
 // A fresh in-memory store every 1,000 calls, so a long run is not ended by a growing store.
 caveman::ccr::Store& memory_store() {
@@ -50,16 +51,17 @@ caveman::ccr::Store& memory_store() {
 }
 
 void check_catalog(std::string_view input) {
-  if (auto dom = caveman::shrink::parse_json(input)) {
-    std::string compact = caveman::shrink::to_json(*dom);
-    auto again = caveman::shrink::parse_json(compact);
-    SHRINK_FUZZ_CHECK(again && *again == *dom, "compact JSON does not parse back to the same DOM");
+  if (auto dom = caveman::json::parse(input)) {
+    std::string compact = caveman::json::to_compact(*dom);
+    auto again = caveman::json::parse(compact);
+    SHRINK_FUZZ_CHECK(again && caveman::json::to_compact(*again) == compact,
+                      "compact JSON does not parse back to the same DOM");
   }
-  CatalogShrink first = caveman::shrink::shrink_catalog(input);
+  CatalogShrink first = caveman::toolschema::shrink_catalog(input);
   if (first.shrunk) {
-    SHRINK_FUZZ_CHECK(caveman::shrink::parse_json(first.output).has_value(),
+    SHRINK_FUZZ_CHECK(caveman::json::parse(first.output).has_value(),
                       "a shrunk catalog is not valid JSON");
-    CatalogShrink second = caveman::shrink::shrink_catalog(first.output);
+    CatalogShrink second = caveman::toolschema::shrink_catalog(first.output);
     SHRINK_FUZZ_CHECK(!second.shrunk || second.output == first.output,
                       "a second pass changed the shrunk catalog");
   }

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "json/json.h"
+
 namespace caveman::base {
 namespace {
 
@@ -80,5 +82,7 @@ std::string_view trim_ascii(std::string_view s) {
   while (e > b && is_space(s[e - 1])) --e;
   return s.substr(b, e - b);
 }
+
+void append_json_string(std::string_view s, std::string& out) { json::write_string(s, out); }
 
 }  // namespace caveman::base

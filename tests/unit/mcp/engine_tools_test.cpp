@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include "caveman/toolschema.h"
+#include "support/catalog_fixtures.h"
+
 namespace caveman::mcp {
 namespace {
 
@@ -81,6 +84,23 @@ TEST_F(EngineToolsTest, UnknownHandleAndMissingArgumentsFailClosed) {
 }
 
 // The optional budget reaches Options::budget_tokens: a tighter budget cuts the view further.
+// content_type toolschema runs the one catalog shrinker: caveman-shrink's bytes and ratio.
+TEST_F(EngineToolsTest, CompressToolschemaShrinksLikeCavemanShrink) {
+  struct Case {
+    std::string catalog;
+    int shrink_tokens_after;  // caveman-shrink's count (docs/BENCHMARKS.md, shrink)
+  };
+  for (const Case& c : {Case{testing::playwright_catalog(), 2095},
+                        Case{testing::chrome_devtools_catalog(), 3162}}) {
+    Json p = call("caveman_compress", {{"input", c.catalog}, {"content_type", "toolschema"}})
+                 ["structuredContent"];
+    EXPECT_EQ(p["content_type"], "toolschema") << p.dump();
+    EXPECT_LE(p["tokens_after"].get<int>(), c.shrink_tokens_after);
+    EXPECT_EQ(p["compressed"], toolschema::shrink_catalog(c.catalog).output);
+    EXPECT_TRUE(p["recovery_handle"].is_string());
+  }
+}
+
 TEST_F(EngineToolsTest, CompressBudgetArgument) {
   // Every line names a package of its own (letters, not digits), so no line is a repeat the
   // log compressor could elide: only the budget cuts this view.

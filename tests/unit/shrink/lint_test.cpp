@@ -6,7 +6,7 @@
 #include <string>
 
 #include "caveman/tokens.h"
-#include "shrink_fixtures.h"
+#include "support/catalog_fixtures.h"
 
 namespace caveman::shrink {
 namespace {

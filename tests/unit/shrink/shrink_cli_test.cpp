@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "shrink_fixtures.h"
+#include "support/catalog_fixtures.h"
 #include "support/test_support.h"
 
 namespace caveman::shrink {

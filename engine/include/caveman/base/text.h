@@ -38,6 +38,10 @@ bool iends_with_ascii(std::string_view s, std::string_view suffix);
 // `s` without leading and trailing ASCII white space (space, \t, \n, \v, \f, \r).
 std::string_view trim_ascii(std::string_view s);
 
+// Appends `s` as a JSON string literal: '"', '\\' and control characters escaped (\n, \t…,
+// else \u00XX), every other byte as given — the compact form JSON.stringify writes.
+void append_json_string(std::string_view s, std::string& out);
+
 }  // namespace caveman::base
 
 #endif  // CAVEMAN_BASE_TEXT_H_

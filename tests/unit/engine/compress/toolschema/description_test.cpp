@@ -1,4 +1,4 @@
-#include "description.h"
+#include "compress/toolschema/description.h"
 
 #include <gtest/gtest.h>
 
@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "json_doc.h"
-#include "shrink_fixtures.h"
+#include "json/json.h"
+#include "unit/engine/compress/toolschema/toolschema_fixtures.h"
 
-namespace caveman::shrink {
+namespace caveman::toolschema {
 namespace {
 
 std::string condense(std::string_view text, std::size_t cap = kParamLeadCap,
@@ -117,14 +117,14 @@ TEST(Condense, IsIdempotentOnRealCatalogDescriptions) {
   int checked = 0;
   for (const std::string& catalog : {testing::playwright_catalog(),
                                      testing::chrome_devtools_catalog()}) {
-    std::optional<JsonValue> doc = parse_json(catalog);
+    std::optional<json::Value> doc = json::parse(catalog);
     ASSERT_TRUE(doc);
-    std::vector<const JsonValue*> stack{&*doc};
+    std::vector<const json::Value*> stack{&*doc};
     while (!stack.empty()) {
-      const JsonValue* v = stack.back();
+      const json::Value* v = stack.back();
       stack.pop_back();
-      for (const JsonValue& item : v->items) stack.push_back(&item);
-      for (const JsonMember& m : v->members) {
+      for (const json::Value& item : v->items) stack.push_back(&item);
+      for (const json::Member& m : v->members) {
         if (m.key == "description" && m.value.is_string()) {
           for (std::size_t cap : {kParamLeadCap, kToolLeadCap}) {
             std::string once = condense(m.value.text, cap);
@@ -176,4 +176,4 @@ TEST(NameWords, SplitsIdentifiers) {
 }
 
 }  // namespace
-}  // namespace caveman::shrink
+}  // namespace caveman::toolschema

@@ -1,13 +1,13 @@
-#include "catalog_shape.h"
+#include "compress/toolschema/catalog_shape.h"
 
 #include <gtest/gtest.h>
 
-#include "shrink_fixtures.h"
+#include "unit/engine/compress/toolschema/toolschema_fixtures.h"
 
-namespace caveman::shrink {
+namespace caveman::toolschema {
 namespace {
 
-Catalog find(JsonValue& doc) { return find_catalog(doc); }
+Catalog find(json::Value& doc) { return find_catalog(doc); }
 
 TEST(CatalogShape, RecognisesEveryContainer) {
   struct Case {
@@ -31,7 +31,7 @@ TEST(CatalogShape, RecognisesEveryContainer) {
       {R"([{"name":"a","description":"no schema"}])", CatalogShape::kArray, "bare"},
   };
   for (const Case& c : cases) {
-    auto doc = parse_json(c.json);
+    auto doc = json::parse(c.json);
     ASSERT_TRUE(doc) << c.json;
     Catalog catalog = find(*doc);
     EXPECT_EQ(catalog.shape, c.shape) << c.json;
@@ -42,14 +42,14 @@ TEST(CatalogShape, RecognisesEveryContainer) {
 }
 
 TEST(CatalogShape, NamelessToolsAreSkippedAndNoToolsMeansNoCatalog) {
-  auto doc = parse_json(R"([{"name":""},{"inputSchema":{}},{"name":"ok","parameters":{}},3])");
+  auto doc = json::parse(R"([{"name":""},{"inputSchema":{}},{"name":"ok","parameters":{}},3])");
   ASSERT_TRUE(doc);
   Catalog catalog = find(*doc);
   ASSERT_EQ(catalog.tools.size(), 1u);
   EXPECT_EQ(catalog.tools[0].name, "ok");
   for (std::string_view json : {R"({"type":"object","properties":{}})", R"([1,2,3])", R"("x")",
                                 R"({"tools":"none"})", R"({"tools":[{"description":"x"}]})"}) {
-    auto d = parse_json(json);
+    auto d = json::parse(json);
     ASSERT_TRUE(d);
     EXPECT_EQ(find(*d).shape, CatalogShape::kNone) << json;
     EXPECT_TRUE(find(*d).tools.empty());
@@ -57,21 +57,21 @@ TEST(CatalogShape, NamelessToolsAreSkippedAndNoToolsMeansNoCatalog) {
 }
 
 TEST(CatalogShape, InputSchemaOfEachDialect) {
-  auto doc = parse_json(
+  auto doc = json::parse(
       R"([{"name":"m","inputSchema":{"m":1}},{"name":"a","input_schema":{"a":1}},)"
       R"({"type":"function","function":{"name":"o","parameters":{"o":1}}},{"name":"n"}])");
   ASSERT_TRUE(doc);
   Catalog catalog = find(*doc);
   ASSERT_EQ(catalog.tools.size(), 4u);
-  EXPECT_EQ(to_json(*input_schema_of(catalog.tools[0])), R"({"m":1})");
-  EXPECT_EQ(to_json(*input_schema_of(catalog.tools[1])), R"({"a":1})");
-  EXPECT_EQ(to_json(*input_schema_of(catalog.tools[2])), R"({"o":1})");
+  EXPECT_EQ(json::to_compact(*input_schema_of(catalog.tools[0])), R"({"m":1})");
+  EXPECT_EQ(json::to_compact(*input_schema_of(catalog.tools[1])), R"({"a":1})");
+  EXPECT_EQ(json::to_compact(*input_schema_of(catalog.tools[2])), R"({"o":1})");
   EXPECT_EQ(input_schema_of(catalog.tools[3]), nullptr);
 }
 
 TEST(CatalogShape, RealCatalogsAreMcpToolsObjects) {
   for (const std::string& text : {testing::playwright_catalog(), testing::chrome_devtools_catalog()}) {
-    auto doc = parse_json(text);
+    auto doc = json::parse(text);
     ASSERT_TRUE(doc);
     Catalog catalog = find(*doc);
     EXPECT_EQ(catalog.shape, CatalogShape::kToolsObject);
@@ -81,4 +81,4 @@ TEST(CatalogShape, RealCatalogsAreMcpToolsObjects) {
 }
 
 }  // namespace
-}  // namespace caveman::shrink
+}  // namespace caveman::toolschema

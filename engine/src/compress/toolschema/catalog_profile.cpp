@@ -1,9 +1,9 @@
-#include "catalog_profile.h"
+#include "compress/toolschema/catalog_profile.h"
 
 #include <algorithm>
 #include <string_view>
 
-namespace caveman::shrink {
+namespace caveman::toolschema {
 namespace {
 
 bool is_subschema_key(std::string_view key) {
@@ -21,29 +21,31 @@ std::string join(std::string_view path, std::string_view child, std::string_view
   return std::string(path) + std::string(sep) + std::string(child);
 }
 
-void walk(const JsonValue& v, const std::string& path, std::vector<std::string>& out) {
+void walk(const json::Value& v, const std::string& path, std::vector<std::string>& out) {
   if (v.is_array()) {
-    for (const JsonValue& item : v.items) walk(item, path, out);
+    for (const json::Value& item : v.items) walk(item, path, out);
     return;
   }
   if (!v.is_object()) return;
-  for (const JsonMember& m : v.members) {
-    const JsonValue& x = m.value;
+  for (const json::Member& m : v.members) {
+    const json::Value& x = m.value;
     if (m.key == "type") {
       if (x.is_string()) out.push_back("type:" + path + "=" + x.text);
-      for (const JsonValue& t : x.items) {
+      for (const json::Value& t : x.items) {
         if (t.is_string()) out.push_back("type:" + path + "=" + t.text);
       }
     } else if (m.key == "enum" && x.is_array()) {
-      for (const JsonValue& e : x.items) out.push_back("enum:" + path + "=" + to_json(e));
+      for (const json::Value& e : x.items) {
+        out.push_back("enum:" + path + "=" + json::to_compact(e));
+      }
     } else if (m.key == "const") {
-      out.push_back("enum:" + path + "=" + to_json(x));
+      out.push_back("enum:" + path + "=" + json::to_compact(x));
     } else if (m.key == "required" && x.is_array()) {
-      for (const JsonValue& r : x.items) {
+      for (const json::Value& r : x.items) {
         if (r.is_string()) out.push_back("required:" + join(path, r.text, "."));
       }
     } else if (m.key == "properties" && x.is_object()) {
-      for (const JsonMember& p : x.members) {
+      for (const json::Member& p : x.members) {
         std::string child = join(path, p.key, ".");
         out.push_back("param:" + child);
         walk(p.value, child, out);
@@ -51,7 +53,7 @@ void walk(const JsonValue& v, const std::string& path, std::vector<std::string>&
     } else if ((m.key == "$defs" || m.key == "definitions" || m.key == "patternProperties" ||
                 m.key == "dependentSchemas") &&
                x.is_object()) {
-      for (const JsonMember& p : x.members) {
+      for (const json::Member& p : x.members) {
         walk(p.value, join(path, m.key + "/" + p.key, "."), out);
       }
     } else if (m.key == "items" || m.key == "prefixItems") {
@@ -64,14 +66,20 @@ void walk(const JsonValue& v, const std::string& path, std::vector<std::string>&
 
 }  // namespace
 
+std::vector<std::string> profile_schema(const json::Value& schema) {
+  std::vector<std::string> entries;
+  walk(schema, "", entries);
+  std::sort(entries.begin(), entries.end());
+  entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
+  return entries;
+}
+
 std::vector<ToolProfile> profile_catalog(const Catalog& catalog) {
   std::vector<ToolProfile> out;
   for (const ToolRef& tool : catalog.tools) {
     ToolProfile p;
     p.name = tool.name;
-    if (const JsonValue* schema = input_schema_of(tool)) walk(*schema, "", p.entries);
-    std::sort(p.entries.begin(), p.entries.end());
-    p.entries.erase(std::unique(p.entries.begin(), p.entries.end()), p.entries.end());
+    if (const json::Value* schema = input_schema_of(tool)) p.entries = profile_schema(*schema);
     out.push_back(std::move(p));
   }
   return out;
@@ -98,4 +106,4 @@ bool profile_preserved(const std::vector<ToolProfile>& before,
   return true;
 }
 
-}  // namespace caveman::shrink
+}  // namespace caveman::toolschema

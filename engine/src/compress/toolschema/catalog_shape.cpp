@@ -1,22 +1,22 @@
-#include "catalog_shape.h"
+#include "compress/toolschema/catalog_shape.h"
 
-namespace caveman::shrink {
+namespace caveman::toolschema {
 namespace {
 
-const JsonValue* name_of(const JsonValue& obj) {
-  const JsonValue* name = obj.find("name");
+const json::Value* name_of(const json::Value& obj) {
+  const json::Value* name = obj.find("name");
   return name != nullptr && name->is_string() && !name->text.empty() ? name : nullptr;
 }
 
 // A named tool in `v`, or nullopt.
-bool to_tool(JsonValue& v, ToolRef& out) {
+bool to_tool(json::Value& v, ToolRef& out) {
   if (!v.is_object()) return false;
-  JsonValue* fn = v.find("function");
+  json::Value* fn = v.find("function");
   if (fn != nullptr && fn->is_object() && name_of(*fn) != nullptr) {
     out = ToolRef{&v, fn, name_of(*fn)->text, "openai"};
     return true;
   }
-  const JsonValue* name = name_of(v);
+  const json::Value* name = name_of(v);
   if (name == nullptr) return false;
   std::string dialect = "bare";
   if (v.find("inputSchema") != nullptr) {
@@ -30,14 +30,14 @@ bool to_tool(JsonValue& v, ToolRef& out) {
   return true;
 }
 
-void collect(JsonValue& array, Catalog& catalog) {
-  for (JsonValue& item : array.items) {
+void collect(json::Value& array, Catalog& catalog) {
+  for (json::Value& item : array.items) {
     ToolRef ref;
     if (to_tool(item, ref)) catalog.tools.push_back(std::move(ref));
   }
 }
 
-bool looks_like_single_tool(const JsonValue& obj) {
+bool looks_like_single_tool(const json::Value& obj) {
   if (obj.find("function") != nullptr) return true;
   if (name_of(obj) == nullptr) return false;
   return obj.find("inputSchema") != nullptr || obj.find("input_schema") != nullptr ||
@@ -64,15 +64,15 @@ std::string_view shape_name(CatalogShape shape) {
   return "none";
 }
 
-Catalog find_catalog(JsonValue& doc) {
+Catalog find_catalog(json::Value& doc) {
   Catalog catalog;
   if (doc.is_array()) {
     catalog.shape = CatalogShape::kArray;
     collect(doc, catalog);
   } else if (doc.is_object()) {
-    JsonValue* tools = doc.find("tools");
-    JsonValue* functions = doc.find("functions");
-    JsonValue* result = doc.find("result");
+    json::Value* tools = doc.find("tools");
+    json::Value* functions = doc.find("functions");
+    json::Value* result = doc.find("result");
     if (tools != nullptr && tools->is_array()) {
       catalog.shape = CatalogShape::kToolsObject;
       collect(*tools, catalog);
@@ -95,12 +95,12 @@ Catalog find_catalog(JsonValue& doc) {
   return catalog;
 }
 
-JsonValue* input_schema_of(const ToolRef& tool) {
-  JsonValue* holder = tool.function != nullptr ? tool.function : tool.envelope;
+json::Value* input_schema_of(const ToolRef& tool) {
+  json::Value* holder = tool.function != nullptr ? tool.function : tool.envelope;
   for (std::string_view key : {"inputSchema", "input_schema", "parameters"}) {
-    if (JsonValue* s = holder->find(key)) return s;
+    if (json::Value* s = holder->find(key)) return s;
   }
   return nullptr;
 }
 
-}  // namespace caveman::shrink
+}  // namespace caveman::toolschema

@@ -3,20 +3,23 @@
 // `enum`/`const` value and every `required` entry, each keyed by parameter path. Shrinking
 // must keep all of it (it may add `null` to an enum when an `anyOf` with null collapses).
 // Pure functions; thread-safe.
-#ifndef CAVEMAN_SHRINK_CATALOG_PROFILE_H_
-#define CAVEMAN_SHRINK_CATALOG_PROFILE_H_
+#ifndef CAVEMAN_COMPRESS_TOOLSCHEMA_CATALOG_PROFILE_H_
+#define CAVEMAN_COMPRESS_TOOLSCHEMA_CATALOG_PROFILE_H_
 
 #include <string>
 #include <vector>
 
-#include "catalog_shape.h"
+#include "compress/toolschema/catalog_shape.h"
 
-namespace caveman::shrink {
+namespace caveman::toolschema {
 
 struct ToolProfile {
   std::string name;
   std::vector<std::string> entries;  // sorted, unique: "param:…", "type:…", "enum:…", "required:…"
 };
+
+// The sorted, unique entries of one input schema.
+std::vector<std::string> profile_schema(const json::Value& schema);
 
 std::vector<ToolProfile> profile_catalog(const Catalog& catalog);
 
@@ -25,6 +28,6 @@ std::vector<ToolProfile> profile_catalog(const Catalog& catalog);
 bool profile_preserved(const std::vector<ToolProfile>& before,
                        const std::vector<ToolProfile>& after, std::string* why);
 
-}  // namespace caveman::shrink
+}  // namespace caveman::toolschema
 
-#endif  // CAVEMAN_SHRINK_CATALOG_PROFILE_H_
+#endif  // CAVEMAN_COMPRESS_TOOLSCHEMA_CATALOG_PROFILE_H_

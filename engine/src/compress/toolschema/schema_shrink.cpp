@@ -1,13 +1,13 @@
-#include "schema_shrink.h"
+#include "compress/toolschema/schema_shrink.h"
 
 #include <algorithm>
 #include <array>
 #include <utility>
 #include <vector>
 
-#include "description.h"
+#include "compress/toolschema/description.h"
 
-namespace caveman::shrink {
+namespace caveman::toolschema {
 namespace {
 
 template <std::size_t N>
@@ -30,55 +30,60 @@ constexpr std::array<std::string_view, 15> kSubschemas = {
 constexpr std::array<std::string_view, 7> kClientOnly = {
     "title", "annotations", "outputSchema", "output_schema", "execution", "icons", "_meta"};
 
+// Removes every member named `key`.
+void erase_member(json::Value& obj, std::string_view key) {
+  std::erase_if(obj.members, [&](const json::Member& m) { return m.key == key; });
+}
+
 // JavaScript's Number.MAX_SAFE_INTEGER bounds that zod's .int() writes: no real limit.
-bool is_safe_integer_bound(std::string_view key, const JsonValue& v) {
+bool is_safe_integer_bound(std::string_view key, const json::Value& v) {
   if (!v.is_number()) return false;
   if (key == "maximum" || key == "exclusiveMaximum") return v.text == "9007199254740991";
   if (key == "minimum" || key == "exclusiveMinimum") return v.text == "-9007199254740991";
   return false;
 }
 
-bool is_null_schema(const JsonValue& v) {
+bool is_null_schema(const json::Value& v) {
   return v.is_object() && v.members.size() == 1 && v.members[0].key == "type" &&
          v.members[0].value.is_string() && v.members[0].value.text == "null";
 }
 
 // `{"type":T}` or `{"type":T,"enum":[…]}` with T a single type name other than "null".
-bool is_simple_typed(const JsonValue& v) {
+bool is_simple_typed(const json::Value& v) {
   if (!v.is_object() || v.members.empty() || v.members.size() > 2) return false;
-  const JsonValue* type = v.find("type");
+  const json::Value* type = v.find("type");
   if (type == nullptr || !type->is_string() || type->text == "null") return false;
   if (v.members.size() == 2) {
-    const JsonValue* e = v.find("enum");
+    const json::Value* e = v.find("enum");
     if (e == nullptr || !e->is_array()) return false;
   }
   return true;
 }
 
 // anyOf/oneOf [X, {"type":"null"}] → "type":[T,"null"] (+ "enum":[…, null]) in place.
-void merge_nullable(JsonValue& schema) {
+void merge_nullable(json::Value& schema) {
   if (schema.find("type") != nullptr || schema.find("enum") != nullptr) return;
   for (std::size_t i = 0; i < schema.members.size(); ++i) {
-    JsonMember& m = schema.members[i];
+    json::Member& m = schema.members[i];
     if ((m.key != "anyOf" && m.key != "oneOf") || !m.value.is_array() ||
         m.value.items.size() != 2) {
       continue;
     }
-    std::vector<JsonValue>& alts = m.value.items;
+    std::vector<json::Value>& alts = m.value.items;
     std::size_t typed = is_null_schema(alts[1]) ? 0 : (is_null_schema(alts[0]) ? 1 : 2);
     if (typed == 2 || !is_simple_typed(alts[typed])) continue;
-    JsonValue base = std::move(alts[typed]);
-    JsonValue types = JsonValue::array();
+    json::Value base = std::move(alts[typed]);
+    json::Value types = json::Value::array();
     types.items.push_back(std::move(*base.find("type")));
-    types.items.push_back(JsonValue::string("null"));
-    std::vector<JsonMember> replacement;
-    replacement.push_back(JsonMember{"type", std::move(types)});
-    if (JsonValue* e = base.find("enum")) {
-      JsonValue values = std::move(*e);
+    types.items.push_back(json::Value::string("null"));
+    std::vector<json::Member> replacement;
+    replacement.push_back(json::Member{"type", std::move(types)});
+    if (json::Value* e = base.find("enum")) {
+      json::Value values = std::move(*e);
       bool has_null = std::any_of(values.items.begin(), values.items.end(),
-                                  [](const JsonValue& x) { return x.is_null(); });
-      if (!has_null) values.items.push_back(JsonValue::null());
-      replacement.push_back(JsonMember{"enum", std::move(values)});
+                                  [](const json::Value& x) { return x.is_null(); });
+      if (!has_null) values.items.push_back(json::Value::null());
+      replacement.push_back(json::Member{"enum", std::move(values)});
     }
     schema.members.erase(schema.members.begin() + static_cast<std::ptrdiff_t>(i));
     schema.members.insert(schema.members.begin() + static_cast<std::ptrdiff_t>(i),
@@ -94,20 +99,20 @@ class SchemaShrinker {
       : tool_name_(tool_name), strict_(strict), context_(context) {}
 
   // `param` is the property name when `v` is a property's schema (or inside one).
-  void shrink(JsonValue& v, std::string_view param) {
+  void shrink(json::Value& v, std::string_view param) {
     if (v.is_array()) {
-      for (JsonValue& item : v.items) shrink(item, param);
+      for (json::Value& item : v.items) shrink(item, param);
       return;
     }
     if (!v.is_object()) return;
     merge_nullable(v);
-    std::vector<JsonMember> kept;
+    std::vector<json::Member> kept;
     kept.reserve(v.members.size());
-    for (JsonMember& m : v.members) {
+    for (json::Member& m : v.members) {
       if (drop_member(m)) continue;
       if (is_one_of(m.key, kNameMaps) && m.value.is_object()) {
         bool is_properties = m.key == "properties";
-        for (JsonMember& child : m.value.members) {
+        for (json::Member& child : m.value.members) {
           shrink(child.value, is_properties ? std::string_view(child.key) : std::string_view());
         }
         if (is_properties && m.value.members.empty()) continue;
@@ -117,10 +122,10 @@ class SchemaShrinker {
       kept.push_back(std::move(m));
     }
     v.members = std::move(kept);
-    if (JsonValue* d = v.find("description"); d != nullptr && d->is_string()) {
+    if (json::Value* d = v.find("description"); d != nullptr && d->is_string()) {
       std::string text = describe(d->text, param, v.find("default") != nullptr);
       if (text.empty()) {
-        v.erase("description");
+        erase_member(v, "description");
       } else {
         d->text = std::move(text);
       }
@@ -128,8 +133,8 @@ class SchemaShrinker {
   }
 
  private:
-  bool drop_member(const JsonMember& m) const {
-    if (is_one_of(m.key, kDocKeywords)) return true;
+  bool drop_member(const json::Member& m) const {
+    if (is_doc_keyword(m.key)) return true;
     if (is_safe_integer_bound(m.key, m.value)) return true;
     if (m.key == "additionalProperties") {
       if (m.value.is_bool()) return m.value.boolean || !strict_;
@@ -169,31 +174,38 @@ class SchemaShrinker {
 
 }  // namespace
 
-void shrink_schema(JsonValue& schema, std::string_view tool_name, bool strict,
+bool is_doc_keyword(std::string_view key) { return is_one_of(key, kDocKeywords); }
+
+bool is_client_only_tool_member(std::string_view key) { return is_one_of(key, kClientOnly); }
+
+void shrink_schema(json::Value& schema, std::string_view tool_name, bool strict,
                    ShrinkContext& context) {
   SchemaShrinker(tool_name, strict, context).shrink(schema, {});
 }
 
 void shrink_tool(const ToolRef& tool, ShrinkContext& context) {
-  JsonValue& envelope = *tool.envelope;
-  JsonValue& holder = tool.function != nullptr ? *tool.function : envelope;
-  const JsonValue* strict_flag = holder.find("strict");
+  json::Value& envelope = *tool.envelope;
+  json::Value& holder = tool.function != nullptr ? *tool.function : envelope;
+  const json::Value* strict_flag = holder.find("strict");
   if (strict_flag == nullptr) strict_flag = envelope.find("strict");
   bool strict = strict_flag != nullptr && strict_flag->is_bool() && strict_flag->boolean;
 
-  for (JsonValue* obj : {&envelope, &holder}) {
-    std::erase_if(obj->members, [](const JsonMember& m) { return is_one_of(m.key, kClientOnly); });
+  for (json::Value* obj : {&envelope, &holder}) {
+    std::erase_if(obj->members,
+                  [](const json::Member& m) { return is_client_only_tool_member(m.key); });
     if (obj == &holder && &holder == &envelope) break;
   }
-  if (JsonValue* d = holder.find("description"); d != nullptr && d->is_string()) {
+  if (json::Value* d = holder.find("description"); d != nullptr && d->is_string()) {
     std::string text = condense_description(d->text, DescriptionOptions{kToolLeadCap, false});
     if (text.empty()) {
-      holder.erase("description");
+      erase_member(holder, "description");
     } else {
       d->text = std::move(text);
     }
   }
-  if (JsonValue* schema = input_schema_of(tool)) shrink_schema(*schema, tool.name, strict, context);
+  if (json::Value* schema = input_schema_of(tool)) {
+    shrink_schema(*schema, tool.name, strict, context);
+  }
 }
 
-}  // namespace caveman::shrink
+}  // namespace caveman::toolschema

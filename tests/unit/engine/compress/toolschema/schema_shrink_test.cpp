@@ -1,23 +1,23 @@
-#include "schema_shrink.h"
+#include "compress/toolschema/schema_shrink.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "description.h"
-#include "json_doc.h"
+#include "compress/toolschema/description.h"
+#include "json/json.h"
 
-namespace caveman::shrink {
+namespace caveman::toolschema {
 namespace {
 
 // Shrinks a schema for tool `tool` and returns its compact JSON.
 std::string shrink(std::string_view schema, ShrinkContext& context, bool strict = false,
                    std::string_view tool = "do_thing") {
-  auto doc = parse_json(schema);
+  auto doc = json::parse(schema);
   EXPECT_TRUE(doc) << schema;
   if (!doc) return {};
   shrink_schema(*doc, tool, strict, context);
-  return to_json(*doc);
+  return json::to_compact(*doc);
 }
 
 std::string shrink(std::string_view schema, bool strict = false) {
@@ -27,12 +27,12 @@ std::string shrink(std::string_view schema, bool strict = false) {
 
 // Shrinks the catalog `json` tool by tool with one shared context.
 std::string shrink_tools(std::string_view json) {
-  auto doc = parse_json(json);
+  auto doc = json::parse(json);
   EXPECT_TRUE(doc) << json;
   if (!doc) return {};
   ShrinkContext context;
   for (const ToolRef& t : find_catalog(*doc).tools) shrink_tool(t, context);
-  return to_json(*doc);
+  return json::to_compact(*doc);
 }
 
 TEST(ShrinkSchema, DropsDocumentationKeywordsButNotPropertiesWithThoseNames) {
@@ -169,7 +169,7 @@ TEST(ShrinkTool, ToolDescriptionUsesTheToolCap) {
   std::string out = shrink_tools(
       R"([{"name":"t","description":"Search the accessibility snapshot of the current page for )"
       R"(text or a regular expression and return the matching nodes with context. Extra.","inputSchema":{}}])");
-  auto doc = parse_json(out);
+  auto doc = json::parse(out);
   ASSERT_TRUE(doc);
   const std::string& d = doc->items[0].find("description")->text;
   EXPECT_LE(d.size(), kToolLeadCap);
@@ -177,4 +177,4 @@ TEST(ShrinkTool, ToolDescriptionUsesTheToolCap) {
 }
 
 }  // namespace
-}  // namespace caveman::shrink
+}  // namespace caveman::toolschema

@@ -6,15 +6,15 @@
 // that only repeat the schema's `default`, example parentheticals inside kept sentences,
 // articles and filler words go ("caveman prose"); the original is always recoverable from
 // the store. Pure functions of their arguments; thread-safe.
-#ifndef CAVEMAN_SHRINK_DESCRIPTION_H_
-#define CAVEMAN_SHRINK_DESCRIPTION_H_
+#ifndef CAVEMAN_COMPRESS_TOOLSCHEMA_DESCRIPTION_H_
+#define CAVEMAN_COMPRESS_TOOLSCHEMA_DESCRIPTION_H_
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace caveman::shrink {
+namespace caveman::toolschema {
 
 // Byte caps for the lead sentence (the '…' marker is counted inside the cap).
 inline constexpr std::size_t kToolLeadCap = 80;
@@ -49,6 +49,6 @@ bool echoes_names(std::string_view description, const std::vector<std::string_vi
 // "from_uid" → {from, uid}, "HTTPHeaders" → {http, header} (plural "s" dropped).
 std::vector<std::string> name_words(std::string_view name);
 
-}  // namespace caveman::shrink
+}  // namespace caveman::toolschema
 
-#endif  // CAVEMAN_SHRINK_DESCRIPTION_H_
+#endif  // CAVEMAN_COMPRESS_TOOLSCHEMA_DESCRIPTION_H_

@@ -8,16 +8,16 @@
 // (`parameters`). A tool needs a non-empty string `name` (its own or its `function`'s);
 // elements without one are left alone. ToolRefs point into the document they were found in
 // and stay valid while that document's tool arrays are not resized.
-#ifndef CAVEMAN_SHRINK_CATALOG_SHAPE_H_
-#define CAVEMAN_SHRINK_CATALOG_SHAPE_H_
+#ifndef CAVEMAN_COMPRESS_TOOLSCHEMA_CATALOG_SHAPE_H_
+#define CAVEMAN_COMPRESS_TOOLSCHEMA_CATALOG_SHAPE_H_
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "json_doc.h"
+#include "json/json.h"
 
-namespace caveman::shrink {
+namespace caveman::toolschema {
 
 enum class CatalogShape { kNone, kToolsObject, kFunctionsObject, kJsonRpcResult, kArray, kSingleTool };
 
@@ -25,8 +25,8 @@ enum class CatalogShape { kNone, kToolsObject, kFunctionsObject, kJsonRpcResult,
 std::string_view shape_name(CatalogShape shape);
 
 struct ToolRef {
-  JsonValue* envelope = nullptr;  // the tool object as it appears in the container
-  JsonValue* function = nullptr;  // OpenAI Chat: the nested `function` object, else null
+  json::Value* envelope = nullptr;  // the tool object as it appears in the container
+  json::Value* function = nullptr;  // OpenAI Chat: the nested `function` object, else null
   std::string name;
   std::string dialect;            // "mcp", "anthropic", "openai", "openai-flat", "bare"
 };
@@ -37,11 +37,11 @@ struct Catalog {
 };
 
 // The catalog inside `doc`; shape kNone (and no tools) when `doc` holds no named tool.
-Catalog find_catalog(JsonValue& doc);
+Catalog find_catalog(json::Value& doc);
 
 // The tool's input schema member (`inputSchema`, `input_schema` or `parameters`), or null.
-JsonValue* input_schema_of(const ToolRef& tool);
+json::Value* input_schema_of(const ToolRef& tool);
 
-}  // namespace caveman::shrink
+}  // namespace caveman::toolschema
 
-#endif  // CAVEMAN_SHRINK_CATALOG_SHAPE_H_
+#endif  // CAVEMAN_COMPRESS_TOOLSCHEMA_CATALOG_SHAPE_H_

@@ -1,4 +1,4 @@
-#include "description.h"
+#include "compress/toolschema/description.h"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 
 #include "caveman/base/text.h"
 
-namespace caveman::shrink {
+namespace caveman::toolschema {
 namespace {
 
 constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // U+2026
@@ -479,4 +479,4 @@ bool echoes_names(std::string_view description, const std::vector<std::string_vi
   return unknown == 0 || (content == 3 && unknown == 1);
 }
 
-}  // namespace caveman::shrink
+}  // namespace caveman::toolschema
