@@ -1,0 +1,52 @@
+#include "caveman/base/cli.h"
+
+namespace caveman::base {
+
+std::unique_ptr<CLI::App> make_app(const ToolInfo& tool, std::string description,
+                                   std::string footer) {
+  auto app = std::make_unique<CLI::App>(std::move(description), std::string(tool.name));
+  app->footer(std::move(footer));
+  app->get_formatter()->column_width(34);
+  app->add_flag("--version")->description("Print the version and exit");
+  CLI::App* version =
+      app->add_subcommand("version", "Print the version (--json: name, version, schema, capabilities)");
+  version->add_flag("--json")->description("Machine-readable");
+  return app;
+}
+
+std::optional<int> parse_args(CLI::App& app, const ToolInfo& tool,
+                              const std::vector<std::string>& args, std::ostream& out,
+                              std::ostream& err, int usage_code) {
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 pops from the back
+  if (args.size() == 1 && args[0] == "help") reversed = {"--help"};
+  // Subcommands copy the footer when created; the exit codes and environment belong to the
+  // tool's own help only.
+  for (CLI::App* sub : app.get_subcommands({})) sub->footer("");
+  try {
+    app.parse(std::move(reversed));
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();  // the help of the subcommand that asked, if any
+    return kExitOk;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    return usage_error(tool.name, e.what(), err, usage_code);
+  }
+  if (app.count("--version") > 0) {
+    print_version(tool, /*json=*/false, out);
+    return kExitOk;
+  }
+  if (const CLI::App* version = app.get_subcommand("version"); version->parsed()) {
+    print_version(tool, version->count("--json") > 0, out);
+    return kExitOk;
+  }
+  return std::nullopt;
+}
+
+int usage_error(std::string_view tool, std::string_view message, std::ostream& err, int code) {
+  err << tool << ": cave_invalid_arguments: " << message << " (see " << tool << " --help)\n";
+  return code;
+}
+
+}  // namespace caveman::base
