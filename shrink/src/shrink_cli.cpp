@@ -202,6 +202,7 @@ std::unique_ptr<CLI::App> make_cli(const ToolInfo& tool, Flags* f) {
   app->add_flag("--full", f->full, "With --: print the output exactly");
   app->add_flag("--shell", f->shell, "With --: run /bin/sh -c \"<cmd> [args...]\"");
   app->add_option("--max-bytes", f->window, "With --: compress the first N bytes (default 8388608)")
+      ->transform(base::decimal())
       ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()));
   CLI::App* shrink = app->add_subcommand("shrink", "Tool catalog on stdin -> smaller catalog on stdout");
   shrink->add_flag("--json", f->json, "The report and the output as one JSON object on stdout");

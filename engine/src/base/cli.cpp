@@ -1,5 +1,7 @@
 #include "caveman/base/cli.h"
 
+#include <algorithm>
+
 namespace caveman::base {
 
 std::unique_ptr<CLI::App> make_app(const ToolInfo& tool, std::string description,
@@ -42,6 +44,19 @@ std::optional<int> parse_args(CLI::App& app, const ToolInfo& tool,
     return kExitOk;
   }
   return std::nullopt;
+}
+
+const CLI::Validator& decimal() {
+  static const CLI::Validator kDecimal(
+      [](std::string& value) -> std::string {
+        if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) {
+          return "not a decimal integer: " + value;
+        }
+        value.erase(0, std::min(value.find_first_not_of('0'), value.size() - 1));
+        return {};
+      },
+      "DECIMAL", "decimal");
+  return kDecimal;
 }
 
 int usage_error(std::string_view tool, std::string_view message, std::ostream& err, int code) {

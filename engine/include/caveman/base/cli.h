@@ -33,6 +33,10 @@ std::optional<int> parse_args(CLI::App& app, const ToolInfo& tool,
                               const std::vector<std::string>& args, std::ostream& out,
                               std::ostream& err, int usage_code = kExitUsage);
 
+// For integer options, as `->transform(decimal())`: ASCII digits only, read as decimal (CLI11
+// alone would take "0x10" as hex, "010" as octal, and a sign). Leading zeros are dropped.
+const CLI::Validator& decimal();
+
 // Reports a usage error found after parsing, in the same one-line form:
 // `<tool>: cave_invalid_arguments: <message> (see <tool> --help)`. Returns `code`.
 int usage_error(std::string_view tool, std::string_view message, std::ostream& err,
