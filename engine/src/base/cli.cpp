@@ -16,9 +16,32 @@ std::unique_ptr<CLI::App> make_app(const ToolInfo& tool, std::string description
   return app;
 }
 
+namespace {
+
+// A first word that is neither an option nor a subcommand, in an app that takes no positional
+// arguments of its own: a mistyped command.
+bool is_unknown_command(CLI::App& app, const std::vector<std::string>& args) {
+  if (args.empty() || args[0].starts_with("-") || args[0] == "help") return false;
+  if (app.get_subcommands({}).empty()) return false;
+  if (!app.get_options([](const CLI::Option* o) { return o->get_positional(); }).empty()) return false;
+  try {
+    app.get_subcommand(args[0]);
+    return false;
+  } catch (const CLI::OptionNotFound&) {
+    return true;
+  }
+}
+
+}  // namespace
+
 std::optional<int> parse_args(CLI::App& app, const ToolInfo& tool,
                               const std::vector<std::string>& args, std::ostream& out,
                               std::ostream& err, int usage_code) {
+  if (is_unknown_command(app, args)) {
+    err << tool.name << ": cave_unknown_command: unknown command \"" << args[0] << "\" (see "
+        << tool.name << " --help)\n";
+    return usage_code;
+  }
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 pops from the back
   if (args.size() == 1 && args[0] == "help") reversed = {"--help"};
   // Subcommands copy the footer when created; the exit codes and environment belong to the

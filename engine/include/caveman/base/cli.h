@@ -28,7 +28,8 @@ std::unique_ptr<CLI::App> make_app(const ToolInfo& tool, std::string description
 
 // Parses `args` (program name excluded; a lone `help` means --help). Returns nullopt when the
 // command should run; else the exit code: kExitOk after printing the help of the (sub)command
-// asked or the version, `usage_code` after one usage_error() line on `err`.
+// asked or the version, `usage_code` after one usage_error() line on `err` (or, when the first
+// word names no subcommand of an app that takes no positionals, a `cave_unknown_command` line).
 std::optional<int> parse_args(CLI::App& app, const ToolInfo& tool,
                               const std::vector<std::string>& args, std::ostream& out,
                               std::ostream& err, int usage_code = kExitUsage);
