@@ -1,12 +1,12 @@
 #include "cli.h"
 
-#include <cmath>
 #include <istream>
+#include <memory>
 #include <optional>
 #include <ostream>
-#include <set>
-#include <stdexcept>
+#include <string_view>
 
+#include "caveman/base/cli.h"
 #include "caveman/common_flags.h"
 #include "json_io.h"
 #include "mcp_tools.h"
@@ -15,117 +15,101 @@
 namespace caveman::mem {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: cavemem [mcp]                         serve MCP on stdin/stdout (server \"cavemem\")\n"
-    "       cavemem remember <text> | --stdin [--project P] [--tag T]...\n"
-    "       cavemem recall <query> [limit] [token_budget] [--project P] [--tag T]...\n"
-    "                      [--threshold X]        (limit 0 = 5, max 50; budget default 2000,\n"
-    "                                              0 = unlimited)\n"
-    "       cavemem supersede <id> <text> | <id> --stdin [--project P] [--tag T]...\n"
-    "       cavemem history <id>\n"
-    "       cavemem forget <id>\n"
-    "       cavemem recover <handle>                 exact original behind a recall handle\n"
-    "       cavemem stats\n"
-    "       cavemem export [--current]               JSONL, one memory version per line\n"
-    "       cavemem import                           JSONL on stdin (the export format)\n"
-    "       cavemem version [--json] | --version | --help\n"
-    "\n"
-    "Durable agent memory with ranked recall (SQLite FTS5, BM25). Output is JSON (2-space\n"
-    "indent; --json is accepted and changes nothing). Store: $CAVEMAN_HOME/mem/mem.db (default\n"
-    "~/.caveman/mem/mem.db), recall originals in mem/ccr.db.\n"
+using base::kExitOk;
+
+constexpr std::string_view kTool = "cavemem";
+
+constexpr const char* kSynopsis =
+    "cavemem: durable agent memory with ranked recall (SQLite FTS5, BM25).\n"
+    "  cavemem [mcp]                                serve MCP on stdin/stdout (server \"cavemem\")\n"
+    "  cavemem remember <text> | --stdin [--project P] [--tag T]...\n"
+    "  cavemem recall <query> [limit] [token_budget] [--project P] [--tag T]... [--threshold X]\n"
+    "  cavemem supersede <id> <text> | <id> --stdin [--project P] [--tag T]...\n"
+    "  cavemem history <id> | forget <id> | recover <handle> | stats\n"
+    "  cavemem export [--current] | import          JSONL, one memory version per line";
+
+constexpr const char* kFooter =
+    "Output is JSON (2-space indent; --json is accepted and changes nothing). Store:\n"
+    "$CAVEMAN_HOME/mem/mem.db (default ~/.caveman/mem/mem.db), recall originals in mem/ccr.db.\n"
     "\n"
     "exit codes: 0 ok, 1 refused or failed (stderr: cavemem: cave_<code>: message),\n"
     "            2 usage error, 65 memory text larger than 256 KiB (cave_memory_too_large)\n";
 
+// What the command line asked for, filled by CLI11.
 struct Flags {
-  std::vector<std::string> positional;
+  std::string verb;  // empty: serve MCP
+  std::string first;               // query, id or handle
+  std::optional<std::string> text;  // remember's and supersede's text
+  std::optional<int> limit;
+  std::optional<std::int64_t> token_budget;
   std::optional<std::string> project;
   std::vector<std::string> tags;
-  std::optional<std::string> threshold;
+  std::optional<double> threshold;
   bool from_stdin = false;
   bool current = false;
 };
 
-struct Verb {
-  const char* name;
-  std::size_t min_args;
-  std::size_t max_args;
-  std::set<std::string> flags;  // allowed flags besides --json
-};
+std::unique_ptr<CLI::App> make_cli(const ToolInfo& tool, Flags* f) {
+  std::unique_ptr<CLI::App> app = base::make_app(tool, kSynopsis, kFooter);
+  app->require_subcommand(0, 1);
+  auto verb = [&](const char* name, const char* what) {
+    CLI::App* sub = app->add_subcommand(name, what);
+    sub->add_flag("--json")->description("Accepted; output is always JSON");
+    return sub;
+  };
+  auto scope = [f](CLI::App* sub) {
+    sub->add_option("--project", f->project, "The memory's project");
+    sub->add_option("--tag", f->tags, "A tag (repeatable)");
+  };
+  verb("mcp", "Serve MCP on stdin/stdout (also with no command)");
+  CLI::App* remember = verb("remember", "Store a memory (its text, or --stdin)");
+  remember->add_option("text", f->text, "The memory text (quote multi-word text)");
+  remember->add_flag("--stdin", f->from_stdin, "Read the text from stdin (256 KiB at most)");
+  scope(remember);
+  CLI::App* recall = verb("recall", "Ranked memories for a query");
+  recall->add_option("query", f->first, "What to look for")->required();
+  recall->add_option("limit", f->limit, "How many (0 = 5, max 50)")
+      ->transform(base::decimal())->check(CLI::Range(0, kMaxLimit));
+  recall->add_option("token_budget", f->token_budget, "Token budget (default 2000, 0 = unlimited)")
+      ->transform(base::decimal());
+  recall->add_option("--threshold", f->threshold, "Minimum relative score");
+  scope(recall);
+  CLI::App* supersede = verb("supersede", "Replace a memory with a new version");
+  supersede->add_option("id", f->first, "The memory to replace")->required();
+  supersede->add_option("text", f->text, "The new text");
+  supersede->add_flag("--stdin", f->from_stdin, "Read the new text from stdin");
+  scope(supersede);
+  verb("history", "A memory's version chain")->add_option("id", f->first)->required();
+  verb("forget", "Delete a memory and its recovery copies")->add_option("id", f->first)->required();
+  verb("recover", "The exact original behind a recall handle")->add_option("handle", f->first)->required();
+  verb("stats", "Counts and sizes of the store");
+  verb("export", "JSONL, one memory version per line")
+      ->add_flag("--current", f->current, "Only the current version of each memory");
+  verb("import", "JSONL on stdin (the export format)");
+  return app;
+}
 
-const Verb kVerbs[] = {
-    {"remember", 0, 1, {"--stdin", "--project", "--tag"}},
-    {"recall", 1, 3, {"--project", "--tag", "--threshold"}},
-    {"supersede", 1, 2, {"--stdin", "--project", "--tag"}},
-    {"history", 1, 1, {}},
-    {"forget", 1, 1, {}},
-    {"recover", 1, 1, {}},
-    {"stats", 0, 0, {}},
-    {"export", 0, 0, {"--current"}},
-    {"import", 0, 0, {}},
-};
+// The text comes from one place: the argument or --stdin.
+std::optional<std::string> text_source_error(const Flags& f) {
+  if (f.verb != "remember" && f.verb != "supersede") return std::nullopt;
+  if (f.text.has_value() == f.from_stdin) {
+    return f.verb + " takes the text or --stdin, one of them (quote multi-word text)";
+  }
+  return std::nullopt;
+}
 
 class Cli {
  public:
   Cli(std::istream& in, std::ostream& out, std::ostream& err) : in_(in), out_(out), err_(err) {}
 
-  int usage(const std::string& message) {
-    err_ << "cavemem: " << message << "\n" << kUsage;
-    return kExitUsage;
-  }
-
   int fail(const Status& s) {
     err_ << "cavemem: " << s.ToString() << "\n";
-    if (s.cave_code() == "cave_memory_too_large") return kMemoryTooLargeExit;
-    return kExitFailed;
-  }
-
-  // Parses `args` (verb excluded) against `verb`; returns an exit code on usage errors.
-  std::optional<int> parse(const Verb& verb, const std::vector<std::string>& args, Flags* f) {
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      if (a == "--") {
-        for (++i; i < args.size(); ++i) f->positional.push_back(args[i]);
-        break;
-      }
-      if (a.size() < 2 || a[0] != '-' || a[1] != '-') {
-        f->positional.push_back(a);
-        continue;
-      }
-      if (a == "--json") continue;
-      if (verb.flags.count(a) == 0) return usage("unknown flag " + a + " for " + verb.name);
-      if (a == "--stdin") {
-        f->from_stdin = true;
-      } else if (a == "--current") {
-        f->current = true;
-      } else {
-        if (i + 1 >= args.size()) return usage(a + " needs a value");
-        const std::string& v = args[++i];
-        if (a == "--project") {
-          f->project = v;
-        } else if (a == "--tag") {
-          f->tags.push_back(v);
-        } else {
-          f->threshold = v;
-        }
-      }
-    }
-    std::size_t min = verb.min_args, max = verb.max_args;
-    if (std::string(verb.name) == "remember" && !f->from_stdin) min = 1;
-    if (std::string(verb.name) == "supersede") {
-      min = f->from_stdin ? 1 : 2;
-      max = f->from_stdin ? 1 : 2;
-    }
-    if (std::string(verb.name) == "remember" && f->from_stdin) max = 0;
-    if (f->positional.size() < min || f->positional.size() > max) {
-      return usage(std::string(verb.name) + ": wrong number of arguments (quote multi-word text)");
-    }
-    return std::nullopt;
+    return base::exit_code_for(s);
   }
 
   // The memory text: the positional argument, or stdin (read up to one byte past the cap).
-  Result<std::string> text(const Flags& f, std::size_t positional_index) {
-    if (!f.from_stdin) return f.positional[positional_index];
+  Result<std::string> text(const Flags& f) {
+    if (!f.from_stdin) return *f.text;
     std::string data;
     char buf[65536];
     while (data.size() <= kMaxMemoryBytes && in_.read(buf, sizeof buf).gcount() > 0) {
@@ -139,22 +123,20 @@ class Cli {
     return data;
   }
 
-  int run_verb(const Verb& verb, const Flags& f) {
-    const std::string name = verb.name;
+  int run_verb(const Flags& f) {
+    const std::string& name = f.verb;
     // Size and emptiness are checked before the store is opened: a refused memory creates
     // nothing.
     std::optional<std::string> body;
     if (name == "remember" || name == "supersede") {
-      Result<std::string> t = text(f, name == "remember" ? 0 : 1);
+      Result<std::string> t = text(f);
       if (!t.ok()) return fail(t.status());
       Status s = validate_text(t.value());
       if (!s.ok()) return fail(s);
       body = std::move(t).value();
     }
     RecallRequest recall_request;
-    if (name == "recall") {
-      if (auto rc = prepare_recall(f, &recall_request)) return *rc;
-    }
+    if (name == "recall") recall_request = recall_request_of(f);
     Result<std::string> dir = resolve_mem_dir();
     if (!dir.ok()) return fail(dir.status());
     Result<std::unique_ptr<MemService>> opened = MemService::open(dir.value());
@@ -177,7 +159,7 @@ class Cli {
     if (name == "supersede") {
       NewMemory m{*body, f.project, std::nullopt};
       if (!f.tags.empty()) m.tags = f.tags;
-      Result<Memory> r = svc.supersede(f.positional[0], m);
+      Result<Memory> r = svc.supersede(f.first, m);
       if (!r.ok()) return fail(r.status());
       Json j = Json::object();
       j["id"] = r->id;
@@ -188,7 +170,7 @@ class Cli {
       return kExitOk;
     }
     if (name == "history") {
-      Result<std::vector<Memory>> r = svc.history(f.positional[0]);
+      Result<std::vector<Memory>> r = svc.history(f.first);
       if (!r.ok()) return fail(r.status());
       Json list = Json::array();
       for (const Memory& m : r.value()) list.push_back(memory_json(m));
@@ -199,7 +181,7 @@ class Cli {
       return kExitOk;
     }
     if (name == "forget") {
-      Result<MemService::ForgetOutcome> r = svc.forget(f.positional[0]);
+      Result<MemService::ForgetOutcome> r = svc.forget(f.first);
       if (!r.ok()) return fail(r.status());
       if (!r->warning.empty()) err_ << "cavemem: warning: " << r->warning << "\n";
       Json j = Json::object();
@@ -209,7 +191,7 @@ class Cli {
       return kExitOk;
     }
     if (name == "recover") {
-      Result<std::string> r = svc.recover(f.positional[0]);
+      Result<std::string> r = svc.recover(f.first);
       if (!r.ok()) return fail(r.status());
       out_ << r.value();
       return kExitOk;
@@ -228,42 +210,15 @@ class Cli {
     return import(svc);
   }
 
-  // Recall's numbers are checked before the store is opened (a usage error creates nothing).
-  std::optional<int> prepare_recall(const Flags& f, RecallRequest* req) {
-    req->query = f.positional[0];
-    auto number = [](const std::string& s, std::int64_t* out) {
-      if (s.empty() || s.size() > 12) return false;
-      std::int64_t v = 0;
-      for (char c : s) {
-        if (c < '0' || c > '9') return false;
-        v = v * 10 + (c - '0');
-      }
-      *out = v;
-      return true;
-    };
-    std::int64_t v = 0;
-    if (f.positional.size() > 1) {
-      if (!number(f.positional[1], &v) || v > kMaxLimit) {
-        return usage("recall: limit must be an integer 0-" + std::to_string(kMaxLimit));
-      }
-      req->limit = static_cast<int>(v);
-    }
-    if (f.positional.size() > 2) {
-      if (!number(f.positional[2], &v)) return usage("recall: token_budget must be an integer >= 0");
-      req->token_budget = v;
-    }
-    if (f.threshold) {
-      try {
-        std::size_t used = 0;
-        req->threshold = std::stod(*f.threshold, &used);
-        if (used != f.threshold->size()) throw std::invalid_argument("trailing");
-      } catch (const std::exception&) {
-        return usage("recall: --threshold needs a number");
-      }
-    }
-    req->project = f.project;
-    req->tags = f.tags;
-    return std::nullopt;
+  static RecallRequest recall_request_of(const Flags& f) {
+    RecallRequest req;
+    req.query = f.first;
+    if (f.limit) req.limit = *f.limit;
+    if (f.token_budget) req.token_budget = *f.token_budget;
+    if (f.threshold) req.threshold = *f.threshold;
+    req.project = f.project;
+    req.tags = f.tags;
+    return req;
   }
 
   int recall(MemService& svc, const RecallRequest& req) {
@@ -303,21 +258,18 @@ class Cli {
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
-  ToolInfo tool{"cavemem", "caveman.mem.version.v1", kUsage,
+  ToolInfo tool{kTool, "caveman.mem.version.v1", kSynopsis,
                 {"fts5_recall", "version_chains", "mcp_stdio", "jsonl_export"}};
-  if (auto rc = handle_common_flags(tool, args, out)) return *rc;
-  Cli cli(in, out, err);
-  if (args.empty() || args[0] == "mcp") {
-    if (args.size() > 1) return cli.usage("mcp takes no arguments");
-    return serve_mcp(err);
+  // Usage errors are found here, before anything is opened or created.
+  Flags flags;
+  std::unique_ptr<CLI::App> app = make_cli(tool, &flags);
+  if (auto rc = base::parse_args(*app, tool, args, out, err)) return *rc;
+  if (!app->get_subcommands().empty()) flags.verb = app->get_subcommands().front()->get_name();
+  if (std::optional<std::string> message = text_source_error(flags)) {
+    return base::usage_error(kTool, *message, err);
   }
-  for (const Verb& verb : kVerbs) {
-    if (args[0] != verb.name) continue;
-    Flags flags;
-    if (auto rc = cli.parse(verb, {args.begin() + 1, args.end()}, &flags)) return *rc;
-    return cli.run_verb(verb, flags);
-  }
-  return cli.usage("unknown command \"" + args[0] + "\"");
+  if (flags.verb.empty() || flags.verb == "mcp") return serve_mcp(err);
+  return Cli(in, out, err).run_verb(flags);
 }
 
 }  // namespace caveman::mem

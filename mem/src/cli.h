@@ -1,6 +1,6 @@
 // cli.h — the cavemem command line (docs/mem.md#cli).
 //
-// run() dispatches one invocation and returns the process exit code: 0 success, 1 refused or
+// run() dispatches one invocation and returns the process exit code (base/exit_code.h): 0 success, 1 refused or
 // failed (stderr names a cave_* code), 2 usage error (unknown verb or flag: nothing is
 // opened or created), 65 memory text over 256 KiB. With no verb, or `mcp`, it serves MCP on
 // stdin/stdout until EOF. Results are JSON with 2-space indent on `out`, except `recover`
@@ -12,11 +12,9 @@
 #include <string>
 #include <vector>
 
-namespace caveman::mem {
+#include "caveman/base/exit_code.h"
 
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailed = 1;
-inline constexpr int kExitUsage = 2;
+namespace caveman::mem {
 
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err);
 

@@ -33,7 +33,6 @@ inline constexpr int kMaxLimit = 50;
 inline constexpr std::int64_t kDefaultTokenBudget = 2000;
 inline constexpr std::int64_t kMaxTokenBudget = 1'000'000;
 inline constexpr double kDefaultThreshold = 0.1;
-inline constexpr int kMemoryTooLargeExit = 65;
 
 struct Memory {
   std::string id;

@@ -2,15 +2,18 @@
 
 #include <pthread.h>
 #include <signal.h>
-#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <thread>
 
+#include "caveman/base/cli.h"
+#include "caveman/base/exit_code.h"
 #include "caveman/base/time.h"
 #include "caveman/common_flags.h"
 #include "caveman/version.h"
@@ -27,47 +30,31 @@
 namespace caveman::proxy {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: caveman-proxy [serve]\n"
-    "       caveman-proxy status [--port N]\n"
-    "       caveman-proxy stats [--recent N]\n"
-    "       caveman-proxy native-hook <agent> | native-hook print-settings [--command CMD]\n"
-    "       caveman-proxy native-why --decision <id>\n"
-    "       caveman-proxy --help | --version | version [--json]\n"
-    "\n"
+constexpr std::string_view kTool = "caveman-proxy";
+
+constexpr const char* kDescription =
     "Loopback HTTP proxy in front of the Anthropic, OpenAI and Gemini APIs. Point\n"
     "ANTHROPIC_BASE_URL / OPENAI_BASE_URL (…/v1) at it. Record mode (default) forwards every\n"
     "byte unchanged; compress mode shrinks big tool results in the live zone of a request and\n"
-    "keeps the originals in ccr.db under <<ccr:HANDLE>> markers.\n"
-    "\n"
+    "keeps the originals in ccr.db under <<ccr:HANDLE>> markers.";
+
+constexpr const char* kFooter =
     "Config: $CAVEMAN_CONFIG or $CAVEMAN_HOME/caveman.yaml (label, mode, listen,\n"
     "providers.<name>.base_url, compat.<name>.{base_url,api_key_env}, compress.min_bytes,\n"
     "upstream.{timeout_ms,connect_timeout_ms}, server.{threads,max_queue}).\n"
     "Env: CAVEMAN_MODE, CAVEMAN_LISTEN, CAVEMAN_LABEL, CAVEMAN_RECOVERY=mcp,\n"
     "CAVE_SSRF_ALLOWLIST, CAVE_MAX_REQUEST_BYTES, CAVE_GATEWAY_UPSTREAM_TIMEOUT_MS,\n"
-    "CAVEMAN_NATIVE_IDLE_TIMEOUT (a proxy started by `caveman wrap` exits when idle that long; 30m),\n"
+    "CAVEMAN_LOG_LEVEL, CAVEMAN_NATIVE_IDLE_TIMEOUT (a proxy started by `caveman wrap` exits when idle that long; 30m),\n"
     "HTTPS_PROXY / NO_PROXY (https upstreams through an http:// proxy's CONNECT tunnel),\n"
     "SSL_CERT_FILE / SSL_CERT_DIR (CAs trusted for https upstreams; default: the system's).\n"
     "Exit codes: 0 ok, 1 runtime failure (port taken, store), 2 usage or non-loopback listen.\n"
     "Docs: docs/proxy.md\n";
 
 ToolInfo tool_info() {
-  return ToolInfo{"caveman-proxy", kRunStateSchema, kUsage,
+  return ToolInfo{kTool, kRunStateSchema, kDescription,
                   {"run_state", "usage_rows", "record_byte_exact", "compress_live_zone",
                    "prefix_cache", "server_side_retrieve", "sse_relay", "native_runtime_v1",
                    "native_hook_bridge_v1", "typed_ccr", "decision_ledger_v1"}};
-}
-
-void init_logging() {
-  auto logger = spdlog::stderr_logger_mt("caveman-proxy");
-  logger->set_pattern("%Y-%m-%dT%H:%M:%S.%eZ caveman-proxy %l: %v", spdlog::pattern_time_type::utc);
-  spdlog::set_default_logger(logger);
-  const char* level = std::getenv("CAVEMAN_LOG_LEVEL");
-  spdlog::set_level(level != nullptr ? spdlog::level::from_str(level) : spdlog::level::info);
-}
-
-int exit_code_for(const Status& s) {
-  return s.cave_code() == "cave_listen_not_loopback" ? 2 : 1;
 }
 
 // Startup step 6 (docs/spec/proxy.md#startup): the native runtime socket. Never fatal: without
@@ -117,7 +104,7 @@ int serve(const Config& config, std::ostream& err) {
   Result<std::unique_ptr<UsageWriter>> writer = UsageWriter::start(config.db_path);
   if (!writer.ok()) {
     err << "caveman-proxy: " << writer.status().ToString() << "\n";
-    return 1;
+    return base::exit_code_for(writer.status());
   }
   rt.usage = std::move(writer).value();
   // The estimate compresses copies only (external recovery): no store needed.
@@ -150,7 +137,7 @@ int serve(const Config& config, std::ostream& err) {
   if (Status s = server.bind(); !s.ok()) {
     err << "caveman-proxy: " << s.ToString() << "\n";
     rt.usage->stop();
-    return 1;
+    return base::exit_code_for(s);
   }
   RunState state;
   state.pid = static_cast<int>(::getpid());
@@ -201,100 +188,75 @@ int serve(const Config& config, std::ostream& err) {
     spdlog::warn("run-state file not removed: {}", s.ToString());
   }
   spdlog::info("stopped ({} usage rows written, {} dropped)", rt.usage->written(), rt.usage->dropped());
-  return served.ok() ? 0 : 1;
+  return base::exit_code_for(served);
 }
 
-// `--name value` or `--name=value`; returns false when the flag is malformed.
-bool flag_value(const std::vector<std::string>& args, std::size_t* i, const std::string& name,
-                std::string* value) {
-  const std::string& a = args[*i];
-  if (a == name) {
-    if (*i + 1 >= args.size()) return false;
-    *value = args[++*i];
-    return true;
-  }
-  if (a.rfind(name + "=", 0) == 0) {
-    *value = a.substr(name.size() + 1);
-    return true;
-  }
-  return false;
+// What the command line asked for, filled by CLI11.
+struct Flags {
+  std::optional<int> port;
+  int recent = -1;
+};
+
+std::unique_ptr<CLI::App> make_cli(Flags* f) {
+  std::unique_ptr<CLI::App> app = base::make_app(tool_info(), kDescription, kFooter);
+  app->require_subcommand(0, 1);
+  app->add_subcommand("serve", "Serve HTTP on the configured loopback address (the default)");
+  app->add_subcommand("status", "The running proxy's run state as JSON")
+      ->add_option("--port", f->port, "The proxy on this port (default: the configured one)")
+      ->transform(base::decimal());
+  app->add_subcommand("stats", "Usage rows from caveman.db")
+      ->add_option("--recent", f->recent, "The last N rows instead of the summary")
+      ->transform(base::decimal())
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+  // The native verbs parse their own arguments and read no caveman.yaml: a hook must stay
+  // silent and fast.
+  app->add_subcommand("native-hook", "<agent> | print-settings [--command CMD]: the agent hook bridge")
+      ->prefix_command()
+      ->set_help_flag();
+  app->add_subcommand("native-why", "--decision <id>: why a block was compressed or kept")
+      ->prefix_command()
+      ->set_help_flag();
+  return app;
 }
 
-bool parse_int(const std::string& s, int* out) {
-  if (s.empty() || s.size() > 9) return false;
-  int v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + (c - '0');
-  }
-  *out = v;
-  return true;
-}
-
-int status_command(const Config& config, const std::vector<std::string>& args, std::ostream& out,
-                   std::ostream& err) {
-  int port = config.listen_port;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    std::string v;
-    if (!flag_value(args, &i, "--port", &v) || !parse_int(v, &port)) {
-      err << "caveman-proxy: usage: caveman-proxy status [--port N]\n";
-      return 2;
-    }
-  }
+int status_command(const Config& config, std::optional<int> port_flag, std::ostream& out) {
+  const int port = port_flag.value_or(config.listen_port);
   Result<RunState> state = read_run_state(config.home, port);
   // A record whose process is gone (or not ours to signal) is reported as unknown.
   if (!state.ok() || ::kill(state->pid, 0) != 0) {
     out << "{\"owner\":\"unknown\"}\n";
-    return 0;
+    return base::kExitOk;
   }
   out << state->to_json() << "\n";
-  return 0;
+  return base::kExitOk;
 }
 
-int stats_command(const Config& config, const std::vector<std::string>& args, std::ostream& out,
-                  std::ostream& err) {
-  int recent = -1;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    std::string v;
-    if (!flag_value(args, &i, "--recent", &v) || !parse_int(v, &recent) || recent <= 0) {
-      err << "caveman-proxy: usage: caveman-proxy stats [--recent N] (N a positive integer)\n";
-      return 2;
-    }
-  }
+int stats_command(const Config& config, int recent, std::ostream& out, std::ostream& err) {
   Result<std::string> text = recent > 0 ? stats_recent(config.db_path, recent) : stats_summary(config.db_path);
   if (!text.ok()) {
     err << "caveman-proxy: " << text.status().ToString() << "\n";
-    return 1;
+    return base::kExitError;
   }
   out << *text << "\n";
-  return 0;
+  return base::kExitOk;
 }
 
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err) {
-  if (auto rc = handle_common_flags(tool_info(), args, out)) return *rc;
-  std::string verb = args.empty() ? "serve" : args[0];
-  // The native verbs read no caveman.yaml: a hook must stay silent and fast.
-  if (verb == "native-hook") return native::run_native_hook_command({args.begin() + 1, args.end()}, in, out, err);
-  if (verb == "native-why") return native::run_native_why_command({args.begin() + 1, args.end()}, out, err);
-  if (verb != "serve" && verb != "status" && verb != "stats") {
-    err << "caveman-proxy: cave_unknown_command: unknown subcommand \"" << verb
-        << "\" (see caveman-proxy --help)\n";
-    return 2;
-  }
-  if (verb == "serve" && args.size() > 1) {
-    err << "caveman-proxy: usage: caveman-proxy [serve] (configure with caveman.yaml or env)\n";
-    return 2;
-  }
-  init_logging();
+  Flags flags;
+  std::unique_ptr<CLI::App> app = make_cli(&flags);
+  if (auto rc = base::parse_args(*app, tool_info(), args, out, err)) return *rc;
+  const std::string verb = app->get_subcommands().empty() ? "serve" : app->get_subcommands().front()->get_name();
+  if (verb == "native-hook") return native::run_native_hook_command(app->get_subcommand(verb)->remaining(), in, out, err);
+  if (verb == "native-why") return native::run_native_why_command(app->get_subcommand(verb)->remaining(), out, err);
   Result<Config> config = load_config(process_env());
   if (!config.ok()) {
     err << "caveman-proxy: " << config.status().ToString() << "\n";
-    return exit_code_for(config.status());
+    return base::exit_code_for(config.status());
   }
-  if (verb == "status") return status_command(*config, args, out, err);
-  if (verb == "stats") return stats_command(*config, args, out, err);
+  if (verb == "status") return status_command(*config, flags.port, out);
+  if (verb == "stats") return stats_command(*config, flags.recent, out, err);
   return serve(*config, err);
 }
 

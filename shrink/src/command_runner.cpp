@@ -127,7 +127,7 @@ Result<RunResult> run_command(const RunOptions& options) {
     int e = errno;
     ssize_t ignored = write(exec_status[1], &e, sizeof e);
     (void)ignored;
-    _exit(kExitNotFound);
+    _exit(base::kExitNotFound);
   }
   close_fd(out[1]);
   close_fd(exec_status[1]);
@@ -143,7 +143,7 @@ Result<RunResult> run_command(const RunOptions& options) {
     close_fd(out[0]);
     wait_blocking(pid);
     result.exec_failed = true;
-    result.exit_code = exec_errno == ENOENT ? kExitNotFound : kExitNotExecutable;
+    result.exit_code = exec_errno == ENOENT ? base::kExitNotFound : base::kExitNotExecutable;
     result.exec_error = exec_errno == ENOENT ? "command not found" : std::strerror(exec_errno);
     return result;
   }
@@ -168,7 +168,7 @@ Result<RunResult> run_command(const RunOptions& options) {
   int status = result.stopped ? wait_with_grace(pid) : wait_blocking(pid);
   if (WIFSIGNALED(status)) {
     result.signal = WTERMSIG(status);
-    result.exit_code = kExitSignalBase + result.signal;
+    result.exit_code = base::kExitSignalBase + result.signal;
   } else if (WIFEXITED(status)) {
     result.exit_code = WEXITSTATUS(status);
   }

@@ -15,17 +15,13 @@
 #include <string>
 #include <vector>
 
+#include "caveman/base/exit_code.h"
 #include "caveman/status.h"
 
 namespace caveman::shrink {
 
 inline constexpr std::size_t kDefaultWindowBytes = 8u << 20;  // shown and compressed
 inline constexpr std::size_t kStopFactor = 4;                 // stored up to 4 windows
-
-// Exit codes for problems that are not the command's own exit status (shell conventions).
-inline constexpr int kExitNotExecutable = 126;
-inline constexpr int kExitNotFound = 127;
-inline constexpr int kExitSignalBase = 128;
 
 struct RunOptions {
   std::vector<std::string> argv;  // argv[0] is looked up in PATH

@@ -1,14 +1,17 @@
 #include "shrink_cli.h"
 
-#include <charconv>
+#include <algorithm>
 #include <fstream>
 #include <istream>
+#include <limits>
 #include <memory>
+#include <string_view>
 #include <ostream>
 #include <sstream>
 
 #include "caveman/base/ccr_handle.h"
 #include "caveman/base/text.h"
+#include "caveman/base/cli.h"
 #include "caveman/ccr.h"
 #include "caveman/common_flags.h"
 #include "caveman/tokens.h"
@@ -21,15 +24,20 @@ namespace caveman::shrink {
 namespace {
 
 using Args = std::vector<std::string>;
+using base::kExitError;
+using base::kExitOk;
+using base::kExitRunnerFailed;
+using base::kExitUsage;
 
-constexpr const char* kUsage =
-    "usage: caveman-shrink [shrink] [--json]          tool catalog on stdin -> smaller catalog on stdout\n"
-    "       caveman-shrink lint [FILE] [--json]       per-tool token cost and the worst offenders\n"
-    "       caveman-shrink recover <handle>           the exact original bytes behind a handle\n"
-    "       caveman-shrink [--full] [--shell] [--max-bytes N] -- <cmd> [args...]\n"
-    "                                                 run a command, print its output compressed\n"
-    "       caveman-shrink --help | --version | version --json\n"
-    "\n"
+constexpr const char* kSynopsis =
+    "caveman-shrink: compress tool catalogs and noisy command output, recoverably.\n"
+    "  caveman-shrink [shrink] [--json]          tool catalog on stdin -> smaller catalog on stdout\n"
+    "  caveman-shrink lint [FILE] [--json]       per-tool token cost and the worst offenders\n"
+    "  caveman-shrink recover <handle>           the exact original bytes behind a handle\n"
+    "  caveman-shrink [--full] [--shell] [--max-bytes N] -- <cmd> [args...]\n"
+    "                                            run a command, print its output compressed";
+
+constexpr const char* kFooter =
     "catalogs: an MCP tools/list result, a bare array of tools, Anthropic `tools` (input_schema),\n"
     "  OpenAI `tools` (function.parameters), {\"functions\":[...]}, a JSON-RPC response or one tool.\n"
     "  Output keeps the shape; names, types, enums, required, defaults and constraint sentences\n"
@@ -45,7 +53,20 @@ constexpr const char* kUsage =
     "\n"
     "exit codes: 0 ok (also on pass-through), 1 error, 2 usage error;\n"
     "            with --: the command's code, or 125 when caveman-shrink itself failed\n"
-    "environment: CAVEMAN_CCR_DB, CAVEMAN_HOME, CAVEMAN_CCR_MAX_BYTES\n";
+    "environment: CAVEMAN_CCR_DB, CAVEMAN_HOME, CAVEMAN_CCR_MAX_BYTES, CAVEMAN_LOG_LEVEL\n";
+
+constexpr std::string_view kTool = "caveman-shrink";
+
+// What the command line asked for, filled by CLI11.
+struct Flags {
+  bool json = false;
+  bool lint_json = false;
+  std::string lint_file;
+  std::string handle;
+  bool full = false;
+  bool shell = false;
+  std::size_t window = kDefaultWindowBytes;
+};
 
 struct Io {
   std::istream& in;
@@ -73,17 +94,7 @@ Result<std::unique_ptr<ccr::Store>> open_default_store() {
   return ccr::open_store(path, options);
 }
 
-int usage_error(Io& io, const std::string& message, int code = kExitUsage) {
-  io.err << "caveman-shrink: cave_invalid_arguments: " << message << "\n";
-  return code;
-}
-
-int cmd_shrink(const Args& args, Io& io) {
-  bool as_json = false;
-  for (const std::string& a : args) {
-    if (a != "--json") return usage_error(io, "unknown argument: " + a);
-    as_json = true;
-  }
+int cmd_shrink(bool as_json, Io& io) {
   Result<std::string> input = read_all(io.in, kMaxStdinBytes);
   if (!input.ok()) {
     io.err << "caveman-shrink: " << input.status().ToString() << "\n";
@@ -107,18 +118,7 @@ int cmd_shrink(const Args& args, Io& io) {
   return kExitOk;
 }
 
-int cmd_lint(const Args& args, Io& io) {
-  bool as_json = false;
-  std::string file;
-  for (const std::string& a : args) {
-    if (a == "--json") {
-      as_json = true;
-    } else if (file.empty() && !a.starts_with("--")) {
-      file = a;
-    } else {
-      return usage_error(io, "unknown lint argument: " + a);
-    }
-  }
+int cmd_lint(const std::string& file, bool as_json, Io& io) {
   Result<std::string> input = Status::Internal("cave_internal_error", "unread");
   if (file.empty() || file == "-") {
     input = read_all(io.in, kMaxStdinBytes);
@@ -143,14 +143,13 @@ int cmd_lint(const Args& args, Io& io) {
   return kExitOk;
 }
 
-int cmd_recover(const Args& args, Io& io) {
-  if (args.size() != 1) return usage_error(io, "recover takes exactly one handle");
+int cmd_recover(const std::string& handle, Io& io) {
   Result<std::unique_ptr<ccr::Store>> store = open_default_store();
   if (!store.ok()) {
     io.err << "caveman-shrink recover: " << store.status().ToString() << "\n";
     return kExitError;
   }
-  Result<std::string> original = store.value()->get(base::normalize_ccr_handle(args[0]));
+  Result<std::string> original = store.value()->get(base::normalize_ccr_handle(handle));
   if (!original.ok()) {
     io.err << "caveman-shrink recover: " << original.status().ToString() << "\n";
     return kExitError;
@@ -159,29 +158,10 @@ int cmd_recover(const Args& args, Io& io) {
   return kExitOk;
 }
 
-int cmd_run(const Args& options, const Args& command, Io& io) {
-  bool full = false;
-  bool shell = false;
-  std::size_t window = kDefaultWindowBytes;
-  for (std::size_t i = 0; i < options.size(); ++i) {
-    const std::string& a = options[i];
-    if (a == "--full") {
-      full = true;
-    } else if (a == "--shell") {
-      shell = true;
-    } else if (a == "--max-bytes" && i + 1 < options.size()) {
-      const std::string& v = options[++i];
-      std::size_t n = 0;
-      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-      if (ec != std::errc() || end != v.data() + v.size() || n == 0) {
-        return usage_error(io, "--max-bytes needs a positive integer", kExitShrinkFailed);
-      }
-      window = n;
-    } else {
-      return usage_error(io, "unknown option before --: " + a, kExitShrinkFailed);
-    }
-  }
-  if (command.empty()) return usage_error(io, "no command after --", kExitShrinkFailed);
+int cmd_run(const Flags& flags, const Args& command, Io& io) {
+  const bool shell = flags.shell;
+  const std::size_t window = flags.window;
+  if (command.empty()) return base::usage_error(kTool, "no command after --", io.err, kExitRunnerFailed);
   RunOptions run_options;
   run_options.argv = command;
   run_options.shell = shell;
@@ -189,17 +169,17 @@ int cmd_run(const Args& options, const Args& command, Io& io) {
   Result<RunResult> ran = run_command(run_options);
   if (!ran.ok()) {
     io.err << "caveman-shrink: " << ran.status().ToString() << "\n";
-    return kExitShrinkFailed;
+    return kExitRunnerFailed;
   }
   const RunResult& run = ran.value();
   if (run.exec_failed) {
     io.err << "caveman-shrink: "
-           << (run.exit_code == kExitNotFound ? "cave_command_not_found: "
+           << (run.exit_code == base::kExitNotFound ? "cave_command_not_found: "
                                               : "cave_command_not_executable: ")
            << (shell ? std::string("/bin/sh") : command[0]) << ": " << run.exec_error << "\n";
     return run.exit_code;
   }
-  if (full) {
+  if (flags.full) {
     io.out << run.output;
     io.out.flush();
     if (run.stopped) io.err << "caveman-shrink: output stopped: " << describe_exit(run) << "\n";
@@ -214,30 +194,54 @@ int cmd_run(const Args& options, const Args& command, Io& io) {
   return run.exit_code;
 }
 
+// The app: shrink's flags at the top (a bare call shrinks), three subcommands, and the
+// options of `-- <cmd>` mode, which only count before the `--`.
+std::unique_ptr<CLI::App> make_cli(const ToolInfo& tool, Flags* f) {
+  std::unique_ptr<CLI::App> app = base::make_app(tool, kSynopsis, kFooter);
+  app->add_flag("--json", f->json, "Catalog mode: the report and the output as one JSON object on stdout");
+  app->add_flag("--full", f->full, "With --: print the output exactly");
+  app->add_flag("--shell", f->shell, "With --: run /bin/sh -c \"<cmd> [args...]\"");
+  app->add_option("--max-bytes", f->window, "With --: compress the first N bytes (default 8388608)")
+      ->transform(base::decimal())
+      ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()));
+  CLI::App* shrink = app->add_subcommand("shrink", "Tool catalog on stdin -> smaller catalog on stdout");
+  shrink->add_flag("--json", f->json, "The report and the output as one JSON object on stdout");
+  CLI::App* lint = app->add_subcommand("lint", "Per-tool token cost and the worst offenders");
+  lint->add_option("file", f->lint_file, "The catalog (default or -: stdin)");
+  lint->add_flag("--json", f->lint_json, "The report as JSON");
+  CLI::App* recover = app->add_subcommand("recover", "The exact original bytes behind a handle");
+  recover->add_option("handle", f->handle, "A ccr_ handle, in any spelling an agent quotes")->required();
+  return app;
+}
+
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
         std::ostream& err) {
   Io io{in, out, err};
-  ToolInfo tool{"caveman-shrink", "caveman.shrink.version.v1", kUsage,
+  ToolInfo tool{kTool, "caveman.shrink.version.v1", kSynopsis,
                 {"catalog-shrink", "lint", "recover", "command-output"}};
-  if (auto rc = handle_common_flags(tool, args, out)) return *rc;
-
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--") {
-      return cmd_run(Args(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(i)),
-                     Args(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end()), io);
-    }
+  // `--` splits caveman-shrink's options from the command, whose arguments are never parsed.
+  auto dashes = std::find(args.begin(), args.end(), "--");
+  const bool command_mode = dashes != args.end();
+  Flags flags;
+  std::unique_ptr<CLI::App> app = make_cli(tool, &flags);
+  if (auto rc = base::parse_args(*app, tool, {args.begin(), dashes}, out, err,
+                                 command_mode ? kExitRunnerFailed : kExitUsage)) {
+    return *rc;
   }
-  if (args.empty()) return cmd_shrink({}, io);
-  const std::string& verb = args[0];
-  Args rest(args.begin() + 1, args.end());
-  if (verb == "shrink") return cmd_shrink(rest, io);
-  if (verb == "lint") return cmd_lint(rest, io);
-  if (verb == "recover") return cmd_recover(rest, io);
-  if (verb == "--json") return cmd_shrink(args, io);
-  err << kUsage;
-  return usage_error(io, "unknown command: " + verb);
+  const bool command_options = flags.full || flags.shell || app->count("--max-bytes") > 0;
+  if (command_mode) {
+    if (!app->get_subcommands().empty() || flags.json) {
+      return base::usage_error(kTool, "only --full, --shell and --max-bytes go before --", err,
+                               kExitRunnerFailed);
+    }
+    return cmd_run(flags, Args(dashes + 1, args.end()), io);
+  }
+  if (command_options) return base::usage_error(kTool, "--full, --shell and --max-bytes need -- <cmd>", err);
+  if (app->got_subcommand("lint")) return cmd_lint(flags.lint_file, flags.lint_json, io);
+  if (app->got_subcommand("recover")) return cmd_recover(flags.handle, io);
+  return cmd_shrink(flags.json, io);
 }
 
 }  // namespace caveman::shrink

@@ -21,6 +21,9 @@ struct ToolInfo {
   std::vector<std::string_view> capabilities;  // listed by `version --json`
 };
 
+// Prints `<name> <version>`, or with `json` the one-line `version --json` object.
+void print_version(const ToolInfo& tool, bool json, std::ostream& out);
+
 // Returns an exit code when `args` (program name excluded) is a common flag, else nullopt.
 std::optional<int> handle_common_flags(const ToolInfo& tool, const std::vector<std::string>& args,
                                        std::ostream& out);

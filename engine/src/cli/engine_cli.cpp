@@ -1,17 +1,18 @@
 #include "cli/engine_cli.h"
 
-#include <charconv>
-#include <functional>
 #include <istream>
 #include <optional>
-#include <string>
+#include <memory>
 #include <ostream>
+#include <string>
+#include <string_view>
 
 #include "caveman/base/ccr_handle.h"
+#include "caveman/base/cli.h"
 #include "caveman/ccr.h"
 #include "caveman/engine.h"
 #include "caveman/tokens.h"
-#include "caveman/version.h"
+#include "caveman/common_flags.h"
 #include "cli/evals_command.h"
 #include "cli/objects_command.h"
 #include "cli/pixel_command.h"
@@ -30,52 +31,24 @@ struct Io {
   std::ostream& err;
 };
 
-// Per-command usage lines; the top-level usage is assembled from them so the two never drift.
-constexpr const char* kCompressUsage =
-    "  compress [--type T|auto] [--query Q] [--budget N] [--json]\n"
-    "                                                stdin → compressed stdout, report on stderr;\n"
-    "                                                --budget: o200k tokens a line-oriented view is\n"
-    "                                                cut to (default 25000, 0 = none)\n";
-constexpr const char* kDetectUsage =
-    "  detect                                        print the content type of stdin\n";
-constexpr const char* kExpandUsage =
-    "  expand                                        factored view on stdin → the exact bytes it\n"
-    "                                                stands for (no store; markers stay)\n";
-constexpr const char* kRetrieveUsage =
-    "  retrieve <handle> [query]                     exact original bytes (or a query view);\n"
-    "                                                handle: ccr_…, ccr_obj_… or ccr://<id>\n";
-constexpr const char* kObjectsUsage =
-    "  objects list|get|set …                        typed objects of the native runtime\n";
-constexpr const char* kStatsUsage =
-    "  stats                                         recovery-store savings as JSON\n";
-constexpr const char* kRegistryUsage =
-    "  registry                                      compressor capability manifest as JSON\n";
-constexpr const char* kCountUsage =
-    "  count [--ids] [--jsonl]                       o200k_base token count (or ids) of stdin;\n"
-    "                                                --jsonl: one JSON string per line in and out\n";
-constexpr const char* kToonUsage =
-    "  toon encode|decode [options]                  JSON ⇄ TOON\n";
-constexpr const char* kEvalsUsage =
-    "  evals run [--fixtures DIR]                    run the eval suite, JSON report\n";
-constexpr const char* kPixelUsage =
-    "  pixel render|simulate [options] <file>        text → PNG pages; request transform dry run\n";
-constexpr const char* kVersionUsage =
-    "  version [--json]                              print the version\n";
+constexpr std::string_view kTool = "caveman-engine";
 
-constexpr const char* kUsageFooter =
-    "\n"
+constexpr const char* kFooter =
     "exit codes: 0 ok (also when the input passes through unchanged), 1 error,\n"
     "            2 usage error, unknown command or not implemented\n"
     "environment: CAVEMAN_CCR_DB, CAVEMAN_HOME, CAVEMAN_CCR_MAX_BYTES, CAVE_ENGINE_TOON,\n"
-    "             CAVE_PIXEL_MODELS, CAVE_PIXEL_DENSITY\n";
+    "             CAVE_PIXEL_MODELS, CAVE_PIXEL_DENSITY, CAVEMAN_LOG_LEVEL\n";
 
-const std::string& usage() {
-  static const std::string text = std::string("usage: caveman-engine <command> [options]\n\ncommands:\n") +
-                                  kCompressUsage + kDetectUsage + kExpandUsage + kRetrieveUsage + kObjectsUsage +
-                                  kStatsUsage + kRegistryUsage + kCountUsage + kToonUsage +
-                                  kEvalsUsage + kPixelUsage + kVersionUsage + kUsageFooter;
-  return text;
-}
+// What the command line asked for, filled by CLI11.
+struct Flags {
+  Options compress;
+  bool json = false;
+  std::string handle;
+  std::optional<std::string> query;
+  bool ids = false;
+  bool jsonl = false;
+  std::string fixtures;
+};
 
 int fail(Io& io, const std::string& context, const Status& s) {
   io.err << context << ": " << s.ToString() << "\n";
@@ -91,34 +64,10 @@ Result<std::shared_ptr<ccr::Store>> open_default_store() {
   return std::shared_ptr<ccr::Store>(std::move(store));
 }
 
-int cmd_compress(const Args& args, Io& io) {
-  Options options;
+int cmd_compress(const Flags& f, Io& io) {
+  Options options = f.compress;
   options.mode = "compress";
-  bool as_json = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--json") {
-      as_json = true;
-    } else if (a == "--type" || a == "--query" || a == "--budget") {
-      if (i + 1 >= args.size()) {
-        io.err << "compress: " << a << " needs a value\n" << usage();
-        return kExitUsage;
-      }
-      const std::string& v = args[++i];
-      if (a == "--budget") {
-        auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), options.budget_tokens);
-        if (ec != std::errc() || end != v.data() + v.size() || options.budget_tokens < 0) {
-          io.err << "compress: cave_invalid_arguments: --budget takes a whole number ≥ 0\n";
-          return kExitUsage;
-        }
-      } else {
-        (a == "--type" ? options.type : options.query) = v;
-      }
-    } else {
-      io.err << "compress: cave_invalid_arguments: unknown compress flag: " << a << "\n";
-      return kExitUsage;
-    }
-  }
+  const bool as_json = f.json;
   if (options.type == "auto") options.type.clear();
   Result<std::string> input = read_stdin(io);
   if (!input.ok()) return fail(io, "read stdin", input.status());
@@ -140,14 +89,14 @@ int cmd_compress(const Args& args, Io& io) {
   return kExitOk;
 }
 
-int cmd_detect(const Args&, Io& io) {
+int cmd_detect(const Flags&, Io& io) {
   Result<std::string> input = read_stdin(io);
   if (!input.ok()) return fail(io, "read stdin", input.status());
   io.out << detect(input.value()) << "\n";
   return kExitOk;
 }
 
-int cmd_expand(const Args&, Io& io) {
+int cmd_expand(const Flags&, Io& io) {
   Result<std::string> input = read_stdin(io);
   if (!input.ok()) return fail(io, "read stdin", input.status());
   Result<std::string> out = expand_view(input.value());
@@ -156,23 +105,18 @@ int cmd_expand(const Args&, Io& io) {
   return kExitOk;
 }
 
-int cmd_retrieve(const Args& args, Io& io) {
-  if (args.empty()) {
-    io.err << "retrieve: cave_invalid_arguments: missing handle\n" << usage();
-    return kExitUsage;
-  }
+int cmd_retrieve(const Flags& f, Io& io) {
   Result<std::shared_ptr<ccr::Store>> store = open_default_store();
   if (!store.ok()) return fail(io, "cannot open recovery store", store.status());
   Engine engine(store.value());
-  std::string handle = base::normalize_ccr_handle(args[0]);
-  Result<std::string> r = args.size() >= 2 ? engine.retrieve_query(handle, args[1])
-                                           : engine.retrieve(handle);
+  std::string handle = base::normalize_ccr_handle(f.handle);
+  Result<std::string> r = f.query ? engine.retrieve_query(handle, *f.query) : engine.retrieve(handle);
   if (!r.ok()) return fail(io, "retrieve", r.status());
   io.out << r.value();
   return kExitOk;
 }
 
-int cmd_stats(const Args&, Io& io) {
+int cmd_stats(const Flags&, Io& io) {
   Result<std::shared_ptr<ccr::Store>> store = open_default_store();
   if (!store.ok()) return fail(io, "cannot open recovery store", store.status());
   Result<ccr::StoreStats> s = store.value()->stats();
@@ -181,7 +125,7 @@ int cmd_stats(const Args&, Io& io) {
   return kExitOk;
 }
 
-int cmd_registry(const Args&, Io& io) {
+int cmd_registry(const Flags&, Io& io) {
   io.out << Registry::capability_manifest_json() << "\n";
   return kExitOk;
 }
@@ -205,19 +149,9 @@ void write_count(const tokens::O200kCounter& counter, std::string_view text, boo
 
 // count [--ids] [--jsonl]: with --jsonl every stdin line is one JSON string and each gets its
 // own output line (batch mode for scripts and the tokenizer e2e test).
-int cmd_count(const Args& args, Io& io) {
-  bool ids = false;
-  bool jsonl = false;
-  for (const std::string& a : args) {
-    if (a == "--ids") {
-      ids = true;
-    } else if (a == "--jsonl") {
-      jsonl = true;
-    } else {
-      io.err << "count: cave_invalid_arguments: unknown argument: " << a << "\n";
-      return kExitUsage;
-    }
-  }
+int cmd_count(const Flags& f, Io& io) {
+  const bool ids = f.ids;
+  const bool jsonl = f.jsonl;
   Result<std::string> input = read_stdin(io);
   if (!input.ok()) return fail(io, "read stdin", input.status());
   const tokens::O200kCounter& counter = tokens::default_counter();
@@ -243,68 +177,103 @@ int cmd_count(const Args& args, Io& io) {
   return kExitOk;
 }
 
-int cmd_version(const Args& args, Io& io) {
-  if (!args.empty() && args[0] == "--json") {
-    io.out << "{\"name\":\"caveman-engine\",\"version\":\"" << kVersion
-           << "\",\"schema\":\"caveman.engine.version.v1\"}\n";
-  } else {
-    io.out << "caveman-engine " << kVersion << "\n";
-  }
-  return kExitOk;
-}
+int cmd_evals(const Flags& f, Io& io) { return run_evals(f.fixtures, io.out, io.err); }
 
+using Handler = int (*)(const Flags&, Io&);
+
+// The commands CLI11 parses fully, and those whose own parser takes the rest of the line.
 struct Command {
   const char* name;
-  const char* usage;  // nullptr: the command prints its own detailed --help
-  std::function<int(const Args&, Io&)> run;
+  const char* summary;
+  Handler run;
 };
 
-bool asks_for_help(const Args& args) {
-  for (const std::string& a : args) {
-    if (a == "--help" || a == "-h") return true;
+constexpr Command kCommands[] = {
+    {"compress", "stdin -> compressed stdout, report on stderr", cmd_compress},
+    {"detect", "Print the content type of stdin", cmd_detect},
+    {"expand", "Factored view on stdin -> the exact bytes it stands for (no store; markers stay)",
+     cmd_expand},
+    {"retrieve", "Exact original bytes (or a query view); handle: ccr_..., ccr_obj_... or ccr://<id>",
+     cmd_retrieve},
+    {"stats", "Recovery-store savings as JSON", cmd_stats},
+    {"registry", "Compressor capability manifest as JSON", cmd_registry},
+    {"count", "o200k_base token count (or ids) of stdin", cmd_count},
+    {"evals", "Run the eval suite: evals run [--fixtures DIR], JSON report", cmd_evals},
+};
+
+using PassThrough = int (*)(const Args&, Io&);
+
+struct Delegated {
+  const char* name;
+  const char* summary;
+  PassThrough run;
+  bool own_help;  // its parser answers --help with its detailed usage
+};
+
+const Delegated kDelegated[] = {
+    {"toon", "JSON <-> TOON: toon encode|decode [options] (toon --help)",
+     [](const Args& a, Io& io) { return run_toon_command(a, io.in, io.out, io.err); }, true},
+    {"objects",
+     "Typed objects: objects list <session> [--limit N] [--full] | get <id> | set <id>\n"
+     "[--currentness current|stale|archived] [--lifecycle hot|warm|cold|archived]",
+     [](const Args& a, Io& io) { return run_objects_command(a, io.out, io.err); }, false},
+    {"pixel", "Text -> PNG pages; request transform dry run: pixel render|simulate (pixel --help)",
+     [](const Args& a, Io& io) { return run_pixel_command(a, io.out, io.err); }, true},
+};
+
+void add_options(CLI::App& app, Flags* f) {
+  CLI::App* compress = app.get_subcommand("compress");
+  compress->add_option("--type", f->compress.type, "Content type, or auto (default)");
+  compress->add_option("--query", f->compress.query, "What the reader looks for (ranks the kept lines)");
+  compress->add_option("--budget", f->compress.budget_tokens,
+                       "o200k tokens a line-oriented view is cut to (default 25000, 0 = none)")
+      ->transform(base::decimal());
+  compress->add_flag("--json", f->json, "The report and the output as one JSON object on stdout");
+  CLI::App* retrieve = app.get_subcommand("retrieve");
+  retrieve->add_option("handle", f->handle, "ccr_..., ccr_obj_... or ccr://<id>")->required();
+  retrieve->add_option("query", f->query, "Only the records that match");
+  CLI::App* count = app.get_subcommand("count");
+  count->add_flag("--ids", f->ids, "Token ids instead of the count");
+  count->add_flag("--jsonl", f->jsonl, "One JSON string per line in and out");
+  CLI::App* evals = app.get_subcommand("evals")->require_subcommand(1);
+  evals->add_subcommand("run", "Run the suite (the embedded one, or --fixtures DIR)")
+      ->add_option("--fixtures", f->fixtures, "A directory of fixtures and a manifest");
+}
+
+std::unique_ptr<CLI::App> make_cli(const ToolInfo& tool, Flags* f) {
+  std::unique_ptr<CLI::App> app = base::make_app(
+      tool, "caveman-engine: compress, detect, retrieve and count, stdin to stdout.", kFooter);
+  app->require_subcommand(0, 1);
+  for (const Command& c : kCommands) app->add_subcommand(c.name, c.summary);
+  for (const Delegated& d : kDelegated) {
+    // Their own parsers read everything after the name.
+    CLI::App* sub = app->add_subcommand(d.name, d.summary)->prefix_command();
+    if (d.own_help) sub->set_help_flag();
   }
-  return false;
+  add_options(*app, f);
+  return app;
 }
 
 }  // namespace
 
 int run_engine_cli(const Args& args, std::istream& in, std::ostream& out, std::ostream& err) {
   Io io{in, out, err};
-  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-    (args.empty() ? err : out) << usage();
+  ToolInfo tool{kTool, "caveman.engine.version.v1", "", {}};
+  Flags flags;
+  std::unique_ptr<CLI::App> app = make_cli(tool, &flags);
+  if (args.empty()) {  // a bare call shows the help, on stderr
+    err << app->help();
     return kExitOk;
   }
-  if (args[0] == "--version") return cmd_version({}, io);
-  const Command commands[] = {
-      {"compress", kCompressUsage, cmd_compress},
-      {"detect", kDetectUsage, cmd_detect},
-      {"expand", kExpandUsage, cmd_expand},
-      {"retrieve", kRetrieveUsage, cmd_retrieve},
-      {"stats", kStatsUsage, cmd_stats},
-      {"registry", kRegistryUsage, cmd_registry},
-      {"count", kCountUsage, cmd_count},
-      {"version", kVersionUsage, cmd_version},
-      {"toon", nullptr,
-       [](const Args& a, Io& io2) { return run_toon_command(a, io2.in, io2.out, io2.err); }},
-      {"evals", kEvalsUsage,
-       [](const Args& a, Io& io2) { return run_evals_command(a, io2.out, io2.err); }},
-      {"objects", kObjectsUsage,
-       [](const Args& a, Io& io2) { return run_objects_command(a, io2.out, io2.err); }},
-      {"pixel", nullptr,
-       [](const Args& a, Io& io2) { return run_pixel_command(a, io2.out, io2.err); }},
-  };
-  Args rest(args.begin() + 1, args.end());
-  for (const Command& c : commands) {
-    if (args[0] != c.name) continue;
-    if (c.usage != nullptr && asks_for_help(rest)) {
-      out << "usage: caveman-engine\n" << c.usage << kUsageFooter;
-      return kExitOk;
-    }
-    return c.run(rest, io);
+  if (auto rc = base::parse_args(*app, tool, args, out, err)) return *rc;
+  const std::string name = app->get_subcommands().front()->get_name();
+  for (const Command& c : kCommands) {
+    if (name == c.name) return c.run(flags, io);
   }
-  err << "caveman-engine: cave_unknown_command: unknown caveman-engine subcommand: " << args[0]
-      << "\n";
-  return kExitUsage;
+  for (const Delegated& d : kDelegated) {
+    if (name == d.name) return d.run(app->get_subcommand(name)->remaining(), io);
+  }
+  return kExitUsage;  // unreachable: CLI11 accepts only the names above
 }
 
 }  // namespace caveman::engine_cli

@@ -6,13 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "caveman/base/exit_code.h"
+
 namespace caveman::engine_cli {
 
-// Exit codes: 0 ok (also on pass-through), 1 error, 2 usage / unknown subcommand /
-// not implemented.
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitError = 1;
-inline constexpr int kExitUsage = 2;
+// Exit codes (base/exit_code.h): 0 ok (also on pass-through), 1 error, 2 usage / unknown
+// subcommand / not implemented.
+using base::kExitError;
+using base::kExitOk;
+using base::kExitUsage;
 
 inline constexpr std::size_t kMaxStdinBytes = 64ULL * 1024 * 1024;
 

@@ -7,22 +7,7 @@
 
 namespace caveman::engine_cli {
 
-int run_evals_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  constexpr const char* kEvalsUsage = "usage: caveman-engine evals run [--fixtures DIR]\n";
-  if (args.empty() || args[0] != "run") {
-    err << "evals: cave_invalid_arguments: expected `run`\n" << kEvalsUsage;
-    return kExitUsage;
-  }
-  std::string dir;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    if (args[i] == "--fixtures" && i + 1 < args.size()) {
-      dir = args[++i];
-    } else {
-      err << "evals: cave_invalid_arguments: unexpected argument: " << args[i] << "\n"
-          << kEvalsUsage;
-      return kExitUsage;
-    }
-  }
+int run_evals(const std::string& dir, std::ostream& out, std::ostream& err) {
   Result<evals::Suite> suite =
       dir.empty() ? Result<evals::Suite>(evals::embedded_suite()) : evals::load_dir(dir);
   if (!suite.ok()) {

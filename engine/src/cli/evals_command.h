@@ -1,18 +1,17 @@
-// `caveman-engine evals run [--fixtures DIR]` (docs/spec/ranking.md#evals): runs the embedded
-// eval suite (or the one in DIR) and prints the report as indented JSON plus a newline.
-// Exit 0 when every fixture passed, 1 when any failed or the suite could not be loaded
-// (one `evals: cave_…` line on stderr), 2 for wrong arguments.
+// `caveman-engine evals run [--fixtures DIR]` (docs/spec/ranking.md#evals): runs the embedded eval suite
+// (or the one in DIR) and prints the report as indented JSON plus a newline. Exit 0 when every
+// fixture passed, 1 when any failed or the suite could not be loaded (one `evals: cave_…` line
+// on stderr); wrong arguments are caught by the command line (exit 2).
 #ifndef CAVEMAN_CLI_EVALS_COMMAND_H_
 #define CAVEMAN_CLI_EVALS_COMMAND_H_
 
 #include <iosfwd>
 #include <string>
-#include <vector>
 
 namespace caveman::engine_cli {
 
-// `args` are the words after `evals`.
-int run_evals_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// `dir` empty: the embedded suite.
+int run_evals(const std::string& dir, std::ostream& out, std::ostream& err);
 
 }  // namespace caveman::engine_cli
 

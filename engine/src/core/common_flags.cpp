@@ -5,6 +5,21 @@
 
 namespace caveman {
 
+void print_version(const ToolInfo& tool, bool json, std::ostream& out) {
+  if (!json) {
+    out << tool.name << " " << kVersion << "\n";
+    return;
+  }
+  json::Value v = json::Value::object();
+  v.add("name", json::Value::string(std::string(tool.name)));
+  v.add("version", json::Value::string(kVersion));
+  v.add("schema", json::Value::string(std::string(tool.schema)));
+  json::Value caps = json::Value::array();
+  for (std::string_view c : tool.capabilities) caps.items.push_back(json::Value::string(std::string(c)));
+  v.add("capabilities", std::move(caps));
+  out << json::to_compact(v) << "\n";
+}
+
 std::optional<int> handle_common_flags(const ToolInfo& tool, const std::vector<std::string>& args,
                                        std::ostream& out) {
   if (args.empty()) return std::nullopt;
@@ -14,22 +29,11 @@ std::optional<int> handle_common_flags(const ToolInfo& tool, const std::vector<s
     return 0;
   }
   if (a == "--version") {
-    out << tool.name << " " << kVersion << "\n";
+    print_version(tool, /*json=*/false, out);
     return 0;
   }
   if (a == "version") {
-    if (args.size() >= 2 && args[1] == "--json") {
-      json::Value v = json::Value::object();
-      v.add("name", json::Value::string(std::string(tool.name)));
-      v.add("version", json::Value::string(kVersion));
-      v.add("schema", json::Value::string(std::string(tool.schema)));
-      json::Value caps = json::Value::array();
-      for (std::string_view c : tool.capabilities) caps.items.push_back(json::Value::string(std::string(c)));
-      v.add("capabilities", std::move(caps));
-      out << json::to_compact(v) << "\n";
-    } else {
-      out << tool.name << " " << kVersion << "\n";
-    }
+    print_version(tool, args.size() >= 2 && args[1] == "--json", out);
     return 0;
   }
   return std::nullopt;

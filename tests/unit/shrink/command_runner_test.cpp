@@ -39,7 +39,7 @@ TEST(RunCommand, NoShellUnlessAsked) {
 TEST(RunCommand, MissingAndNonExecutableCommands) {
   RunResult missing = run({"caveman-no-such-command-xyz"});
   EXPECT_TRUE(missing.exec_failed);
-  EXPECT_EQ(missing.exit_code, kExitNotFound);
+  EXPECT_EQ(missing.exit_code, base::kExitNotFound);
   EXPECT_EQ(missing.exec_error, "command not found");
 
   caveman::testing::TempDir dir;
@@ -47,7 +47,7 @@ TEST(RunCommand, MissingAndNonExecutableCommands) {
   caveman::testing::write_file(file, "#!/bin/sh\necho hi\n");
   RunResult denied = run({file});
   EXPECT_TRUE(denied.exec_failed);
-  EXPECT_EQ(denied.exit_code, kExitNotExecutable);
+  EXPECT_EQ(denied.exit_code, base::kExitNotExecutable);
 }
 
 TEST(RunCommand, KilledBySignalMapsTo128PlusN) {

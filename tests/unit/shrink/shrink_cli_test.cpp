@@ -88,7 +88,7 @@ TEST_F(ShrinkCli, InvalidJsonPassesThroughWithExitZero) {
 
 TEST_F(ShrinkCli, OversizedStdinIsRefused) {
   Outcome o = run_cli({}, std::string(kMaxStdinBytes + 1, ' '));
-  EXPECT_EQ(o.code, kExitError);
+  EXPECT_EQ(o.code, base::kExitError);
   EXPECT_NE(o.err.find("cave_input_too_large: stdin exceeds 33554432 bytes"), std::string::npos);
   EXPECT_TRUE(o.out.empty());
 }
@@ -100,23 +100,23 @@ TEST_F(ShrinkCli, LintPrintsTheTable) {
   EXPECT_NE(o.out.find("(basis: inferred)"), std::string::npos);
   Outcome from_stdin = run_cli({"lint"}, testing::playwright_catalog());
   EXPECT_EQ(from_stdin.out, o.out);
-  EXPECT_EQ(run_cli({"lint", dir_.file("missing.json")}).code, kExitError);
-  EXPECT_EQ(run_cli({"lint"}, "[]").code, kExitError);
+  EXPECT_EQ(run_cli({"lint", dir_.file("missing.json")}).code, base::kExitError);
+  EXPECT_EQ(run_cli({"lint"}, "[]").code, base::kExitError);
 }
 
 TEST_F(ShrinkCli, RecoverErrors) {
   Outcome unknown = run_cli({"recover", "ccr_00000000000000000000000000000000"});
-  EXPECT_EQ(unknown.code, kExitError);
+  EXPECT_EQ(unknown.code, base::kExitError);
   EXPECT_NE(unknown.err.find("cave_unknown_handle"), std::string::npos);
-  EXPECT_EQ(run_cli({"recover"}).code, kExitUsage);
+  EXPECT_EQ(run_cli({"recover"}).code, base::kExitUsage);
 }
 
 TEST_F(ShrinkCli, UsageErrors) {
-  EXPECT_EQ(run_cli({"frobnicate"}).code, kExitUsage);
-  EXPECT_EQ(run_cli({"shrink", "--bogus"}).code, kExitUsage);
-  EXPECT_EQ(run_cli({"--"}).code, kExitShrinkFailed);
-  EXPECT_EQ(run_cli({"--bogus", "--", "true"}).code, kExitShrinkFailed);
-  EXPECT_EQ(run_cli({"--max-bytes", "0", "--", "true"}).code, kExitShrinkFailed);
+  EXPECT_EQ(run_cli({"frobnicate"}).code, base::kExitUsage);
+  EXPECT_EQ(run_cli({"shrink", "--bogus"}).code, base::kExitUsage);
+  EXPECT_EQ(run_cli({"--"}).code, base::kExitRunnerFailed);
+  EXPECT_EQ(run_cli({"--bogus", "--", "true"}).code, base::kExitRunnerFailed);
+  EXPECT_EQ(run_cli({"--max-bytes", "0", "--", "true"}).code, base::kExitRunnerFailed);
 }
 
 TEST_F(ShrinkCli, CommandModeExitsWithTheCommandsCode) {

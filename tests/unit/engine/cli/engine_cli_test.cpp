@@ -28,7 +28,7 @@ TEST(EngineCli, TopLevelHelpListsEveryCommandOnStdout) {
   EXPECT_EQ(r.code, 0);
   for (const char* verb : {"compress", "detect", "retrieve", "objects", "stats", "registry",
                            "count", "toon", "evals", "pixel", "version"}) {
-    EXPECT_NE(r.out.find(std::string("\n  ") + verb + " "), std::string::npos) << verb;
+    EXPECT_NE(r.out.find(std::string("\n  ") + verb + " "), std::string::npos) << verb;  // CLI11's table
   }
   EXPECT_NE(r.out.find("exit codes:"), std::string::npos);
 }
@@ -39,13 +39,13 @@ TEST(EngineCli, SubcommandHelpPrintsThatCommandsUsageAndReadsNoInput) {
   for (const char* verb : {"compress", "detect", "retrieve", "stats", "count", "evals", "objects"}) {
     CliRun r = run_cli({verb, "--help"}, "{\"not\":\"read\"}");
     EXPECT_EQ(r.code, 0) << verb << ": " << r.err;
-    EXPECT_EQ(r.out.rfind("usage: caveman-engine\n  " + std::string(verb), 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("Usage: caveman-engine " + std::string(verb)), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("registry "), std::string::npos) << "only the asked command: " << verb;
     EXPECT_EQ(r.err, "") << verb;
   }
   CliRun flag_after = run_cli({"compress", "--json", "-h"});
   EXPECT_EQ(flag_after.code, 0);
-  EXPECT_NE(flag_after.out.find("--query Q"), std::string::npos);
+  EXPECT_NE(flag_after.out.find("--query TEXT"), std::string::npos);
 }
 
 TEST(EngineCli, UnknownCommandIsAUsageErrorWithCaveCode) {

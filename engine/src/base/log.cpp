@@ -1,0 +1,38 @@
+#include "caveman/base/log.h"
+
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "caveman/base/env.h"
+#include "caveman/base/exit_code.h"
+
+namespace caveman::base {
+
+void init_logging(std::string_view tool) {
+  // Not registered by name, so a second call (tests, a tool calling another's run()) is fine.
+  auto sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
+  auto logger = std::make_shared<spdlog::logger>(std::string(tool), std::move(sink));
+  logger->set_pattern("%Y-%m-%dT%H:%M:%S.%eZ " + std::string(tool) + " %l: %v",
+                      spdlog::pattern_time_type::utc);
+  spdlog::set_default_logger(std::move(logger));
+  std::optional<std::string> level = process_env()(kLogLevelEnv);
+  spdlog::set_level(level ? spdlog::level::from_str(*level) : spdlog::level::info);
+}
+
+int guarded_main(std::string_view tool, const std::function<int()>& body) {
+  init_logging(tool);
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    spdlog::critical("cave_internal_error: {}", e.what());
+  } catch (...) {
+    spdlog::critical("cave_internal_error: unknown exception");
+  }
+  return kExitError;
+}
+
+}  // namespace caveman::base
