@@ -7,7 +7,7 @@ JOBS ?= 2
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all bootstrap configure build start test test-sanitizers test-asan test-fuzz install bench fuzz fuzz-build soak npm-pack clean help
+.PHONY: all bootstrap configure build start test lint format test-sanitizers test-asan test-fuzz install bench fuzz fuzz-build soak npm-pack clean help
 
 all: build
 
@@ -15,6 +15,8 @@ help:
 	@echo "make start    bootstrap, build (release) and run the proxy on 127.0.0.1:8787"
 	@echo "make test     bootstrap, build and run every test through ctest, then the unit tests and"
 	@echo "              every fuzz target (30 s) in one clang ASan+UBSan build"
+	@echo "make lint     clang-format check, clang-tidy on the last commit's files, lint tests"
+	@echo "make format   rewrite the C++ sources with clang-format"
 	@echo "make build    build the release preset into $(BUILD_DIR)"
 	@echo "make install  copy the binaries into ~/.caveman/bin"
 	@echo "make bench    run the benchmarks and rewrite docs/BENCHMARKS.md"
@@ -34,8 +36,17 @@ start: bootstrap build
 	$(BIN)/caveman start
 
 test: bootstrap build
+	scripts/lint.sh $(BUILD_DIR)
 	ctest --preset $(PRESET)
 	$(MAKE) --no-print-directory test-sanitizers
+
+# clang-format over the tree, clang-tidy on what the last commit changed, the lint ctests.
+lint: configure
+	scripts/lint.sh $(BUILD_DIR)
+
+# Rewrites every C++ file of the product, tests and benchmarks with clang-format.
+format:
+	git ls-files '*.cpp' '*.h' ':!:third_party/**' | xargs clang-format -i
 
 # One clang build with ASan + UBSan (preset fuzz) serves both CI steps: the unit tests
 # (label "unit"; UBSan halts on the first report) and every fuzz target 30 s.

@@ -205,7 +205,12 @@ function runChild(cmd, argv, env, cwd, timeoutMs = 600000) {
 }
 
 async function runSession(session, mode) {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), `caveman-session-${session.id}-${mode}-`));
+  // One path for every mode: the agent prints it (its system prompt's working directory, tool
+  // results, stack traces), so a mode-dependent or random name would bill the modes different
+  // tokens for the same session.
+  const work = path.join(os.tmpdir(), `caveman-session-${session.id}`);
+  fs.rmSync(work, { recursive: true, force: true });
+  fs.mkdirSync(work);
   const home = path.join(work, 'home');
   const cavemanHome = path.join(home, '.caveman');
   const proj = path.join(work, 'proj');
@@ -353,8 +358,10 @@ async function runSession(session, mode) {
     handles: [...new Set(mock.requests.flatMap((q) => handlesIn(q.body.toString('utf8'))))].length,
     stderr: r.stderr.slice(-1500), final: final.slice(0, 400), perRequest: rows.map((x) => ({ ...x.usage, usd: x.usd, rewrite: x.rewrite })),
   };
-  if (!keep) fs.rmSync(work, { recursive: true, force: true });
-  else out.work = work;
+  if (keep) {  // moved aside: the next mode runs in the same path
+    out.work = path.join(fs.mkdtempSync(`${work}-${mode}-`), 'kept');
+    fs.renameSync(work, out.work);
+  } else fs.rmSync(work, { recursive: true, force: true });
   return out;
 }
 

@@ -9,7 +9,7 @@ APT_PACKAGES=(
   nlohmann-json3-dev libsqlitecpp-dev libsqlite3-dev sqlite3 libcpp-httplib-dev
   libtree-sitter-dev libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev
   libyaml-cpp-dev libgumbo-dev zlib1g-dev libssl-dev openssl libbrotli-dev unicode-data
-  clang libclang-rt-14-dev wrk hyperfine chromium time
+  clang libclang-rt-14-dev clang-format clang-tidy wrk hyperfine chromium time
   fonts-spleen unifont
 )
 # Node.js may come from NodeSource, whose nodejs bundles npm and conflicts with

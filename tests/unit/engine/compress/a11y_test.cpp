@@ -6,6 +6,7 @@
 #include "caveman/engine.h"
 #include "compress/a11y_tree.h"
 #include "compress/compressors.h"
+#include "support/corpus_skip.h"
 #include "support/test_support.h"
 
 namespace caveman::compress {
@@ -292,7 +293,7 @@ TEST(A11yCompressorTest, CorpusAxTree) {
     EXPECT_LT(focused->bytes.size() * 4, full->bytes.size());
     return;
   }
-  GTEST_SKIP() << "corpus not available";
+  CAVEMAN_CORPUS_MISSING() << "corpus not available";
 }
 
 // A native <select>: Chrome nests its options in a bare MenuListPopup. The popup adds nothing

@@ -15,6 +15,7 @@
 #include "caveman/engine.h"
 #include "compress/code/language.h"
 #include "compress/code/parse.h"
+#include "support/corpus_skip.h"
 #include "support/test_support.h"
 
 namespace caveman::compress::code {
@@ -150,7 +151,7 @@ std::vector<caveman::corpus::CorpusFile> code_files() {
 
 TEST(CodeCorpusTest, EveryCodeFileCompressesReparsesAndKeepsNames) {
   auto files = code_files();
-  if (files.empty()) GTEST_SKIP() << "corpus not found at " << caveman::corpus::corpus_dir();
+  if (files.empty()) CAVEMAN_CORPUS_MISSING() << "corpus not found at " << caveman::corpus::corpus_dir();
   EXPECT_GE(files.size(), 6u);
   Engine engine(nullptr);
   Options options;

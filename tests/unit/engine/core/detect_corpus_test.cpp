@@ -7,6 +7,7 @@
 
 #include "caveman/engine.h"
 #include "support/corpus.h"
+#include "support/corpus_skip.h"
 
 namespace caveman {
 namespace {
@@ -22,7 +23,7 @@ std::string first_lines(const std::string& s, std::size_t n) {
 
 TEST(DetectCorpusTest, AtLeast97PercentOfTheCorpusIsDetectedAsItsKind) {
   std::vector<corpus::CorpusFile> files = corpus::corpus_manifest();
-  if (files.empty()) GTEST_SKIP() << "corpus not found at " << corpus::corpus_dir();
+  if (files.empty()) CAVEMAN_CORPUS_MISSING() << "corpus not found at " << corpus::corpus_dir();
   std::size_t right = 0;
   for (const corpus::CorpusFile& f : files) {
     std::string kind = detect(corpus::read_file(f.path));
@@ -39,7 +40,7 @@ TEST(DetectCorpusTest, TheFirst300LinesOfAnHtmlDocumentAreHtml) {
     ++seen;
     EXPECT_EQ(detect(first_lines(corpus::read_file(f.path), 300)), "html") << f.name;
   }
-  if (seen == 0) GTEST_SKIP() << "corpus not found at " << corpus::corpus_dir();
+  if (seen == 0) CAVEMAN_CORPUS_MISSING() << "corpus not found at " << corpus::corpus_dir();
 }
 
 }  // namespace

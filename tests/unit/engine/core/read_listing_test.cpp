@@ -21,6 +21,7 @@
 #include "caveman/ccr.h"
 #include "caveman/engine.h"
 #include "core/wrappers.h"
+#include "support/corpus_skip.h"
 #include "support/test_support.h"
 
 namespace caveman::core {
@@ -141,7 +142,7 @@ class ReadListingTest : public ::testing::Test {
   // Every corpus file in `style`, whole and (Claude Code's Read only) its first 300 lines.
   static void check_corpus(const Style& style) {
     std::vector<corpus::CorpusFile> files = corpus::corpus_manifest();
-    if (files.empty()) GTEST_SKIP() << "corpus not found at " << corpus::corpus_dir();
+    if (files.empty()) CAVEMAN_CORPUS_MISSING() << "corpus not found at " << corpus::corpus_dir();
     for (const corpus::CorpusFile& f : files) {
       std::string file = corpus::read_file(f.path);
       std::vector<std::string> lines = file_lines(file);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "support/corpus.h"
+#include "support/corpus_skip.h"
 #include "tokens/pretokenize.h"
 
 namespace caveman::tokens {
@@ -72,7 +73,7 @@ TEST(PretokenizeFastPath, KnownPieces) {
 
 TEST(PretokenizeFastPath, CorpusPiecesMatchTheGeneralPath) {
   std::vector<corpus::CorpusFile> files = corpus::corpus_manifest();
-  if (files.empty()) GTEST_SKIP() << "corpus not available";
+  if (files.empty()) CAVEMAN_CORPUS_MISSING() << "corpus not available";
   for (const corpus::CorpusFile& f : files) {
     std::string text = corpus::read_file(f.path);
     for (std::size_t pos = 0; pos < text.size();) {

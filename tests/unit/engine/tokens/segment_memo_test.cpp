@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "support/corpus.h"
+#include "support/corpus_skip.h"
 
 namespace caveman::tokens {
 namespace {
@@ -83,7 +84,7 @@ TEST(SegmentMemo, RememberedSegmentsCountAnOutputExactly) {
 
 TEST(SegmentMemo, CorpusFilesCountExactly) {
   std::vector<corpus::CorpusFile> files = corpus::corpus_manifest();
-  if (files.empty()) GTEST_SKIP() << "corpus not available";
+  if (files.empty()) CAVEMAN_CORPUS_MISSING() << "corpus not available";
   for (const corpus::CorpusFile& f : files) {
     std::string text = corpus::read_file(f.path);
     SegmentMemo memo(counter());

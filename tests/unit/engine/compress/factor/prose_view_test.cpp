@@ -14,6 +14,7 @@
 #include "compress/factor/expand.h"
 #include "compress/factor/prose_syntax.h"
 #include "support/corpus.h"
+#include "support/corpus_skip.h"
 
 namespace caveman::compress::factor {
 namespace {
@@ -141,7 +142,7 @@ TEST(ProseViewCorpusTest, CorpusTextsRoundTripExactly) {
     std::cout << f.name << ": " << input.size() << " -> " << view.size() << " bytes, " << before
               << " -> " << after << " tokens\n";
   }
-  if (seen == 0) GTEST_SKIP() << "corpus not found at " << corpus::corpus_dir();
+  if (seen == 0) CAVEMAN_CORPUS_MISSING() << "corpus not found at " << corpus::corpus_dir();
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "caveman/tokens.h"
 #include "compress/factor/expand.h"
 #include "support/corpus.h"
+#include "support/corpus_skip.h"
 
 namespace caveman::compress::factor {
 namespace {
@@ -214,7 +215,7 @@ TEST(TabularViewsCorpusTest, CorpusTablesRoundTripExactly) {
                 << tokens::default_counter().count(*view) << " tokens\n";
     }
   }
-  if (seen == 0) GTEST_SKIP() << "corpus not found at " << corpus::corpus_dir();
+  if (seen == 0) CAVEMAN_CORPUS_MISSING() << "corpus not found at " << corpus::corpus_dir();
 }
 
 }  // namespace

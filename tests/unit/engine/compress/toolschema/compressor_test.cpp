@@ -8,6 +8,7 @@
 #include "caveman/toolschema.h"
 #include "compress/compressors.h"
 #include "json/json.h"
+#include "support/corpus_skip.h"
 #include "support/test_support.h"
 #include "unit/engine/compress/toolschema/toolschema_fixtures.h"
 
@@ -122,7 +123,7 @@ TEST(ToolSchemaCompressorTest, CorpusCatalogKeepsNamesAndShrinks) {
     EXPECT_EQ(run(out->bytes)->bytes, out->bytes);
     return;
   }
-  GTEST_SKIP() << "corpus not available";
+  CAVEMAN_CORPUS_MISSING() << "corpus not available";
 }
 
 // Through the whole pipeline, as `caveman-engine compress --type toolschema` runs it: at least

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# `make lint`: the formatting and static checks that gate a change (docs/RELIABILITY.md, "Lint").
+# - clang-format (.clang-format) over every C++ file of the product, its tests and benchmarks:
+#   a file that would change fails the run (`make format` rewrites them);
+# - clang-tidy (.clang-tidy) over the C++ sources changed since LINT_BASE (default HEAD~1:
+#   the commit being landed) — the whole tree takes longer than CI has;
+# - the lint ctests (error-code registry, doc citations) when a configured build exists.
+# usage: scripts/lint.sh [BUILD_DIR]   (default build/release; needs compile_commands.json)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build/release}
+base=${LINT_BASE:-HEAD~1}
+status=0
+
+sources() { git ls-files '*.cpp' '*.h' ':!:third_party/**'; }
+
+unformatted=$(sources | xargs clang-format --dry-run 2>&1 | grep -o '^[^:]*: warning' | cut -d: -f1 | sort -u || true)
+if [[ -n $unformatted ]]; then
+  echo "lint: clang-format would change these files (make format):" >&2
+  echo "$unformatted" | sed 's/^/  /' >&2
+  status=1
+fi
+
+if git rev-parse -q --verify "$base^{commit}" >/dev/null; then
+  changed=$(git diff --name-only --diff-filter=AM "$base" -- '*.cpp' ':!:third_party/**' ':!:tests/fuzz/**' || true)
+  if [[ -n $changed ]]; then
+    [[ -f $build/compile_commands.json ]] || { echo "lint: no $build/compile_commands.json" >&2; exit 1; }
+    max=${LINT_TIDY_MAX:-30}  # ~5 s a file on CI's 2 cores; a wide merge is tidied in part
+    if (($(echo "$changed" | wc -l) > max)); then
+      echo "lint: clang-tidy on the first $max of $(echo "$changed" | wc -l) changed files" >&2
+      changed=$(echo "$changed" | head -n "$max")
+    fi
+    echo "lint: clang-tidy on $(echo "$changed" | wc -l) file(s) changed since $base" >&2
+    # shellcheck disable=SC2086
+    clang-tidy -p "$build" --quiet $changed 2>&1 | grep -E 'warning:|error:' && status=1
+  fi
+fi
+
+if [[ -f $build/CTestTestfile.cmake ]]; then
+  ctest --test-dir "$build" -L lint --output-on-failure -Q || status=1
+fi
+exit $status
