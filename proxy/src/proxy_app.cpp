@@ -179,7 +179,8 @@ int serve(const Config& config, std::ostream& err) {
   Status served = server.serve();
   if (idle_watch) idle_watch->stop();
   if (!signalled.exchange(true)) {
-    pthread_kill(waiter.native_handle(), SIGTERM);  // the listener ended without a signal
+    // The waiter sits in sigwait(SIGTERM): the signal wakes it, it does not end the thread.
+    pthread_kill(waiter.native_handle(), SIGTERM);  // NOLINT(bugprone-bad-signal-to-kill-thread)
   }
   waiter.join();
   if (native_rt) native_rt->stop();

@@ -148,7 +148,7 @@ Result<RunResult> run_command(const RunOptions& options) {
     return result;
   }
 
-  std::string buffer(64 * 1024, '\0');
+  std::string buffer(std::size_t{64} * 1024, '\0');
   while (true) {
     ssize_t got = read(out[0], buffer.data(), buffer.size());
     if (got < 0) {

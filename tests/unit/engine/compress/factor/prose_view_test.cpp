@@ -44,7 +44,7 @@ std::string fill(const std::vector<std::string>& words, std::size_t width, std::
 }
 
 std::vector<std::string> random_words(std::mt19937& rng, std::size_t n) {
-  static const char* kWords[] = {"commit", "the", "log", "of", "reachable", "parents",
+  static const char* const kWords[] = {"commit", "the", "log", "of", "reachable", "parents",
                                  "history", "--follow", "git-rev-list(1)", "a", "set",
                                  "command’s", "output", "é", "symmetric", "difference"};
   std::vector<std::string> out;
