@@ -7,14 +7,15 @@ JOBS ?= 2
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all bootstrap configure build start test lint format test-sanitizers test-asan test-fuzz install bench fuzz fuzz-build soak npm-pack clean help
+.PHONY: all bootstrap configure build start test lint format test-sanitizers test-tsan test-asan test-fuzz install bench fuzz fuzz-build soak npm-pack clean help
 
 all: build
 
 help:
 	@echo "make start    bootstrap, build (release) and run the proxy on 127.0.0.1:8787"
 	@echo "make test     bootstrap, build and run every test through ctest, then the unit tests and"
-	@echo "              every fuzz target (30 s) in one clang ASan+UBSan build"
+	@echo "              every fuzz target (30 s) in one clang ASan+UBSan build, then the proxy and"
+	@echo "              MCP unit tests under ThreadSanitizer"
 	@echo "make lint     clang-format check, clang-tidy on the last commit's files, lint tests"
 	@echo "make format   rewrite the C++ sources with clang-format"
 	@echo "make build    build the release preset into $(BUILD_DIR)"
@@ -39,6 +40,7 @@ test: bootstrap build
 	scripts/lint.sh $(BUILD_DIR)
 	ctest --preset $(PRESET)
 	$(MAKE) --no-print-directory test-sanitizers
+	$(MAKE) --no-print-directory test-tsan
 
 # clang-format over the tree, clang-tidy on what the last commit changed, the lint ctests.
 lint: configure
@@ -55,6 +57,16 @@ test-sanitizers:
 	cmake --build --preset fuzz -j $(JOBS)
 	ctest --preset fuzz
 	scripts/run_fuzz.sh --ci 30 build/fuzz
+
+# g++ ThreadSanitizer over the unit tests of the threaded components only (the proxy with its
+# native runtime, and MCP), to stay inside CI's budget. Each binary runs as one process, so a
+# race between a test's threads and the next test is seen too. Times: docs/RELIABILITY.md.
+TSAN_ENV := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+test-tsan:
+	@test -f build/tsan/build.ninja || cmake --preset tsan
+	cmake --build --preset tsan -j $(JOBS) --target proxy_tests mcp_tests
+	$(TSAN_ENV) build/tsan/bin/proxy_tests --gtest_brief=1
+	$(TSAN_ENV) build/tsan/bin/mcp_tests --gtest_brief=1
 
 # The unit tests under g++'s AddressSanitizer + UndefinedBehaviorSanitizer (label "unit").
 test-asan:

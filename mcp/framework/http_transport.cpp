@@ -10,6 +10,7 @@
 #include <map>
 #include <thread>
 
+#include "caveman/base/mutex.h"
 #include "caveman/base/net.h"
 #include "http_headers.h"
 #include "modern.h"
@@ -120,24 +121,24 @@ void serve_modern_post(const httplib::Request& req, httplib::Response& res, cons
 class Sessions {
  public:
   std::shared_ptr<Session> find(const std::string& id) {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     auto it = by_id_.find(id);
     return it == by_id_.end() ? nullptr : it->second;
   }
   std::string add(std::shared_ptr<Session> s) {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     std::string id = random_session_id();
     by_id_[id] = std::move(s);
     return id;
   }
   bool erase(const std::string& id) {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     return by_id_.erase(id) > 0;
   }
 
  private:
-  std::mutex mu_;
-  std::map<std::string, std::shared_ptr<Session>> by_id_;
+  base::Mutex mu_;
+  std::map<std::string, std::shared_ptr<Session>> by_id_ GUARDED_BY(mu_);
 };
 
 }  // namespace

@@ -278,7 +278,7 @@ std::optional<Json> Session::handle_single(const Json& msg) {
 }
 
 std::optional<Json> Session::handle(const Json& message) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (!message.is_array()) return handle_single(message);
   if (message.empty()) return error_response(nullptr, kInvalidRequest, "empty batch");
   Json replies = Json::array();

@@ -16,12 +16,12 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "caveman/base/mutex.h"
 #include "json_types.h"
 #include "request_state.h"
 
@@ -118,13 +118,20 @@ class Session {
   // "" when nothing is to be sent (notifications, blank lines).
   std::string handle_line(std::string_view line);
 
-  const std::string& protocol_version() const { return protocol_version_; }
-  bool initialized() const { return initialized_; }
+  std::string protocol_version() const EXCLUDES(mu_) {
+    base::MutexLock lock(mu_);
+    return protocol_version_;
+  }
+  bool initialized() const EXCLUDES(mu_) {
+    base::MutexLock lock(mu_);
+    return initialized_;
+  }
 
  private:
-  std::optional<Json> handle_single(const Json& message);
-  Json dispatch(const std::string& method, const Json& params, const std::string& version, bool* ok);
-  Json initialize(const Json& params);
+  std::optional<Json> handle_single(const Json& message) REQUIRES(mu_);
+  Json dispatch(const std::string& method, const Json& params, const std::string& version, bool* ok)
+      REQUIRES(mu_);
+  Json initialize(const Json& params) REQUIRES(mu_);
   Json list_tools(std::string_view version) const;
   Json call_tool(const Json& params, const std::string& version, bool* ok, Json* error);
   bool resolve_call(const Json& params, const Tool** tool, Json* args, Json* error) const;
@@ -132,7 +139,7 @@ class Session {
   Json tool_result_json(ToolResult result, std::string_view version) const;
   const Tool* find_tool(std::string_view name) const;
   // 2026-07-28 (modern.cpp).
-  Json dispatch_per_request(const std::string& method, const Json& params, bool* ok);
+  Json dispatch_per_request(const std::string& method, const Json& params, bool* ok) REQUIRES(mu_);
   Json dispatch_modern(const std::string& method, const Json& params, const Json& capabilities,
                        bool* ok);
   Json discover() const;
@@ -143,9 +150,10 @@ class Session {
   const ServerOptions& options_;
   std::vector<Tool> tools_;
   RequestStateCodec state_codec_;
-  std::string protocol_version_{kProtocolVersions[std::size(kProtocolVersions) - 1]};
-  bool initialized_ = false;
-  std::mutex mu_;  // one message at a time per session
+  mutable base::Mutex mu_;  // one message at a time per session
+  std::string protocol_version_ GUARDED_BY(mu_){
+      kProtocolVersions[std::size(kProtocolVersions) - 1]};
+  bool initialized_ GUARDED_BY(mu_) = false;
 };
 
 Json error_response(const Json& id, int code, std::string_view message);

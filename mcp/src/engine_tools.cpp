@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <mutex>
 #include <optional>
 
 #include "caveman/base/ccr_handle.h"
+#include "caveman/base/mutex.h"
 #include "caveman/base/text.h"
 #include "caveman/toon.h"
 #include "retrieve_ledger.h"
@@ -58,8 +58,10 @@ Json read_only_annotations(bool read_only) {
 }
 
 struct SessionTotals {
-  std::mutex mu;
-  std::int64_t requests = 0, tokens_before = 0, tokens_after = 0;
+  base::Mutex mu;
+  std::int64_t requests GUARDED_BY(mu) = 0;
+  std::int64_t tokens_before GUARDED_BY(mu) = 0;
+  std::int64_t tokens_after GUARDED_BY(mu) = 0;
 };
 
 Tool compress_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<SessionTotals> totals) {
@@ -120,7 +122,7 @@ Tool compress_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Session
     opts.query = query;
     CompressResult r = engine->compress(input, opts);
     {
-      std::lock_guard<std::mutex> lock(totals->mu);
+      base::MutexLock lock(totals->mu);
       ++totals->requests;
       totals->tokens_before += r.tokens_before;
       totals->tokens_after += r.tokens_after;
@@ -273,7 +275,7 @@ Tool stats_tool(std::shared_ptr<SessionTotals> totals) {
       {"required", Json::array({"requests", "tokens_before", "tokens_after", "ratio", "basis", "scope"})}};
   t.annotations = read_only_annotations(true);
   t.handler = [totals](const Json&, const CallContext&) {
-    std::lock_guard<std::mutex> lock(totals->mu);
+    base::MutexLock lock(totals->mu);
     Json p = Json::object();
     p["requests"] = totals->requests;
     p["tokens_before"] = totals->tokens_before;

@@ -6,10 +6,11 @@
 #ifndef CAVEMAN_MCP_RETRIEVE_LEDGER_H_
 #define CAVEMAN_MCP_RETRIEVE_LEDGER_H_
 
-#include <mutex>
 #include <set>
 #include <string>
 #include <utility>
+
+#include "caveman/base/mutex.h"
 
 namespace caveman::mcp {
 
@@ -25,8 +26,8 @@ class RetrieveLedger {
   void record(const std::string& handle, const std::string& trimmed_query);
 
  private:
-  std::mutex mu_;
-  std::set<std::pair<std::string, std::string>> served_;
+  base::Mutex mu_;
+  std::set<std::pair<std::string, std::string>> served_ GUARDED_BY(mu_);
 };
 
 }  // namespace caveman::mcp

@@ -14,9 +14,9 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
-#include <mutex>
 #include <vector>
 
+#include "caveman/base/mutex.h"
 #include "mcp_server.h"
 #include "service.h"
 
@@ -34,7 +34,7 @@ class ServiceHandle {
   // Runs fn(service) under the lock, opening the service first if needed.
   template <typename Fn>
   auto with(Fn&& fn) -> decltype(fn(std::declval<MemService&>())) {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (!service_) {
       Result<std::unique_ptr<MemService>> opened = opener_();
       if (!opened.ok()) return opened.status();
@@ -44,9 +44,9 @@ class ServiceHandle {
   }
 
  private:
-  std::mutex mu_;
+  base::Mutex mu_;
   Opener opener_;
-  std::unique_ptr<MemService> service_;
+  std::unique_ptr<MemService> service_ GUARDED_BY(mu_);
 };
 
 std::vector<mcp::Tool> make_mem_tools(std::shared_ptr<ServiceHandle> service);

@@ -69,7 +69,7 @@ ClientWatch::ClientWatch(std::chrono::milliseconds grace, std::chrono::milliseco
 
 ClientWatch::~ClientWatch() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     stopping_ = true;
   }
   cv_.notify_all();
@@ -80,7 +80,7 @@ std::uint64_t ClientWatch::watch(const ClientPeer& peer, CancelToken* cancel) {
   bool wake = false;
   std::uint64_t ticket = 0;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
     ticket = ++next_ticket_;
     entries_.emplace(ticket, Entry{peer, cancel, std::chrono::steady_clock::now(), kUnknown});
@@ -92,20 +92,20 @@ std::uint64_t ClientWatch::watch(const ClientPeer& peer, CancelToken* cancel) {
 }
 
 void ClientWatch::unwatch(std::uint64_t ticket) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   entries_.erase(ticket);
 }
 
 void ClientWatch::loop() {
-  std::unique_lock<std::mutex> lock(mu_);
+  base::UniqueLock lock(mu_);
   while (!stopping_) {
     if (entries_.empty()) {  // an idle proxy does not tick
       idle_ = true;
-      cv_.wait(lock, [&] { return stopping_ || !entries_.empty(); });
+      cv_.wait(lock.native(), [&]() REQUIRES(mu_) { return stopping_ || !entries_.empty(); });
       idle_ = false;
       continue;
     }
-    cv_.wait_for(lock, tick_, [&] { return stopping_; });
+    cv_.wait_for(lock.native(), tick_, [&]() REQUIRES(mu_) { return stopping_; });
     if (stopping_) break;
     auto now = std::chrono::steady_clock::now();
     std::vector<std::pair<std::uint64_t, ClientPeer>> to_find;

@@ -14,10 +14,10 @@
 #include <condition_variable>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <string>
 #include <thread>
 
+#include "caveman/base/mutex.h"
 #include "upstream.h"
 
 namespace caveman::proxy {
@@ -57,12 +57,12 @@ class ClientWatch {
 
   const std::chrono::milliseconds grace_;
   const std::chrono::milliseconds tick_;
-  std::mutex mu_;
+  base::Mutex mu_;
   std::condition_variable cv_;
-  std::map<std::uint64_t, Entry> entries_;  // guarded by mu_
-  std::uint64_t next_ticket_ = 0;           // guarded by mu_
-  bool stopping_ = false;                   // guarded by mu_
-  bool idle_ = false;                       // waiting for a first entry; guarded by mu_
+  std::map<std::uint64_t, Entry> entries_ GUARDED_BY(mu_);
+  std::uint64_t next_ticket_ GUARDED_BY(mu_) = 0;
+  bool stopping_ GUARDED_BY(mu_) = false;
+  bool idle_ GUARDED_BY(mu_) = false;       // waiting for a first entry
   std::thread thread_;                      // started under mu_
 };
 

@@ -37,7 +37,7 @@ void add_cave_headers(const Exchange& x, const std::string& optimization, ProxyR
 
 // The row of a request whose transformed body the provider refused: the original is sent.
 void note_refused_transform(Exchange& x) {
-  std::lock_guard<std::mutex> lock(x.mu);
+  base::MutexLock lock(x.mu);
   x.row.optimization_ids = "";
   x.row.compression_ratio.reset();
   x.row.compression_tokens_before.reset();
@@ -55,7 +55,7 @@ ExchangeResult send_upstream(Exchange& x, const HeadFn& on_head, const DataFn& o
   std::size_t drained = 0;
   auto publish = [&](const UpstreamHead& h) {
     {
-      std::lock_guard<std::mutex> lock(x.mu);
+      base::MutexLock lock(x.mu);
       x.content_encoding = h.content_encoding;
       x.status_code = h.status;
     }
@@ -132,7 +132,7 @@ void run_relay(const std::shared_ptr<Exchange>& x) {
   x->head.fail(result.status.ok() ? Status::Unavailable("cave_upstream_unavailable", "no response")
                                   : result.status);
   {
-    std::lock_guard<std::mutex> lock(x->mu);
+    base::MutexLock lock(x->mu);
     x->relay_status = result.status;
   }
   x->channel.close_writer(result.status);
@@ -146,7 +146,7 @@ void write_head(Exchange& x, const UpstreamHead& head, ProxyResponse& res) {
   for (auto& [k, v] : filter_response_headers(head.headers)) res.set_header(k, v);
   bool refused_transform = false;
   {
-    std::lock_guard<std::mutex> lock(x.mu);
+    base::MutexLock lock(x.mu);
     refused_transform = x.row.error_code == "transformed_request_refused";
   }
   add_cave_headers(x, refused_transform ? std::string() : x.optimization, res);
@@ -172,7 +172,7 @@ std::function<void(bool)> client_done(const std::shared_ptr<Exchange>& x) {
       x->channel.close_reader();
     }
     {
-      std::lock_guard<std::mutex> lock(x->mu);
+      base::MutexLock lock(x->mu);
       x->client_ok = success;
     }
     x->party_done();
@@ -230,7 +230,7 @@ void Exchange::party_done() {
   UsageRow out;
   int status = 0;
   {
-    std::lock_guard<std::mutex> lock(mu);
+    base::MutexLock lock(mu);
     status = status_code;
     row.status_code = status;
     row.latency_ms = elapsed_ms();
@@ -270,7 +270,7 @@ void Exchange::reply_error(const Status& status, ProxyResponse& res) {
 void Exchange::reply_failure(const Status& status, ProxyResponse& res) {
   reply_error(status, res);
   {
-    std::lock_guard<std::mutex> lock(mu);
+    base::MutexLock lock(mu);
     status_code = res.status;
     row.error_code = status.cave_code();
   }
@@ -293,7 +293,7 @@ void Exchange::reply_from_loop(const LoopOutcome& loop, ProxyResponse& res) {
   res.set_content(loop.response.body,
                   loop.response.content_type.empty() ? std::string(kJson) : loop.response.content_type);
   {
-    std::lock_guard<std::mutex> lock(mu);
+    base::MutexLock lock(mu);
     status_code = loop.response.status;
     row.optimization_ids = optimization;
     row.usage = loop.usage;

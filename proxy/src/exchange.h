@@ -18,12 +18,11 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
-#include <mutex>
-#include <string>
-
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "caveman/base/mutex.h"
 #include "client_watch.h"
 #include "cost_modes.h"
 #include "headers.h"
@@ -106,12 +105,14 @@ struct Exchange : std::enable_shared_from_this<Exchange> {
   HeadLatch head;
   std::unique_ptr<UsageCapture> capture = std::make_unique<UsageCapture>();
 
-  std::mutex mu;
-  UsageRow row;             // guarded by mu until finished
-  Status relay_status;      // guarded by mu
-  std::string content_encoding;  // guarded by mu
-  bool client_ok = true;    // guarded by mu
-  int status_code = 0;      // guarded by mu
+  base::Mutex mu;
+  // Two phases the analysis cannot express, so not GUARDED_BY: the stages fill the row on the
+  // worker before any relay exists; once send() starts, it is touched only under mu.
+  UsageRow row;
+  Status relay_status GUARDED_BY(mu);
+  std::string content_encoding GUARDED_BY(mu);
+  bool client_ok GUARDED_BY(mu) = true;
+  int status_code GUARDED_BY(mu) = 0;
   std::atomic<std::int64_t> bytes_written{0};
   std::atomic<std::int64_t> ttfb_ms{-1};
   std::atomic<int> parties{2};

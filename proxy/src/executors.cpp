@@ -12,8 +12,9 @@ BoundedThreadPool::BoundedThreadPool(std::size_t threads, std::size_t max_queued
 BoundedThreadPool::~BoundedThreadPool() { shutdown(); }
 
 void BoundedThreadPool::enqueue(std::function<void()> fn) {
-  std::unique_lock<std::mutex> lock(mu_);
-  has_room_.wait(lock, [&] { return jobs_.size() < max_queued_ || stopping_; });
+  base::UniqueLock lock(mu_);
+  has_room_.wait(lock.native(),
+                 [&]() REQUIRES(mu_) { return jobs_.size() < max_queued_ || stopping_; });
   jobs_.push_back(std::move(fn));
   lock.unlock();
   has_job_.notify_one();
@@ -21,7 +22,7 @@ void BoundedThreadPool::enqueue(std::function<void()> fn) {
 
 void BoundedThreadPool::shutdown() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (stopping_ && threads_.empty()) return;
     stopping_ = true;
   }
@@ -37,8 +38,8 @@ void BoundedThreadPool::work() {
   while (true) {
     std::function<void()> fn;
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      has_job_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+      base::UniqueLock lock(mu_);
+      has_job_.wait(lock.native(), [&]() REQUIRES(mu_) { return stopping_ || !jobs_.empty(); });
       if (jobs_.empty()) return;  // stopping and drained
       fn = std::move(jobs_.front());
       jobs_.pop_front();
@@ -51,7 +52,7 @@ void BoundedThreadPool::work() {
 RelayExecutor::~RelayExecutor() { join_all(); }
 
 void RelayExecutor::run(std::function<void()> job) {
-  std::unique_lock<std::mutex> lock(mu_);
+  base::UniqueLock lock(mu_);
   reap_locked();
   jobs_.push_back(std::move(job));
   if (idle_ >= jobs_.size()) {
@@ -77,15 +78,15 @@ void RelayExecutor::reap_locked() {
 }
 
 std::size_t RelayExecutor::thread_count() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return threads_.size() - ended_.size();
 }
 
 void RelayExecutor::join_all() {
   std::map<std::thread::id, std::thread> threads;
   {
-    std::unique_lock<std::mutex> lock(mu_);
-    idle_cv_.wait(lock, [&] { return jobs_.empty() && running_ == 0; });
+    base::UniqueLock lock(mu_);
+    idle_cv_.wait(lock.native(), [&]() REQUIRES(mu_) { return jobs_.empty() && running_ == 0; });
     stopping_ = true;
     threads.swap(threads_);
     ended_.clear();
@@ -97,10 +98,11 @@ void RelayExecutor::join_all() {
 }
 
 void RelayExecutor::work() {
-  std::unique_lock<std::mutex> lock(mu_);
+  base::UniqueLock lock(mu_);
   while (true) {
     ++idle_;
-    cv_.wait_for(lock, idle_timeout_, [&] { return stopping_ || !jobs_.empty(); });
+    cv_.wait_for(lock.native(), idle_timeout_,
+                 [&]() REQUIRES(mu_) { return stopping_ || !jobs_.empty(); });
     --idle_;
     if (jobs_.empty()) {
       // Stopping, or idle for idle_timeout_: end, so the pool does not keep its high-water mark

@@ -23,9 +23,10 @@
 #include <deque>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <thread>
 #include <vector>
+
+#include "caveman/base/mutex.h"
 
 namespace caveman::proxy {
 
@@ -40,11 +41,11 @@ class BoundedThreadPool final : public httplib::TaskQueue {
   void work();
 
   std::size_t max_queued_;
-  std::mutex mu_;
+  base::Mutex mu_;
   std::condition_variable has_job_;
   std::condition_variable has_room_;
-  std::deque<std::function<void()>> jobs_;  // guarded by mu_
-  bool stopping_ = false;                   // guarded by mu_
+  std::deque<std::function<void()>> jobs_ GUARDED_BY(mu_);
+  bool stopping_ GUARDED_BY(mu_) = false;
   std::vector<std::thread> threads_;
 };
 
@@ -66,19 +67,19 @@ class RelayExecutor {
 
  private:
   void work();
-  void reap_locked();  // joins threads that ended idle; mu_ held
+  void reap_locked() REQUIRES(mu_);  // joins threads that ended idle
 
   const std::chrono::milliseconds idle_timeout_;
 
-  std::mutex mu_;
+  base::Mutex mu_;
   std::condition_variable cv_;
   std::condition_variable idle_cv_;
-  std::deque<std::function<void()>> jobs_;  // guarded by mu_
-  std::size_t idle_ = 0;                    // guarded by mu_
-  std::size_t running_ = 0;                 // guarded by mu_
-  bool stopping_ = false;                   // guarded by mu_
-  std::map<std::thread::id, std::thread> threads_;  // guarded by mu_
-  std::vector<std::thread::id> ended_;  // ended idle, not joined yet; guarded by mu_
+  std::deque<std::function<void()>> jobs_ GUARDED_BY(mu_);
+  std::size_t idle_ GUARDED_BY(mu_) = 0;
+  std::size_t running_ GUARDED_BY(mu_) = 0;
+  bool stopping_ GUARDED_BY(mu_) = false;
+  std::map<std::thread::id, std::thread> threads_ GUARDED_BY(mu_);
+  std::vector<std::thread::id> ended_ GUARDED_BY(mu_);  // ended idle, not joined yet
 };
 
 }  // namespace caveman::proxy

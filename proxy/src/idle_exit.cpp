@@ -73,7 +73,7 @@ IdleWatch::~IdleWatch() { stop(); }
 
 void IdleWatch::stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     stopping_ = true;
   }
   cv_.notify_all();
@@ -81,11 +81,12 @@ void IdleWatch::stop() {
 }
 
 void IdleWatch::run() {
-  std::unique_lock<std::mutex> lock(mu_);
+  base::UniqueLock lock(mu_);
   while (!stopping_) {
     // Sleep until the timeout could first be reached, but at most one poll interval.
     std::int64_t wait = std::min(poll_ms_, std::max<std::int64_t>(1, timeout_ms_ - clock_->idle_ms()));
-    cv_.wait_for(lock, std::chrono::milliseconds(wait), [&] { return stopping_; });
+    cv_.wait_for(lock.native(), std::chrono::milliseconds(wait),
+                 [&]() REQUIRES(mu_) { return stopping_; });
     if (stopping_) return;
     if (clock_->idle_ms() >= timeout_ms_ && !busy_()) {
       lock.unlock();

@@ -16,10 +16,10 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <string_view>
 #include <thread>
 
+#include "caveman/base/mutex.h"
 #include "caveman/status.h"
 #include "config.h"
 
@@ -68,9 +68,9 @@ class IdleWatch {
   std::int64_t poll_ms_;
   std::function<bool()> busy_;
   std::function<void()> on_idle_;
-  std::mutex mu_;
+  base::Mutex mu_;
   std::condition_variable cv_;
-  bool stopping_ = false;  // guarded by mu_
+  bool stopping_ GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
 

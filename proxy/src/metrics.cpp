@@ -4,7 +4,7 @@ namespace caveman::proxy {
 
 void Metrics::request_finished(const std::string& provider, int status) {
   inflight_.fetch_sub(1);
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   ++requests_[{provider, status}];
 }
 
@@ -21,7 +21,7 @@ std::string Metrics::render() const {
   out += "# HELP cave_proxy_requests_total Requests served, by provider and HTTP status.\n";
   out += "# TYPE cave_proxy_requests_total counter\n";
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     for (const auto& [key, count] : requests_) {
       out += "cave_proxy_requests_total{provider=\"" + key.first + "\",status=\"" +
              std::to_string(key.second) + "\"} " + std::to_string(count) + "\n";

@@ -7,9 +7,10 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <string>
 #include <utility>
+
+#include "caveman/base/mutex.h"
 
 namespace caveman::proxy {
 
@@ -28,8 +29,8 @@ class Metrics {
   std::atomic<std::int64_t> bytes_saved_{0};
   std::atomic<std::int64_t> tokens_saved_{0};
   std::atomic<std::uint64_t> rows_dropped_{0};
-  mutable std::mutex mu_;
-  std::map<std::pair<std::string, int>, std::uint64_t> requests_;  // guarded by mu_
+  mutable base::Mutex mu_;
+  std::map<std::pair<std::string, int>, std::uint64_t> requests_ GUARDED_BY(mu_);
 };
 
 }  // namespace caveman::proxy

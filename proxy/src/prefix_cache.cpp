@@ -35,7 +35,7 @@ std::int64_t SqlitePrefixCache::next_stamp() {
 }
 
 std::optional<std::string> SqlitePrefixCache::lookup(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   try {
     SQLite::Statement get(*db_, "SELECT replacement FROM prefix_replacements WHERE original_sha256 = ?");
     get.bind(1, key);
@@ -56,7 +56,7 @@ std::optional<std::string> SqlitePrefixCache::lookup(const std::string& key) {
 
 Result<std::string> SqlitePrefixCache::remember(const std::string& key, std::string_view handle,
                                                 std::string_view replacement) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   try {
     SQLite::Transaction tx(*db_);
     SQLite::Statement insert(*db_,
@@ -95,7 +95,7 @@ Result<std::string> SqlitePrefixCache::remember(const std::string& key, std::str
 }
 
 std::size_t SqlitePrefixCache::size_for_testing() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   SQLite::Statement count(*db_, "SELECT COUNT(*) FROM prefix_replacements");
   count.executeStep();
   return static_cast<std::size_t>(count.getColumn(0).getInt64());

@@ -14,11 +14,11 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "caveman/base/mutex.h"
 #include "caveman/status.h"
 
 namespace caveman::proxy {
@@ -53,12 +53,12 @@ class SqlitePrefixCache final : public PrefixCache {
   SqlitePrefixCache(std::unique_ptr<SQLite::Database> db, std::size_t capacity)
       : db_(std::move(db)), capacity_(capacity) {}
   // Strictly increasing microsecond stamps, so LRU order never ties within a process.
-  std::int64_t next_stamp();
+  std::int64_t next_stamp() REQUIRES(mu_);
 
-  std::mutex mu_;
-  std::unique_ptr<SQLite::Database> db_;  // guarded by mu_
+  base::Mutex mu_;
+  std::unique_ptr<SQLite::Database> db_ GUARDED_BY(mu_);
   std::size_t capacity_;
-  std::int64_t last_stamp_ = 0;  // guarded by mu_
+  std::int64_t last_stamp_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace caveman::proxy

@@ -3,8 +3,9 @@
 namespace caveman::proxy {
 
 bool ByteChannel::push(std::string_view chunk) {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [&] { return reader_closed_ || buffered_ < max_buffered_; });
+  base::UniqueLock lock(mu_);
+  cv_.wait(lock.native(),
+           [&]() REQUIRES(mu_) { return reader_closed_ || buffered_ < max_buffered_; });
   if (reader_closed_) return false;
   chunks_.emplace_back(chunk);
   buffered_ += chunk.size();
@@ -14,8 +15,9 @@ bool ByteChannel::push(std::string_view chunk) {
 }
 
 ByteChannel::Pop ByteChannel::pop(std::string* out, std::chrono::milliseconds wait) {
-  std::unique_lock<std::mutex> lock(mu_);
-  bool ready = cv_.wait_for(lock, wait, [&] { return !chunks_.empty() || writer_closed_; });
+  base::UniqueLock lock(mu_);
+  bool ready = cv_.wait_for(lock.native(), wait,
+                            [&]() REQUIRES(mu_) { return !chunks_.empty() || writer_closed_; });
   if (!ready) return Pop::kTimeout;
   if (chunks_.empty()) return Pop::kEnd;
   *out = std::move(chunks_.front());
@@ -28,7 +30,7 @@ ByteChannel::Pop ByteChannel::pop(std::string* out, std::chrono::milliseconds wa
 
 void ByteChannel::close_writer(Status final_status) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     writer_closed_ = true;
     final_ = std::move(final_status);
   }
@@ -37,7 +39,7 @@ void ByteChannel::close_writer(Status final_status) {
 
 void ByteChannel::close_reader() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     reader_closed_ = true;
     chunks_.clear();
     buffered_ = 0;
@@ -46,13 +48,13 @@ void ByteChannel::close_reader() {
 }
 
 Status ByteChannel::final_status() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   return final_;
 }
 
 void HeadLatch::publish(UpstreamHead head) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (head_ || failure_) return;
     head_ = std::move(head);
   }
@@ -61,7 +63,7 @@ void HeadLatch::publish(UpstreamHead head) {
 
 void HeadLatch::fail(Status status) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (head_ || failure_) return;
     failure_ = std::move(status);
   }
@@ -69,8 +71,9 @@ void HeadLatch::fail(Status status) {
 }
 
 Result<UpstreamHead> HeadLatch::wait() {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [&] { return head_.has_value() || failure_.has_value(); });
+  base::UniqueLock lock(mu_);
+  cv_.wait(lock.native(),
+           [&]() REQUIRES(mu_) { return head_.has_value() || failure_.has_value(); });
   if (head_) return *head_;
   return *failure_;
 }

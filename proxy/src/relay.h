@@ -13,10 +13,10 @@
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
-#include <mutex>
 #include <optional>
 #include <string>
 
+#include "caveman/base/mutex.h"
 #include "caveman/status.h"
 #include "upstream.h"
 
@@ -37,13 +37,13 @@ class ByteChannel {
 
  private:
   std::size_t max_buffered_;
-  std::mutex mu_;
+  base::Mutex mu_;
   std::condition_variable cv_;
-  std::deque<std::string> chunks_;  // guarded by mu_
-  std::size_t buffered_ = 0;        // guarded by mu_
-  bool writer_closed_ = false;      // guarded by mu_
-  bool reader_closed_ = false;      // guarded by mu_
-  Status final_;                    // guarded by mu_
+  std::deque<std::string> chunks_ GUARDED_BY(mu_);
+  std::size_t buffered_ GUARDED_BY(mu_) = 0;
+  bool writer_closed_ GUARDED_BY(mu_) = false;
+  bool reader_closed_ GUARDED_BY(mu_) = false;
+  Status final_ GUARDED_BY(mu_);
 };
 
 // One-shot publication of the upstream response head (or of the failure before it).
@@ -55,10 +55,10 @@ class HeadLatch {
   Result<UpstreamHead> wait();
 
  private:
-  std::mutex mu_;
+  base::Mutex mu_;
   std::condition_variable cv_;
-  std::optional<UpstreamHead> head_;  // guarded by mu_
-  std::optional<Status> failure_;     // guarded by mu_
+  std::optional<UpstreamHead> head_ GUARDED_BY(mu_);
+  std::optional<Status> failure_ GUARDED_BY(mu_);
 };
 
 }  // namespace caveman::proxy

@@ -153,20 +153,20 @@ void ProxyServer::begin_shutdown() {
 }
 
 void ProxyServer::track(const std::shared_ptr<Exchange>& x) {
-  std::lock_guard<std::mutex> lock(live_mu_);
+  base::MutexLock lock(live_mu_);
   x->id = ++next_id_;
   live_[x->id] = x;
 }
 
 void ProxyServer::untrack(std::uint64_t id) {
-  std::lock_guard<std::mutex> lock(live_mu_);
+  base::MutexLock lock(live_mu_);
   live_.erase(id);
 }
 
 void ProxyServer::cancel_all() {
   std::vector<std::shared_ptr<Exchange>> live;
   {
-    std::lock_guard<std::mutex> lock(live_mu_);
+    base::MutexLock lock(live_mu_);
     for (auto& [id, weak] : live_) {
       if (auto x = weak.lock()) live.push_back(std::move(x));
     }

@@ -15,9 +15,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 
+#include "caveman/base/mutex.h"
 #include "caveman/ccr.h"
 #include "caveman/engine.h"
 #include "caveman/status.h"
@@ -97,9 +97,9 @@ class ProxyServer {
   int port_ = 0;
   std::atomic<bool> shutting_down_{false};
   std::atomic<bool> drained_{false};
-  std::mutex live_mu_;
-  std::map<std::uint64_t, std::weak_ptr<Exchange>> live_;  // guarded by live_mu_
-  std::uint64_t next_id_ = 0;                               // guarded by live_mu_
+  base::Mutex live_mu_;
+  std::map<std::uint64_t, std::weak_ptr<Exchange>> live_ GUARDED_BY(live_mu_);
+  std::uint64_t next_id_ GUARDED_BY(live_mu_) = 0;
 };
 
 }  // namespace caveman::proxy

@@ -28,7 +28,7 @@ SessionBook::State& SessionBook::touch(std::uint64_t session) {
 }
 
 BustReport SessionBook::observe(std::uint64_t session, PrefixComponents c) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   State& s = touch(session);
   BustReport r;
   if (s.seen) {
@@ -56,7 +56,7 @@ BustReport SessionBook::observe(std::uint64_t session, PrefixComponents c) {
 }
 
 std::optional<std::string> SessionBook::stopped(std::uint64_t session) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto it = sessions_.find(session);
   if (it == sessions_.end() || it->second.stop_reason.empty()) return std::nullopt;
   return it->second.stop_reason;
@@ -64,7 +64,7 @@ std::optional<std::string> SessionBook::stopped(std::uint64_t session) {
 
 std::optional<std::string> SessionBook::charge(std::uint64_t session, double actual_usd,
                                                double record_usd) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   State& s = touch(session);
   if (!s.stop_reason.empty()) return std::nullopt;
   s.actual_usd += actual_usd;
@@ -80,7 +80,7 @@ std::optional<std::string> SessionBook::charge(std::uint64_t session, double act
 }
 
 std::int64_t SessionBook::swap_prompt_tokens(std::uint64_t session, std::int64_t tokens) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   State& s = touch(session);
   std::int64_t previous = s.prompt_tokens;
   s.prompt_tokens = tokens;

@@ -14,11 +14,11 @@
 
 #include <cstdint>
 #include <list>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
 
+#include "caveman/base/mutex.h"
 #include "optimizers.h"
 
 namespace caveman::proxy {
@@ -61,12 +61,12 @@ class SessionBook {
     std::string stop_reason;
     std::list<std::uint64_t>::iterator lru;
   };
-  State& touch(std::uint64_t session);  // requires mu_
+  State& touch(std::uint64_t session) REQUIRES(mu_);
 
   std::size_t max_sessions_;
-  std::mutex mu_;
-  std::unordered_map<std::uint64_t, State> sessions_;  // guarded by mu_
-  std::list<std::uint64_t> lru_;                       // guarded by mu_; front = newest
+  base::Mutex mu_;
+  std::unordered_map<std::uint64_t, State> sessions_ GUARDED_BY(mu_);
+  std::list<std::uint64_t> lru_ GUARDED_BY(mu_);  // front = newest
 };
 
 }  // namespace caveman::proxy

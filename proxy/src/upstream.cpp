@@ -29,17 +29,17 @@ void backoff(int ms, CancelToken* cancel) {
 
 void CancelToken::cancel() {
   cancelled_.store(true);
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   if (active_ != nullptr) active_->stop();
 }
 
 void CancelToken::attach(UpstreamConnection* connection) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   active_ = connection;
 }
 
 void CancelToken::detach() {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   active_ = nullptr;
 }
 
@@ -58,7 +58,7 @@ std::unique_ptr<UpstreamConnection> UpstreamClient::acquire(const std::string& k
                                                             const std::string& ip, bool via_proxy,
                                                             bool* reused) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     auto it = idle_.find(key);
     auto now = std::chrono::steady_clock::now();
     while (it != idle_.end() && !it->second.empty()) {
@@ -85,7 +85,7 @@ std::unique_ptr<UpstreamConnection> UpstreamClient::acquire(const std::string& k
 void UpstreamClient::drop_idle(const std::string& key) {
   decltype(idle_)::mapped_type gone;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     auto it = idle_.find(key);
     if (it != idle_.end()) gone.swap(it->second);
   }
@@ -93,7 +93,7 @@ void UpstreamClient::drop_idle(const std::string& key) {
 }
 
 void UpstreamClient::release(const std::string& key, std::unique_ptr<UpstreamConnection> connection) {
-  std::lock_guard<std::mutex> lock(mu_);
+  base::MutexLock lock(mu_);
   auto& idle = idle_[key];
   if (idle.size() >= kMaxIdlePerKey) return;  // the connection is closed by the destructor
   idle.emplace_back(std::chrono::steady_clock::now(), std::move(connection));

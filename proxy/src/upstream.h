@@ -22,10 +22,10 @@
 #include <chrono>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "caveman/base/mutex.h"
 #include "caveman/status.h"
 #include "config.h"
 #include "ssrf.h"
@@ -46,8 +46,8 @@ class CancelToken {
   void detach();
 
   std::atomic<bool> cancelled_{false};
-  std::mutex mu_;
-  UpstreamConnection* active_ = nullptr;  // guarded by mu_
+  base::Mutex mu_;
+  UpstreamConnection* active_ GUARDED_BY(mu_) = nullptr;
 };
 
 struct ExchangeResult {
@@ -79,11 +79,11 @@ class UpstreamClient {
   std::optional<OutboundProxy> https_proxy_;
   NoProxy no_proxy_;
   Resolver resolver_;
-  std::mutex mu_;
+  base::Mutex mu_;
   // Idle keep-alive connections by origin|ip, newest last.
   std::map<std::string, std::vector<std::pair<std::chrono::steady_clock::time_point,
-                                               std::unique_ptr<UpstreamConnection>>>>
-      idle_;  // guarded by mu_
+                                              std::unique_ptr<UpstreamConnection>>>>
+      idle_ GUARDED_BY(mu_);
 };
 
 }  // namespace caveman::proxy

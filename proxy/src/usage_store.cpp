@@ -86,7 +86,7 @@ bool UsageWriter::submit(UsageRow row) {
   if (row.ts.empty()) row.ts = utc_timestamp_ms();
   bool was_empty = false;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (stopping_ || queue_.size() >= max_queue_) {
       dropped_.fetch_add(1);
       return false;
@@ -101,16 +101,16 @@ bool UsageWriter::submit(UsageRow row) {
 }
 
 void UsageWriter::flush() {
-  std::unique_lock<std::mutex> lock(mu_);
+  base::UniqueLock lock(mu_);
   ++flushing_;
   cv_.notify_all();  // cut the gather delay short
-  idle_cv_.wait(lock, [&] { return queue_.empty() && !busy_; });
+  idle_cv_.wait(lock.native(), [&]() REQUIRES(mu_) { return queue_.empty() && !busy_; });
   --flushing_;
 }
 
 void UsageWriter::stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     if (stopping_ && !thread_.joinable()) return;
     stopping_ = true;
   }
@@ -126,11 +126,12 @@ void UsageWriter::loop() {
   while (true) {
     std::vector<UsageRow> batch;
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      base::UniqueLock lock(mu_);
+      cv_.wait(lock.native(), [&]() REQUIRES(mu_) { return stopping_ || !queue_.empty(); });
       if (queue_.empty() && stopping_) break;
-      cv_.wait_for(lock, kGatherDelay,
-                   [&] { return stopping_ || flushing_ > 0 || queue_.size() >= kBatch; });
+      cv_.wait_for(lock.native(), kGatherDelay, [&]() REQUIRES(mu_) {
+        return stopping_ || flushing_ > 0 || queue_.size() >= kBatch;
+      });
       while (!queue_.empty() && batch.size() < kBatch) {
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
@@ -162,7 +163,7 @@ void UsageWriter::loop() {
       spdlog::warn("usage rows dropped: caveman.db: {}", e.what());
     }
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       busy_ = false;
     }
     idle_cv_.notify_all();

@@ -20,11 +20,11 @@
 #include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 
+#include "caveman/base/mutex.h"
 #include "caveman/status.h"
 #include "routes.h"
 #include "usage_scanner.h"
@@ -114,13 +114,13 @@ class UsageWriter {
   std::unique_ptr<SQLite::Statement> insert_st_;  // writer thread only; reset after an error
   std::size_t max_queue_;
   RowHook hook_;
-  std::mutex mu_;
+  base::Mutex mu_;
   std::condition_variable cv_;
   std::condition_variable idle_cv_;
-  std::deque<UsageRow> queue_;  // guarded by mu_
-  bool stopping_ = false;       // guarded by mu_
-  bool busy_ = false;           // guarded by mu_
-  int flushing_ = 0;            // flush() callers waiting; guarded by mu_
+  std::deque<UsageRow> queue_ GUARDED_BY(mu_);
+  bool stopping_ GUARDED_BY(mu_) = false;
+  bool busy_ GUARDED_BY(mu_) = false;
+  int flushing_ GUARDED_BY(mu_) = 0;     // flush() callers waiting
   std::atomic<std::size_t> backlog_{0};  // queue_.size() as last seen under mu_
   std::atomic<std::uint64_t> written_{0};
   std::atomic<std::uint64_t> dropped_{0};

@@ -51,7 +51,7 @@ std::int64_t SqliteStore::used_bytes_locked() {
 
 Result<std::string> SqliteStore::put(const Record& record) {
   std::string handle = handle_for(record.original);
-  return locked("put", [&]() -> Result<std::string> {
+  return locked("put", [&]() REQUIRES(mu_) -> Result<std::string> {
     Transaction tx(*db_, Transaction::Kind::kWrite);
     SQLite::Statement q(*db_, R"sql(
       SELECT content_type, compressor, tokens_before, tokens_after, metadata,
@@ -123,7 +123,7 @@ Result<std::string> SqliteStore::put(const Record& record) {
 }
 
 Result<std::string> SqliteStore::get(std::string_view handle) {
-  return locked("get", [&]() -> Result<std::string> {
+  return locked("get", [&]() REQUIRES(mu_) -> Result<std::string> {
     const std::string key(handle);
     if (!key.starts_with(kObjectIdPrefix)) {
       SQLite::Statement q(*db_, "SELECT original FROM recoveries WHERE handle = ?1");
@@ -139,7 +139,7 @@ Result<std::string> SqliteStore::get(std::string_view handle) {
 }
 
 Result<std::string> SqliteStore::get_metadata(std::string_view handle) {
-  return locked("get_metadata", [&]() -> Result<std::string> {
+  return locked("get_metadata", [&]() REQUIRES(mu_) -> Result<std::string> {
     const std::string key(handle);
     if (!key.starts_with(kObjectIdPrefix)) {
       SQLite::Statement q(*db_, "SELECT metadata FROM recoveries WHERE handle = ?1");
@@ -154,7 +154,7 @@ Result<std::string> SqliteStore::get_metadata(std::string_view handle) {
 }
 
 Result<StoreStats> SqliteStore::stats() {
-  return locked("stats", [&]() -> Result<StoreStats> {
+  return locked("stats", [&]() REQUIRES(mu_) -> Result<StoreStats> {
     Transaction tx(*db_, Transaction::Kind::kRead);  // counts and usage from one snapshot
     StoreStats s;
     SQLite::Statement q(*db_, R"sql(

@@ -11,12 +11,12 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "caveman/base/mutex.h"
 #include "caveman/ccr.h"
 #include "ccr/sqlite_util.h"
 
@@ -51,9 +51,10 @@ class SqliteStore final : public Store {
       : db_(std::move(db)), path_(std::move(path)), max_bytes_(max_bytes) {}
 
   // Runs `fn` holding the connection mutex; any exception becomes a Status naming `what`.
+  // `fn` is a lambda marked REQUIRES(mu_), so what it touches is checked (docs/base.md).
   template <typename Fn>
   auto locked(std::string_view what, Fn&& fn) -> decltype(fn()) {
-    std::lock_guard<std::mutex> lock(mu_);
+    base::MutexLock lock(mu_);
     try {
       return fn();
     } catch (const std::exception& e) {
@@ -61,15 +62,15 @@ class SqliteStore final : public Store {
     }
   }
 
-  // Σ payload bytes (the ccr_usage counter the triggers maintain). Caller holds mu_.
-  std::int64_t used_bytes_locked();
-  // The object row, or nullopt. Caller holds mu_.
-  Result<std::optional<TypedObject>> read_object_locked(std::string_view object_id);
+  // Σ payload bytes (the ccr_usage counter the triggers maintain).
+  std::int64_t used_bytes_locked() REQUIRES(mu_);
+  // The object row, or nullopt.
+  Result<std::optional<TypedObject>> read_object_locked(std::string_view object_id) REQUIRES(mu_);
   Status set_object_field(std::string_view column, std::string_view object_id,
                           std::string_view value);
 
-  std::mutex mu_;
-  std::unique_ptr<SQLite::Database> db_;
+  base::Mutex mu_;
+  std::unique_ptr<SQLite::Database> db_ GUARDED_BY(mu_);
   const std::string path_;  // for error messages
   const std::int64_t max_bytes_;
 };

@@ -71,7 +71,7 @@ Result<TypedObject> SqliteStore::put_object(TypedObject object) {
   CAVEMAN_ASSIGN_OR_RETURN(TypedObject o,
                            normalize_object(std::move(object), base::format_rfc3339(base::now_utc())));
   const std::string deps = dependencies_to_json(o.dependencies);
-  return locked("put_object", [&]() -> Result<TypedObject> {
+  return locked("put_object", [&]() REQUIRES(mu_) -> Result<TypedObject> {
     Transaction tx(*db_, Transaction::Kind::kWrite);
     CAVEMAN_ASSIGN_OR_RETURN(std::optional<TypedObject> existing, read_object_locked(o.object_id));
     if (existing) {
@@ -109,7 +109,7 @@ Result<TypedObject> SqliteStore::put_object(TypedObject object) {
 }
 
 Result<TypedObject> SqliteStore::get_object(std::string_view object_id) {
-  return locked("get_object", [&]() -> Result<TypedObject> {
+  return locked("get_object", [&]() REQUIRES(mu_) -> Result<TypedObject> {
     CAVEMAN_ASSIGN_OR_RETURN(std::optional<TypedObject> o, read_object_locked(object_id));
     if (!o) return object_not_found();
     return std::move(*o);
@@ -118,7 +118,7 @@ Result<TypedObject> SqliteStore::get_object(std::string_view object_id) {
 
 Status SqliteStore::set_object_field(std::string_view column, std::string_view object_id,
                                      std::string_view value) {
-  return locked("update typed object", [&]() -> Status {
+  return locked("update typed object", [&]() REQUIRES(mu_) -> Status {
     SQLite::Statement q(
         *db_, "UPDATE typed_objects SET " + std::string(column) + " = ?1 WHERE object_id = ?2");
     q.bind(1, std::string(value));
@@ -153,7 +153,7 @@ Result<std::vector<TypedObject>> SqliteStore::list_session_objects(std::string_v
   }
   if (limit <= 0) limit = kDefaultListLimit;
   if (limit > kMaxListLimit) limit = kMaxListLimit;
-  return locked("list_session_objects", [&]() -> Result<std::vector<TypedObject>> {
+  return locked("list_session_objects", [&]() REQUIRES(mu_) -> Result<std::vector<TypedObject>> {
     SQLite::Statement q(*db_, std::string("SELECT ") + kObjectColumns +
                                   " FROM typed_objects WHERE session_id = ?1 " + kNewestFirst +
                                   " LIMIT ?2");
@@ -169,7 +169,7 @@ Result<std::vector<TypedObject>> SqliteStore::list_session_objects(std::string_v
 }
 
 Result<std::optional<TypedObject>> SqliteStore::find_task_decision(std::string_view decision_id) {
-  return locked("find_task_decision", [&]() -> Result<std::optional<TypedObject>> {
+  return locked("find_task_decision", [&]() REQUIRES(mu_) -> Result<std::optional<TypedObject>> {
     // CASE guards json_extract: malformed data in one row must not fail the whole search.
     SQLite::Statement q(*db_,
                         std::string("SELECT ") + kObjectColumns +

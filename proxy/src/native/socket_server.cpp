@@ -181,7 +181,7 @@ NativeSocketServer::~NativeSocketServer() { stop(); }
 void NativeSocketServer::stop() {
   std::call_once(stopped_, [this] {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      base::MutexLock lock(mu_);
       stopping_ = true;
     }
     cv_.notify_all();
@@ -189,8 +189,11 @@ void NativeSocketServer::stop() {
     (void)!::write(wake_write_, &c, 1);
     if (acceptor_.joinable()) acceptor_.join();
     for (std::thread& t : workers_) t.join();
-    for (const Pending& p : queue_) ::close(p.fd);
-    queue_.clear();
+    {
+      base::MutexLock lock(mu_);  // the workers are gone; taken so the analysis sees it
+      for (const Pending& p : queue_) ::close(p.fd);
+      queue_.clear();
+    }
     ::close(listen_fd_);
     // Remove the socket only if it is still ours (a successor may have replaced it).
     struct stat st {};
@@ -225,7 +228,7 @@ void NativeSocketServer::accept_loop() {
         dropped_.fetch_add(1);
         continue;
       }
-      std::unique_lock<std::mutex> lock(mu_);
+      base::UniqueLock lock(mu_);
       if (queue_.size() >= options_.max_pending) {
         lock.unlock();
         ::close(fd);  // overloaded: silence, the host goes on without us
@@ -243,8 +246,8 @@ void NativeSocketServer::worker_loop() {
   while (true) {
     Pending p{};
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      base::UniqueLock lock(mu_);
+      cv_.wait(lock.native(), [this]() REQUIRES(mu_) { return stopping_ || !queue_.empty(); });
       if (stopping_) return;
       p = queue_.front();
       queue_.pop_front();

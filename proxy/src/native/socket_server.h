@@ -14,19 +14,19 @@
 #define CAVEMAN_PROXY_NATIVE_SOCKET_SERVER_H_
 
 #include <atomic>
-#include <condition_variable>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
+#include "caveman/base/mutex.h"
 #include "caveman/status.h"
 #include "native/protocol.h"
 
@@ -84,10 +84,10 @@ class NativeSocketServer {
   int wake_write_;
   RequestHandler handler_;
   SocketServerOptions options_;
-  std::mutex mu_;
+  base::Mutex mu_;
   std::condition_variable cv_;
-  std::deque<Pending> queue_;  // guarded by mu_
-  bool stopping_ = false;      // guarded by mu_
+  std::deque<Pending> queue_ GUARDED_BY(mu_);
+  bool stopping_ GUARDED_BY(mu_) = false;
   std::atomic<std::uint64_t> answered_{0};
   std::atomic<std::uint64_t> dropped_{0};
   std::thread acceptor_;
