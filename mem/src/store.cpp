@@ -21,9 +21,7 @@ Status status_from_exception(const std::exception& e, std::string_view what,
   const std::string where = "mem: " + std::string(what) + " (" + path + "): ";
   const auto* se = dynamic_cast<const SQLite::Exception*>(&e);
   if (se == nullptr) return Status::Internal("cave_mem_store_unavailable", where + e.what());
-  int code = se->getErrorCode();
-  if (code <= 0) code = se->getExtendedErrorCode();
-  switch (code & 0xFF) {
+  switch (base::sqlite_primary_code(*se)) {
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
       return Status::Corrupt(
@@ -46,13 +44,6 @@ Status status_from_exception(const std::exception& e, std::string_view what,
     default:
       return Status::Io("cave_mem_store_unavailable", where + se->what());
   }
-}
-
-bool is_busy(const std::exception& e) {
-  const auto* se = dynamic_cast<const SQLite::Exception*>(&e);
-  if (se == nullptr) return false;
-  const int code = se->getErrorCode() & 0xFF;
-  return code == SQLITE_BUSY || code == SQLITE_LOCKED;
 }
 
 std::string join_tags(const std::vector<std::string>& tags) {
@@ -93,19 +84,6 @@ Memory read_memory(SQLite::Statement& q, int first) {
   m.project = opt(7);
   m.tags = split_tags(q.getColumn(first + 8).getString());
   return m;
-}
-
-Transaction::Transaction(SQLite::Database& db, Kind kind) : db_(db) {
-  db_.exec(kind == Kind::kWrite ? "BEGIN IMMEDIATE" : "BEGIN");
-}
-
-Transaction::~Transaction() {
-  if (!done_ && sqlite3_get_autocommit(db_.getHandle()) == 0) (void)db_.tryExec("ROLLBACK");
-}
-
-void Transaction::commit() {
-  db_.exec("COMMIT");
-  done_ = true;
 }
 
 }  // namespace internal

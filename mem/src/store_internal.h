@@ -13,6 +13,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "caveman/base/sqlite.h"
 #include "clock.h"
 #include "memory.h"
 #include "store.h"
@@ -26,7 +27,6 @@ inline constexpr const char* kMemoryColumns =
 // Maps an exception from a store operation on `path` to a Status (see store.h).
 Status status_from_exception(const std::exception& e, std::string_view what,
                              const std::string& path);
-bool is_busy(const std::exception& e);
 
 // Decodes the kMemoryColumns starting at column `first`.
 Memory read_memory(SQLite::Statement& q, int first = 0);
@@ -40,19 +40,7 @@ Status ensure_schema(SQLite::Database& db, const Clock& clock);
 // Registers cavemem_bm25 (throws when FTS5 is missing).
 void prepare_connection(SQLite::Database& db);
 
-class Transaction {
- public:
-  enum class Kind { kRead, kWrite };
-  Transaction(SQLite::Database& db, Kind kind);
-  ~Transaction();
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  void commit();
-
- private:
-  SQLite::Database& db_;
-  bool done_ = false;
-};
+using Transaction = base::SqliteTransaction;  // caveman/base/sqlite.h
 
 // Runs `fn` (returning Status or Result<T>), converting exceptions to Status and retrying the
 // whole operation while SQLite reports BUSY beyond its own busy timeout (10 s in all).
@@ -64,7 +52,7 @@ auto with_store(std::string_view what, const std::string& path, Fn&& fn) -> decl
     try {
       return fn();
     } catch (const std::exception& e) {
-      const bool retry = is_busy(e) && std::chrono::steady_clock::now() - start <
+      const bool retry = base::is_sqlite_busy(e) && std::chrono::steady_clock::now() - start <
                                            std::chrono::milliseconds(2 * kBusyTimeoutMs);
       if (!retry) return Ret(status_from_exception(e, what, path));
       std::this_thread::sleep_for(std::chrono::milliseconds(5 * attempt));

@@ -26,6 +26,7 @@
 #include <cmath>
 #include <map>
 
+#include "caveman/base/split.h"
 #include "fts_rank.h"
 #include "store_internal.h"
 
@@ -277,15 +278,6 @@ std::vector<Ranked> ranked_words(SQLite::Database& db, const SearchRequest& req,
                  "(" + filter + ") AND (" + scored + ")", req.limit);
 }
 
-std::size_t count_occurrences(std::string_view text, std::string_view needle) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(needle); at != std::string_view::npos;
-       at = text.find(needle, at + needle.size())) {
-    ++n;
-  }
-  return n;
-}
-
 void run_like(SQLite::Database& db, const SearchRequest& req, int limit,
               std::map<std::int64_t, Scored>& out) {
   const std::vector<std::string>& terms = req.query.cjk_short;
@@ -313,7 +305,7 @@ void run_like(SQLite::Database& db, const SearchRequest& req, int limit,
     Row r{q.getColumn(0).getInt64(), q.getColumn(1).getString(), {}};
     const std::string text = q.getColumn(2).getString();
     for (std::size_t t = 0; t < terms.size(); ++t) {
-      r.tf.push_back(count_occurrences(text, terms[t]));
+      r.tf.push_back(base::count_occurrences(text, terms[t]));
       if (r.tf.back() > 0) ++df[t];
     }
     rows.push_back(std::move(r));

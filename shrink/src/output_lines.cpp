@@ -4,6 +4,7 @@
 #include <array>
 #include <set>
 
+#include "caveman/base/split.h"
 #include "caveman/base/text.h"
 
 namespace caveman::shrink {
@@ -65,21 +66,6 @@ constexpr std::array<std::string_view, 6> kErrorPhrases = {
 
 }  // namespace
 
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t nl = text.find('\n', start);
-    if (nl == std::string_view::npos) {
-      lines.push_back(text.substr(start));
-      break;
-    }
-    lines.push_back(text.substr(start, nl - start));
-    start = nl + 1;
-  }
-  return lines;
-}
-
 std::string clean_line(std::string_view line) {
   // The last non-empty carriage-return segment is what stays on screen.
   std::string_view shown = line;
@@ -126,7 +112,7 @@ bool is_error_line(std::string_view line) {
 }
 
 CleanLines::CleanLines(std::string_view text) {
-  for (std::string_view line : split_lines(text)) {
+  for (std::string_view line : base::split_lines(text)) {
     bool dirty = line.find('\r') != std::string_view::npos ||
                  line.find(kEsc) != std::string_view::npos ||
                  (!line.empty() && (line.back() == ' ' || line.back() == '\t'));
@@ -156,7 +142,7 @@ std::vector<std::size_t> failure_evidence(const std::vector<std::string_view>& c
 bool shows_lines(std::string_view shown, const std::vector<std::string_view>& clean_lines,
                  const std::vector<std::size_t>& required) {
   std::set<std::string, std::less<>> present;
-  for (std::string_view line : split_lines(shown)) present.insert(clean_line(line));
+  for (std::string_view line : base::split_lines(shown)) present.insert(clean_line(line));
   for (std::size_t i : required) {
     if (i < clean_lines.size() && !clean_lines[i].empty() && present.count(clean_lines[i]) == 0) {
       return false;

@@ -16,9 +16,6 @@ namespace caveman::shrink {
 inline constexpr std::size_t kTailLines = 20;  // a failure always shows its last 20 lines
 inline constexpr std::size_t kHeadLines = 3;
 
-// Lines of `text` split on '\n' (a final newline does not start an empty line).
-std::vector<std::string_view> split_lines(std::string_view text);
-
 // What a terminal would show for one line: carriage-return redraws collapsed to the last
 // non-empty segment, ANSI/VT escape sequences (CSI, OSC, two-byte) removed, trailing white
 // space trimmed.

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "caveman/base/split.h"
 #include "caveman/base/text.h"
 #include "caveman/engine.h"
 #include "output_lines.h"
@@ -41,7 +42,7 @@ std::string overflow_view(std::string_view overflow, std::size_t window) {
   std::deque<std::pair<std::size_t, std::string>> tail;
   std::size_t more_errors = 0;
   std::size_t total = 0;
-  for (std::string_view raw : split_lines(overflow)) {
+  for (std::string_view raw : base::split_lines(overflow)) {
     std::string line = clean_line(raw);
     if (is_error_line(line)) {
       if (errors.size() < kOverflowErrorLines) {

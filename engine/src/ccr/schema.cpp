@@ -108,7 +108,7 @@ Status with_busy_retry(std::string_view what, Fn&& fn) {
       return Status::Ok();
     } catch (const SQLite::Exception& e) {
       const auto delay = kRetryStep * attempt;
-      if (!is_busy(e) || attempt >= kSchemaMaxAttempts ||
+      if (!base::is_sqlite_busy(e) || attempt >= kSchemaMaxAttempts ||
           std::chrono::steady_clock::now() - start + delay > kRetryBudget) {
         return status_from_exception(e, what);
       }

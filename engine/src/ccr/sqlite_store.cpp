@@ -11,6 +11,15 @@ namespace {
 constexpr base::FileErrors kStoreFileErrors{"cave_ccr_unsafe_path", "cave_ccr_unavailable",
                                             "ccr: ", "CAVEMAN_CCR_DB"};
 
+// The first column of the first row `sql` selects for `key` (bound as ?1), or nullopt.
+std::optional<std::string> first_bytes(SQLite::Database& db, const char* sql,
+                                       const std::string& key) {
+  SQLite::Statement q(db, sql);
+  q.bind(1, key);
+  if (!q.executeStep()) return std::nullopt;
+  return column_bytes(q.getColumn(0));
+}
+
 }  // namespace
 
 Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path,
@@ -126,14 +135,12 @@ Result<std::string> SqliteStore::get(std::string_view handle) {
   return locked("get", [&]() REQUIRES(mu_) -> Result<std::string> {
     const std::string key(handle);
     if (!key.starts_with(kObjectIdPrefix)) {
-      SQLite::Statement q(*db_, "SELECT original FROM recoveries WHERE handle = ?1");
-      q.bind(1, key);
-      if (q.executeStep()) return column_bytes(q.getColumn(0));
+      auto original = first_bytes(*db_, "SELECT original FROM recoveries WHERE handle = ?1", key);
+      if (original) return *original;
     }
     // Typed-object ids (and anything the blob table does not know) resolve to object data.
-    SQLite::Statement q(*db_, "SELECT data FROM typed_objects WHERE object_id = ?1");
-    q.bind(1, key);
-    if (q.executeStep()) return column_bytes(q.getColumn(0));
+    auto data = first_bytes(*db_, "SELECT data FROM typed_objects WHERE object_id = ?1", key);
+    if (data) return *data;
     return unknown_handle();
   });
 }
@@ -142,13 +149,12 @@ Result<std::string> SqliteStore::get_metadata(std::string_view handle) {
   return locked("get_metadata", [&]() REQUIRES(mu_) -> Result<std::string> {
     const std::string key(handle);
     if (!key.starts_with(kObjectIdPrefix)) {
-      SQLite::Statement q(*db_, "SELECT metadata FROM recoveries WHERE handle = ?1");
-      q.bind(1, key);
-      if (q.executeStep()) return column_bytes(q.getColumn(0));
+      auto metadata = first_bytes(*db_, "SELECT metadata FROM recoveries WHERE handle = ?1", key);
+      if (metadata) return *metadata;
     }
-    SQLite::Statement q(*db_, "SELECT 1 FROM typed_objects WHERE object_id = ?1");
-    q.bind(1, key);
-    if (q.executeStep()) return std::string();  // objects carry no compressor metadata
+    if (first_bytes(*db_, "SELECT 1 FROM typed_objects WHERE object_id = ?1", key)) {
+      return std::string();  // objects carry no compressor metadata
+    }
     return unknown_handle();
   });
 }

@@ -41,16 +41,9 @@ Status status_from_sqlite(int code, std::string_view what, std::string_view deta
 
 Status status_from_exception(const std::exception& e, std::string_view what) {
   if (const auto* se = dynamic_cast<const SQLite::Exception*>(&e)) {
-    int code = se->getErrorCode();  // the code of the call that failed
-    if (code <= 0) code = se->getExtendedErrorCode();
-    return status_from_sqlite(code, what, se->what());
+    return status_from_sqlite(base::sqlite_primary_code(*se), what, se->what());
   }
   return Status::Io("cave_ccr_unavailable", "ccr: " + std::string(what) + ": " + e.what());
-}
-
-bool is_busy(const SQLite::Exception& e) {
-  int code = e.getErrorCode() & 0xFF;
-  return code == SQLITE_BUSY || code == SQLITE_LOCKED;
 }
 
 void bind_blob(SQLite::Statement& stmt, int index, std::string_view bytes) {
@@ -85,22 +78,6 @@ std::string column_bytes(const SQLite::Column& column) {
   int size = column.getBytes();
   if (data == nullptr || size <= 0) return std::string();
   return std::string(static_cast<const char*>(data), static_cast<std::size_t>(size));
-}
-
-Transaction::Transaction(SQLite::Database& db, Kind kind) : db_(db) {
-  db_.exec(kind == Kind::kWrite ? "BEGIN IMMEDIATE" : "BEGIN");
-}
-
-Transaction::~Transaction() {
-  if (done_) return;
-  if (sqlite3_get_autocommit(db_.getHandle()) == 0) {
-    (void)db_.tryExec("ROLLBACK");
-  }
-}
-
-void Transaction::commit() {
-  db_.exec("COMMIT");
-  done_ = true;
 }
 
 }  // namespace caveman::ccr

@@ -1,5 +1,5 @@
 // Small adapters between SQLiteCpp and the store: exception → Status mapping, blob binding
-// and reading that keep zero-length values as blobs, and a BEGIN IMMEDIATE transaction guard.
+// and reading that keep zero-length values as blobs, and the BEGIN IMMEDIATE transaction guard.
 // Everything that can throw is meant to run inside the store's catch block; the helpers here
 // themselves only throw SQLite::Exception.
 #ifndef CAVEMAN_CCR_SQLITE_UTIL_H_
@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "caveman/base/sqlite.h"
 #include "caveman/status.h"
 
 namespace caveman::ccr {
@@ -26,8 +27,6 @@ Status unknown_handle();
 Status status_from_sqlite(int code, std::string_view what, std::string_view detail);
 // The same for any exception a store operation may throw (non-SQLite ones become kIo).
 Status status_from_exception(const std::exception& e, std::string_view what);
-// True for SQLITE_BUSY / SQLITE_LOCKED (the schema-creation retry condition).
-bool is_busy(const SQLite::Exception& e);
 
 // Binds `bytes` as a BLOB without copying (the caller keeps `bytes` alive until the statement
 // runs). Empty input binds a zero-length blob, never NULL.
@@ -40,24 +39,8 @@ void write_blob(SQLite::Database& db, const char* table, const char* column, std
 // A TEXT/BLOB column's bytes ("" for NULL).
 std::string column_bytes(const SQLite::Column& column);
 
-// BEGIN [IMMEDIATE] … COMMIT. Writers take the write lock up front (kWrite), so a
-// transaction that reads before it writes never needs a read→write upgrade (which WAL answers
-// with an immediate SQLITE_BUSY instead of waiting). Readers (kRead) get one consistent
-// snapshot. Rolls back on destruction unless committed, tolerating SQLite having rolled back
-// by itself (SQLITE_FULL may do that).
-class Transaction {
- public:
-  enum class Kind { kRead, kWrite };
-  Transaction(SQLite::Database& db, Kind kind);
-  ~Transaction();
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  void commit();
-
- private:
-  SQLite::Database& db_;
-  bool done_ = false;
-};
+// The BEGIN [IMMEDIATE] guard every read-modify-write runs in (caveman/base/sqlite.h).
+using Transaction = base::SqliteTransaction;
 
 }  // namespace caveman::ccr
 

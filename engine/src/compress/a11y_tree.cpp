@@ -168,6 +168,33 @@ Visit classify(const AxNode& n) {
   return Visit::kRecord;
 }
 
+// Fills each record's children from the parent links, in record order.
+void link_children(std::vector<Record>& records) {
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (records[i].parent >= 0) {
+      records[static_cast<std::size_t>(records[i].parent)].children.push_back(static_cast<int>(i));
+    }
+  }
+}
+
+// `records` without the dropped ones, parents remapped (a dropped parent leaves a root) and
+// children relinked.
+std::vector<Record> without(std::vector<Record> records, const std::vector<bool>& drop) {
+  std::vector<int> remap(records.size(), -1);
+  std::vector<Record> out;
+  out.reserve(records.size());
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (drop[i]) continue;
+    Record& r = records[i];
+    r.parent = r.parent >= 0 ? remap[static_cast<std::size_t>(r.parent)] : -1;
+    r.children.clear();
+    remap[i] = static_cast<int>(out.size());
+    out.push_back(std::move(r));
+  }
+  link_children(out);
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string_view> States::labels() const {
@@ -452,9 +479,7 @@ std::vector<Record> build_records(const std::vector<AxNode>& nodes) {
       rest.remove_prefix(nl + 1);
     }
   }
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    if (out[i].parent >= 0) out[static_cast<std::size_t>(out[i].parent)].children.push_back(static_cast<int>(i));
-  }
+  link_children(out);
 
   // Records left with nothing to show (a caption or legend whose text moved to the table
   // or group name, an emptied row group) go too; interactive ones keep their uid line.
@@ -466,23 +491,7 @@ std::vector<Record> build_records(const std::vector<AxNode>& nodes) {
     empty[i] = !r.is_text && r.parent >= 0 && r.name.empty() && r.value.empty() &&
                !r.states.any() && r.uid.empty() && kids_empty;
   }
-  std::vector<int> remap2(out.size(), -1);
-  std::vector<Record> result;
-  result.reserve(out.size());
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    if (empty[i]) continue;
-    Record& r = out[i];
-    r.parent = r.parent >= 0 ? remap2[static_cast<std::size_t>(r.parent)] : -1;
-    r.children.clear();
-    remap2[i] = static_cast<int>(result.size());
-    result.push_back(std::move(r));
-  }
-  for (std::size_t i = 0; i < result.size(); ++i) {
-    if (result[i].parent >= 0) {
-      result[static_cast<std::size_t>(result[i].parent)].children.push_back(static_cast<int>(i));
-    }
-  }
-  return result;
+  return without(std::move(out), empty);
 }
 
 }  // namespace caveman::compress::a11y

@@ -29,13 +29,12 @@ bool is_one_of(std::string_view key, std::initializer_list<std::string_view> nam
   return false;
 }
 
-void schema(const Node& n, Ranges& out);
-
-void schema_or_list(const Node& n, Ranges& out) {
+// `visit` on each item of an array, or on `n` itself (a schema or a list of schemas).
+void each_or_one(const Node& n, Ranges& out, void (*visit)(const Node&, Ranges&)) {
   if (n.kind == json::Kind::kArray) {
-    for (const Node& item : n.items) schema(item, out);
+    for (const Node& item : n.items) visit(item, out);
   } else {
-    schema(n, out);
+    visit(n, out);
   }
 }
 
@@ -63,18 +62,8 @@ void schema(const Node& n, Ranges& out) {
                                  "additionalProperties", "unevaluatedProperties", "propertyNames",
                                  "contains", "not", "if", "then", "else", "allOf", "anyOf",
                                  "oneOf"})) {
-      schema_or_list(m.value, out);
+      each_or_one(m.value, out, schema);
     }
-  }
-}
-
-void envelope(const Node& n, Ranges& out);
-
-void envelopes(const Node& n, Ranges& out) {
-  if (n.kind == json::Kind::kArray) {
-    for (const Node& item : n.items) envelope(item, out);
-  } else {
-    envelope(n, out);
   }
 }
 
@@ -85,7 +74,7 @@ void envelope(const Node& n, Ranges& out) {
                           "output_schema"})) {
       schema(m.value, out);
     } else if (m.key == "function") {
-      envelopes(m.value, out);
+      each_or_one(m.value, out, envelope);
     }
   }
 }
@@ -100,12 +89,12 @@ const Node* member(const Node& n, std::string_view key) {
 void document(const Node& doc, Ranges& out) {
   if (doc.kind == json::Kind::kObject) {
     // {"tools":[…]} and the JSON-RPC tools/list response {"result":{"tools":[…]}}.
-    if (const Node* tools = member(doc, "tools")) return envelopes(*tools, out);
+    if (const Node* tools = member(doc, "tools")) return each_or_one(*tools, out, envelope);
     if (const Node* result = member(doc, "result")) {
-      if (const Node* tools = member(*result, "tools")) return envelopes(*tools, out);
+      if (const Node* tools = member(*result, "tools")) return each_or_one(*tools, out, envelope);
     }
   }
-  envelopes(doc, out);
+  each_or_one(doc, out, envelope);
 }
 
 class ToolSchemaAnnotationsCompressor final : public Compressor {

@@ -1,4 +1,6 @@
 #include "core/wrappers.h"
+
+#include "caveman/base/split.h"
 #include "text/utf8.h"
 
 namespace caveman::core {
@@ -7,15 +9,6 @@ namespace {
 constexpr std::string_view kOpen = "<file";
 constexpr std::string_view kClose = "</file>";
 constexpr int kMaxLayers = 4;
-
-std::size_t count_of(std::string_view s, std::string_view needle) {
-  std::size_t n = 0;
-  for (std::size_t pos = s.find(needle); pos != std::string_view::npos;
-       pos = s.find(needle, pos + needle.size())) {
-    ++n;
-  }
-  return n;
-}
 
 }  // namespace
 
@@ -26,7 +19,9 @@ std::optional<FileWrapper> strip_file_wrapper(std::string_view input, std::strin
   char after = trimmed[kOpen.size()];
   if (after != ' ' && after != '\t' && after != '>') return std::nullopt;
   if (trimmed.substr(trimmed.size() - kClose.size()) != kClose) return std::nullopt;
-  if (count_of(trimmed, kOpen) != 1 || count_of(trimmed, kClose) != 1) return std::nullopt;
+  if (base::count_occurrences(trimmed, kOpen) != 1 || base::count_occurrences(trimmed, kClose) != 1) {
+    return std::nullopt;
+  }
 
   // Find the opening tag's '>' outside quoted attribute values.
   std::size_t close_tag = trimmed.size() - kClose.size();

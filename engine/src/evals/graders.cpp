@@ -108,49 +108,13 @@ std::string recovery_exact(const GraderSpec&, const GradeInput& in) {
   return in.recoverable ? "" : "the recovery handle does not return the exact input";
 }
 
-// Deep equality for the TOON round trip: object members compare as maps (TOON rows may
-// reorder keys), numbers by literal or, failing that, by value (TOON canonicalises 1.50).
-bool same_json(const json::Value& a, const json::Value& b) {
-  if (a.kind != b.kind) return false;
-  switch (a.kind) {
-    case json::Kind::kNull:
-      return true;
-    case json::Kind::kBool:
-      return a.boolean == b.boolean;
-    case json::Kind::kString:
-      return a.text == b.text;
-    case json::Kind::kNumber: {
-      if (a.text == b.text) return true;
-      char* ea = nullptr;
-      char* eb = nullptr;
-      double x = std::strtod(a.text.c_str(), &ea), y = std::strtod(b.text.c_str(), &eb);
-      return *ea == '\0' && *eb == '\0' && x == y;
-    }
-    case json::Kind::kArray:
-      if (a.items.size() != b.items.size()) return false;
-      for (std::size_t i = 0; i < a.items.size(); ++i) {
-        if (!same_json(a.items[i], b.items[i])) return false;
-      }
-      return true;
-    case json::Kind::kObject: {
-      if (a.members.size() != b.members.size()) return false;
-      for (const json::Member& m : a.members) {
-        const json::Value* other = b.find(m.key);
-        if (other == nullptr || !same_json(m.value, *other)) return false;
-      }
-      return true;
-    }
-  }
-  return false;
-}
-
 std::string toon_round_trip_of(const GradeInput& in) {
   Result<std::string> decoded = toon::toon_decode(in.result.output);
   if (!decoded.ok()) return "output is not valid TOON: " + decoded.status().ToString();
   std::optional<json::Value> a = json::parse(decoded.value());
   std::optional<json::Value> b = json::parse(in.input);
   if (!a || !b) return "input is not JSON";
-  return same_json(*a, *b) ? "" : "TOON does not decode to the input";
+  return json_equal(*a, *b) ? "" : "TOON does not decode to the input";
 }
 
 std::string toon_round_trip(const GraderSpec&, const GradeInput& in) {

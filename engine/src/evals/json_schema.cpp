@@ -31,35 +31,6 @@ bool has_type(const json::Value& v, std::string_view type) {
   return false;
 }
 
-// Equality of JSON values; numbers by value, object members regardless of order.
-bool equal(const json::Value& a, const json::Value& b) {
-  if (a.kind != b.kind) return false;
-  switch (a.kind) {
-    case json::Kind::kNull:
-      return true;
-    case json::Kind::kBool:
-      return a.boolean == b.boolean;
-    case json::Kind::kString:
-      return a.text == b.text;
-    case json::Kind::kNumber:
-      return std::strtod(a.text.c_str(), nullptr) == std::strtod(b.text.c_str(), nullptr);
-    case json::Kind::kArray:
-      if (a.items.size() != b.items.size()) return false;
-      for (std::size_t i = 0; i < a.items.size(); ++i) {
-        if (!equal(a.items[i], b.items[i])) return false;
-      }
-      return true;
-    case json::Kind::kObject:
-      if (a.members.size() != b.members.size()) return false;
-      for (const json::Member& m : a.members) {
-        const json::Value* o = b.find(m.key);
-        if (o == nullptr || !equal(m.value, *o)) return false;
-      }
-      return true;
-  }
-  return false;
-}
-
 std::string validate(const json::Value& v, const json::Value& s, const std::string& path) {
   if (!s.is_object()) return "";  // true/false schemas and junk: not in the subset
   if (const json::Value* t = s.find("type")) {
@@ -70,10 +41,10 @@ std::string validate(const json::Value& v, const json::Value& s, const std::stri
   }
   if (const json::Value* e = s.find("enum"); e && e->is_array()) {
     bool ok = false;
-    for (const json::Value& x : e->items) ok = ok || equal(v, x);
+    for (const json::Value& x : e->items) ok = ok || json_equal(v, x);
     if (!ok) return path + ": not one of the enum values";
   }
-  if (const json::Value* c = s.find("const"); c && !equal(v, *c))
+  if (const json::Value* c = s.find("const"); c && !json_equal(v, *c))
     return path + ": not the const value";
   if (v.is_string()) {
     auto len = static_cast<double>(text::rune_count(v.text));
@@ -134,6 +105,39 @@ std::string validate(const json::Value& v, const json::Value& s, const std::stri
 }
 
 }  // namespace
+
+bool json_equal(const json::Value& a, const json::Value& b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case json::Kind::kNull:
+      return true;
+    case json::Kind::kBool:
+      return a.boolean == b.boolean;
+    case json::Kind::kString:
+      return a.text == b.text;
+    case json::Kind::kNumber: {
+      if (a.text == b.text) return true;
+      char* ea = nullptr;
+      char* eb = nullptr;
+      double x = std::strtod(a.text.c_str(), &ea), y = std::strtod(b.text.c_str(), &eb);
+      return *ea == '\0' && *eb == '\0' && x == y;
+    }
+    case json::Kind::kArray:
+      if (a.items.size() != b.items.size()) return false;
+      for (std::size_t i = 0; i < a.items.size(); ++i) {
+        if (!json_equal(a.items[i], b.items[i])) return false;
+      }
+      return true;
+    case json::Kind::kObject:
+      if (a.members.size() != b.members.size()) return false;
+      for (const json::Member& m : a.members) {
+        const json::Value* o = b.find(m.key);
+        if (o == nullptr || !json_equal(m.value, *o)) return false;
+      }
+      return true;
+  }
+  return false;
+}
 
 std::string validate_json_schema(const json::Value& value, const json::Value& schema) {
   return validate(value, schema, "$");

@@ -90,19 +90,26 @@ void content_blocks(json::Value& content, std::string_view text_type, Extraction
   }
 }
 
-void extract_anthropic_or_chat(json::Value& doc, WireFormat format, Extraction& ex) {
-  json::Value* messages = doc.find("messages");
+// The member `field` of the last user message in `doc`'s `list` array; nullptr when there is
+// none, with ex.reason set when the list or its user message is missing.
+json::Value* last_user_member(json::Value& doc, const char* list, bool role_optional,
+                              const char* field, Extraction& ex) {
+  json::Value* messages = doc.find(list);
   if (messages == nullptr || !messages->is_array() || messages->items.empty()) {
     ex.reason = "no_messages";
-    return;
+    return nullptr;
   }
   ex.message_count = static_cast<int>(messages->items.size());
-  ex.user_index = last_user(*messages, false);
+  ex.user_index = last_user(*messages, role_optional);
   if (ex.user_index < 0) {
     ex.reason = "no_user_message";
-    return;
+    return nullptr;
   }
-  json::Value* content = messages->items[static_cast<std::size_t>(ex.user_index)].find("content");
+  return messages->items[static_cast<std::size_t>(ex.user_index)].find(field);
+}
+
+void extract_anthropic_or_chat(json::Value& doc, WireFormat format, Extraction& ex) {
+  json::Value* content = last_user_member(doc, "messages", false, "content", ex);
   if (content == nullptr) return;
   (void)format;  // Chat user messages carry no tool results; "tool_result" never matches there
   content_blocks(*content, "text", ex);
@@ -167,18 +174,7 @@ void extract_responses(json::Value& doc, Extraction& ex) {
 }
 
 void extract_gemini(json::Value& doc, Extraction& ex) {
-  json::Value* contents = doc.find("contents");
-  if (contents == nullptr || !contents->is_array() || contents->items.empty()) {
-    ex.reason = "no_messages";
-    return;
-  }
-  ex.message_count = static_cast<int>(contents->items.size());
-  ex.user_index = last_user(*contents, true);
-  if (ex.user_index < 0) {
-    ex.reason = "no_user_message";
-    return;
-  }
-  json::Value* parts = contents->items[static_cast<std::size_t>(ex.user_index)].find("parts");
+  json::Value* parts = last_user_member(doc, "contents", true, "parts", ex);
   if (parts == nullptr || !parts->is_array()) return;
   for (std::size_t i = 0; i < parts->items.size(); ++i) {
     json::Value& part = parts->items[i];

@@ -75,11 +75,5 @@ TEST(SparseLinesView, MarksEveryGapIncludingTheEnd) {
   EXPECT_EQ(sparse_lines_view({}, 0), "");
 }
 
-TEST(SplitLines, FinalNewlineDoesNotStartALine) {
-  EXPECT_EQ(split_lines("a\nb\n"), (std::vector<std::string_view>{"a", "b"}));
-  EXPECT_EQ(split_lines("a\n\nb"), (std::vector<std::string_view>{"a", "", "b"}));
-  EXPECT_TRUE(split_lines("").empty());
-}
-
 }  // namespace
 }  // namespace caveman::shrink

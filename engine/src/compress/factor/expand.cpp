@@ -204,4 +204,10 @@ std::optional<std::string> expand_blocks(std::string_view view) {
   return out.str(view.size() * 2);
 }
 
+std::optional<std::string> checked_view(std::string view, std::string_view text) {
+  std::optional<std::string> back = expand_blocks(view);
+  if (!back || *back != text) return std::nullopt;
+  return view;
+}
+
 }  // namespace caveman::compress::factor

@@ -14,6 +14,10 @@ namespace caveman::compress::factor {
 // few values) — such text was not written by the encoder.
 std::optional<std::string> expand_blocks(std::string_view view);
 
+// `view` when it expands back to exactly `text`, else nullopt: every view is checked so before
+// it is used (docs/formats.md).
+std::optional<std::string> checked_view(std::string view, std::string_view text);
+
 }  // namespace caveman::compress::factor
 
 #endif  // CAVEMAN_COMPRESS_FACTOR_EXPAND_H_

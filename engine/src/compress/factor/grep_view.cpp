@@ -135,10 +135,7 @@ std::optional<std::string> grep_view(std::string_view text,
   }
   flush();
   if (!any) return std::nullopt;
-  std::string joined = text::join_lines(out, false);
-  std::optional<std::string> back = expand_blocks(joined);
-  if (!back || *back != text) return std::nullopt;
-  return joined;
+  return checked_view(text::join_lines(out, false), text);
 }
 
 }  // namespace caveman::compress::factor

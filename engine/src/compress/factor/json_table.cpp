@@ -606,9 +606,7 @@ std::optional<std::string> json_table_view(std::string_view json, const tokens::
     at = s.end;
   }
   view += json.substr(at);
-  std::optional<std::string> back = expand_blocks(view);
-  if (!back || *back != json) return std::nullopt;
-  return view;
+  return checked_view(std::move(view), json);
 }
 
 }  // namespace caveman::compress::factor

@@ -506,15 +506,7 @@ std::optional<std::string> factor_text(std::string_view text,
   }
   std::optional<std::vector<std::string>> view = factor_lines(lines, barrier, sections);
   if (!view) return std::nullopt;
-  std::string joined;
-  joined.reserve(text.size());
-  for (std::size_t i = 0; i < view->size(); ++i) {
-    if (i > 0) joined.push_back('\n');
-    joined += (*view)[i];
-  }
-  std::optional<std::string> back = expand_blocks(joined);
-  if (!back || *back != text) return std::nullopt;
-  return joined;
+  return checked_view(text::join_lines(*view, false), text);
 }
 
 }  // namespace caveman::compress::factor

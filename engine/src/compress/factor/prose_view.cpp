@@ -129,10 +129,7 @@ std::optional<std::string> unwrap_view(std::string_view text) {
     i = end;
   }
   if (!any) return std::nullopt;
-  std::string view = text::join_lines(out, false);
-  std::optional<std::string> back = expand_blocks(view);
-  if (!back || *back != text) return std::nullopt;
-  return view;
+  return checked_view(text::join_lines(out, false), text);
 }
 
 }  // namespace caveman::compress::factor

@@ -31,20 +31,6 @@ bool is_separator(char c) {
          c == ' ' || c == '\t';
 }
 
-std::string join_lines(const std::vector<std::string>& lines) {
-  std::string out;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (i > 0) out += '\n';
-    out += lines[i];
-  }
-  return out;
-}
-
-bool verified(const std::string& view, std::string_view text) {
-  std::optional<std::string> back = expand_blocks(view);
-  return back && *back == text;
-}
-
 // ---- CSV columns ----
 
 struct Record {
@@ -255,9 +241,9 @@ std::optional<std::string> csv_columns_view(std::string_view text) {
   }
   if (!any) return std::nullopt;
   for (; next_line < lines.size(); ++next_line) out.emplace_back(lines[next_line]);
-  std::string view = join_lines(out);
-  if (view.size() >= text.size() || !verified(view, text)) return std::nullopt;
-  return view;
+  std::string view = text::join_lines(out, false);
+  if (view.size() >= text.size()) return std::nullopt;
+  return checked_view(std::move(view), text);
 }
 
 // ---- Aligned tables ----
@@ -306,9 +292,9 @@ std::optional<std::string> aligned_table_view(std::string_view text) {
     out.push_back(std::move(*v));
   }
   for (std::size_t i = t->first_row + t->rows; i < lines.size(); ++i) out.emplace_back(lines[i]);
-  std::string view = join_lines(out);
-  if (view.size() >= text.size() || !verified(view, text)) return std::nullopt;
-  return view;
+  std::string view = text::join_lines(out, false);
+  if (view.size() >= text.size()) return std::nullopt;
+  return checked_view(std::move(view), text);
 }
 
 }  // namespace factor
