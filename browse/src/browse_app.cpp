@@ -67,7 +67,7 @@ int serve_mcp(std::ostream& err) {
   auto engine = std::make_shared<const Engine>(open_mcp_store(err));
   BrowseConfig config = BrowseConfig::from_env();
   mcp::ServerOptions options;
-  options.request_state_key = mcp::load_request_state_key(err);
+  options.request_state_key = mcp::load_request_state_key();
   mcp::Server server(
       mcp::ServerInfo{"caveman-browse", "Caveman Browse", kVersion,
                       "Browse with compact accessibility snapshots: browser_snapshot returns an "
