@@ -1,14 +1,11 @@
 // caveman-mcp: MCP server exposing the Caveman engine tools (stdio or loopback HTTP).
-#include <exception>
 #include <iostream>
 
+#include "caveman/base/log.h"
 #include "mcp_app.h"
 
 int main(int argc, char** argv) {
-  try {
+  return caveman::base::guarded_main("caveman-mcp", [&] {
     return caveman::mcp::run({argv + 1, argv + argc}, std::cout, std::cerr);
-  } catch (const std::exception& e) {
-    std::cerr << "caveman-mcp: cave_internal_error: " << e.what() << "\n";
-    return 1;
-  }
+  });
 }

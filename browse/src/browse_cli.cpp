@@ -1,10 +1,13 @@
 #include "browse_cli.h"
 
+#include <spdlog/spdlog.h>
+
 #include <csignal>
 #include <cstdlib>
 #include <thread>
 
 #include "browse_session.h"
+#include "caveman/base/cli.h"
 #include "caveman/ccr.h"
 #include "session_state.h"
 #include "url_policy.h"
@@ -25,14 +28,13 @@ std::string env(const char* name) {
 
 int fail(std::ostream& err, const Status& s) {
   err << "caveman-browse: " << s.ToString() << "\n";
-  return 1;
+  return base::kExitError;
 }
 
 int usage(std::ostream& err, const std::string& message) {
-  err << "caveman-browse: cave_invalid_arguments: " << message << "\n"
-      << "usage: caveman-browse snapshot [url] [query…] | act <uid> <action> [text…] | eval <expr…> |\n"
-      << "       recover <handle> [query…] | close   (add --json for the MCP payload)\n";
-  return 2;
+  base::usage_error("caveman-browse", message, err);
+  err << kCliSynopsis;
+  return base::kExitUsage;
 }
 
 std::string join(const std::vector<std::string>& v, std::size_t from) {
@@ -46,16 +48,16 @@ bool healthy(const std::string& endpoint) {
   return e.ok() && http_get(*e, "/json/version", Clock::now() + kHealthTimeout).ok();
 }
 
-std::shared_ptr<ccr::Store> open_store(std::ostream& err) {
+std::shared_ptr<ccr::Store> open_store() {
   if (env("CAVEMAN_BROWSE_EPHEMERAL") != "1") {
     ccr::OpenOptions options;
     Result<std::string> path = ccr::resolve_store_path(&options);
     if (path.ok()) {
       Result<std::unique_ptr<ccr::Store>> s = ccr::open_store(path.value(), options);
       if (s.ok()) return std::move(s).value();
-      err << "caveman-browse: warning: " << s.status().ToString() << "; using an in-memory store\n";
+      spdlog::warn("{}; using an in-memory store", s.status().ToString());
     } else {
-      err << "caveman-browse: warning: " << path.status().ToString() << "; using an in-memory store\n";
+      spdlog::warn("{}; using an in-memory store", path.status().ToString());
     }
   }
   Result<std::unique_ptr<ccr::Store>> mem = ccr::open_store(std::string(ccr::kMemoryPath));
@@ -96,7 +98,7 @@ int close_session(const std::string& state_path, std::ostream& out, std::ostream
   SessionState& s = *loaded;
   if (s.empty()) {
     out << "no browser session\n";
-    return 0;
+    return base::kExitOk;
   }
   if (s.owned) {
     if (healthy(s.endpoint)) {
@@ -112,7 +114,7 @@ int close_session(const std::string& state_path, std::ostream& out, std::ostream
   }
   remove_state(state_path);
   out << (s.owned ? "closed the browser\n" : "detached from the browser (left running)\n");
-  return 0;
+  return base::kExitOk;
 }
 
 // A view read: its uids join the state's (a new document replaces them); its raw tree is the
@@ -137,34 +139,25 @@ void print_snapshot(const Json& p, bool json, std::ostream& out) {
 
 }  // namespace
 
-int run_cli(const std::vector<std::string>& all_args, std::ostream& out, std::ostream& err) {
-  std::vector<std::string> args;
-  bool json = false;
-  for (const std::string& a : all_args) {
-    if (a == "--json") {
-      json = true;
-    } else {
-      args.push_back(a);
-    }
-  }
-  const std::string verb = args.empty() ? "" : args[0];
+int run_cli(const CliCommand& command, std::ostream& out, std::ostream& err) {
+  // args[0] is the verb, as on the command line.
+  std::vector<std::string> args{command.verb};
+  args.insert(args.end(), command.words.begin(), command.words.end());
+  const std::string& verb = command.verb;
+  const bool json = command.json;
   Result<std::string> home = caveman_home();
   if (!home.ok()) return fail(err, home.status());
   const std::string state_path = *home + "/browse-session.json";
-  if (verb == "close") {
-    if (args.size() != 1) return usage(err, "close takes no arguments");
-    return close_session(state_path, out, err);
-  }
+  if (verb == "close") return close_session(state_path, out, err);
 
-  auto engine = std::make_shared<const Engine>(open_store(err));
+  auto engine = std::make_shared<const Engine>(open_store());
   if (verb == "recover") {
-    if (args.size() < 2) return usage(err, "recover needs a handle");
     Result<RecoverRequest> req = parse_recover_args(Json{{"recovery_handle", args[1]}, {"query", join(args, 2)}});
     if (!req.ok()) return fail(err, req.status());
     Result<std::string> raw = recover(*engine, *req);
     if (!raw.ok()) return fail(err, raw.status());
     out << *raw;
-    return 0;
+    return base::kExitOk;
   }
 
   SnapshotRequest snap;
@@ -182,7 +175,6 @@ int run_cli(const std::vector<std::string>& all_args, std::ostream& out, std::os
     snap.query = join(args, q);
     if (snap.query.size() > kMaxQueryBytes) return usage(err, "query is longer than 4 KiB");
   } else if (verb == "act") {
-    if (args.size() < 3) return usage(err, "act needs <uid> <action>");
     Json a = Json{{"uid", args[1]}, {"action", args[2]}};
     if (args.size() > 3) a[args[2] == "select" ? "option" : "text"] = join(args, 3);
     Result<ActRequest> r = parse_act_args(a);
@@ -192,8 +184,6 @@ int run_cli(const std::vector<std::string>& all_args, std::ostream& out, std::os
     Result<EvalRequest> r = parse_eval_args(Json{{"expression", join(args, 1)}});
     if (!r.ok()) return usage(err, r.status().message());
     eval = std::move(r).value();
-  } else {
-    return usage(err, verb.empty() ? "missing command" : "unknown command \"" + verb + "\"");
   }
 
   Result<SessionState> loaded = load_state(state_path);
@@ -214,7 +204,7 @@ int run_cli(const std::vector<std::string>& all_args, std::ostream& out, std::os
   state.target_id = b.target_id();
   state.targets = {b.target_id()};
 
-  int rc = 0;
+  int rc = base::kExitOk;
   if (verb == "snapshot") {
     Result<SnapshotOutcome> r = take_snapshot(b, *engine, snap, config);
     if (r.ok()) {
@@ -247,7 +237,7 @@ int run_cli(const std::vector<std::string>& all_args, std::ostream& out, std::os
     }
   }
   Status saved = save_state(state_path, state);
-  if (!saved.ok()) err << "caveman-browse: warning: " << saved.ToString() << "\n";
+  if (!saved.ok()) spdlog::warn("{}", saved.ToString());
   return rc;
 }
 

@@ -12,12 +12,25 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace caveman::browse {
 
-// `args` starts with the verb. Single-threaded (may fork a browser).
-int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// Follows every usage error (exit 2), as the short form of --help.
+inline constexpr std::string_view kCliSynopsis =
+    "usage: caveman-browse snapshot [url] [query…] | act <uid> <action> [text…] | eval <expr…> |\n"
+    "       recover <handle> [query…] | close   (add --json for the MCP payload)\n";
+
+// A verb and its arguments, as parsed by caveman-browse's command line (browse_app.h).
+struct CliCommand {
+  std::string verb;                // snapshot, act, eval, recover or close
+  std::vector<std::string> words;  // its positional arguments, in order
+  bool json = false;               // print the MCP payload
+};
+
+// Runs one verb. Single-threaded (may fork a browser).
+int run_cli(const CliCommand& command, std::ostream& out, std::ostream& err);
 
 }  // namespace caveman::browse
 

@@ -2,9 +2,9 @@
 
 #include <httplib.h>
 #include <pthread.h>
+#include <spdlog/spdlog.h>
 
 #include <csignal>
-#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -226,7 +226,7 @@ Status serve_http(const Server& server, const std::string& host, int port) {
     return Status::Unavailable("cave_listen_failed",
                                "cannot listen on " + host + ":" + std::to_string(port));
   }
-  std::fprintf(stderr, "listening on http://%s:%d/mcp\n", host.c_str(), bound);
+  spdlog::info("listening on http://{}:{}/mcp", host, bound);
 
   // Stop on SIGINT/SIGTERM: block them here and wait in a helper thread.
   sigset_t set;

@@ -23,7 +23,7 @@ namespace caveman::mcp {
 // localhost, [::1]).
 bool is_loopback_origin(std::string_view origin);
 
-// Serves until SIGINT/SIGTERM. Prints "listening on http://HOST:PORT/mcp" to stderr once
+// Serves until SIGINT/SIGTERM. Logs "listening on http://HOST:PORT/mcp" (info) once
 // bound (PORT 0 picks a free port). Errors: bind failure (cave_listen_failed).
 Status serve_http(const Server& server, const std::string& host, int port);
 

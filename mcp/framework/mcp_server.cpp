@@ -1,10 +1,12 @@
 #include "mcp_server.h"
 
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <csignal>
 #include <exception>
 #include <ostream>
-#include <unistd.h>
 
 #include "caveman/install_key.h"
 #include "line_reader.h"
@@ -65,11 +67,12 @@ bool CallContext::client_has(std::string_view capability) const {
   return client_capabilities.is_object() && client_capabilities.contains(std::string(capability));
 }
 
-std::string load_request_state_key(std::ostream& err) {
+std::string load_request_state_key() {
   Result<std::string> key = load_or_create_key(caveman_home_from_env(), "mcp-state.key");
   if (key.ok()) return std::move(key).value();
-  err << "warning: MCP requestState key unavailable (" << key.status().ToString()
-      << "); multi round-trip state is valid for this process only\n";
+  spdlog::warn("MCP requestState key unavailable ({}); multi round-trip state is valid for this "
+               "process only",
+               key.status().ToString());
   return "";
 }
 

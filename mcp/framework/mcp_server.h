@@ -177,8 +177,8 @@ class Server {
 };
 
 // Reads (creating it 0600) the per-install requestState key $CAVEMAN_HOME/runtime/mcp-state.key.
-// On failure says why on `err` and returns "" (ServerOptions then uses a per-process key).
-std::string load_request_state_key(std::ostream& err);
+// On failure logs a warning and returns "" (ServerOptions then uses a per-process key).
+std::string load_request_state_key();
 
 }  // namespace caveman::mcp
 

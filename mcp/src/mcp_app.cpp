@@ -1,9 +1,16 @@
 #include "mcp_app.h"
 
-#include <cstdlib>
-#include <ostream>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string_view>
+
+#include "caveman/base/cli.h"
 #include "caveman/base/net.h"
 #include "caveman/ccr.h"
 #include "caveman/common_flags.h"
@@ -15,30 +22,51 @@
 namespace caveman::mcp {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: caveman-mcp [--http HOST:PORT] [--max-line-bytes N] [--tools NAME,...]\n"
-    "       caveman-mcp version [--json] | --version | --help\n"
-    "\n"
-    "MCP server with five tools: caveman_compress, caveman_retrieve, caveman_stats,\n"
-    "caveman_toon_encode, caveman_toon_decode. Serves newline-delimited JSON-RPC on\n"
-    "stdin/stdout until EOF, or Streamable HTTP on a loopback address with --http\n"
-    "(POST /mcp).\n"
-    "\n"
-    "--tools NAME,...  serve only these tools (e.g. caveman_retrieve: what `caveman wrap`\n"
-    "                  gives an agent, since every tool schema is re-read on every turn)\n"
-    "\n"
-    "recovery store: CAVEMAN_MCP_EPHEMERAL=1 → in memory; else $CAVEMAN_CCR_DB, else\n"
+using base::kExitUsage;
+
+constexpr std::string_view kTool = "caveman-mcp";
+
+constexpr const char* kDescription =
+    "caveman-mcp: MCP server with five tools: caveman_compress, caveman_retrieve,\n"
+    "caveman_stats, caveman_toon_encode, caveman_toon_decode. Serves newline-delimited\n"
+    "JSON-RPC on stdin/stdout until EOF, or Streamable HTTP on a loopback address with\n"
+    "--http (POST /mcp).";
+
+constexpr const char* kFooter =
+    "recovery store: CAVEMAN_MCP_EPHEMERAL=1 -> in memory; else $CAVEMAN_CCR_DB, else\n"
     "$CAVEMAN_HOME/ccr.db, else ~/.caveman/ccr.db (shared with caveman-proxy, so handles the\n"
     "proxy disclosed resolve here).\n"
     "\n"
-    "exit codes: 0 EOF or shutdown, 1 cannot serve, 2 usage error\n";
+    "exit codes: 0 EOF or shutdown, 1 cannot serve, 2 usage error\n"
+    "environment: CAVEMAN_MCP_EPHEMERAL, CAVEMAN_CCR_DB, CAVEMAN_HOME, CAVEMAN_LOG_LEVEL\n";
+
+// What the command line asked for, filled by CLI11.
+struct Flags {
+  std::string http;
+  std::optional<std::size_t> max_line_bytes;
+  std::optional<std::string> tools;
+};
+
+std::unique_ptr<CLI::App> make_cli(const ToolInfo& tool, Flags* f) {
+  std::unique_ptr<CLI::App> app = base::make_app(tool, kDescription, kFooter);
+  app->add_option("--http", f->http, "Serve Streamable HTTP on this loopback address")
+      ->type_name("HOST:PORT");
+  app->add_option("--max-line-bytes", f->max_line_bytes, "Longest JSON-RPC line accepted on stdin")
+      ->transform(base::decimal())
+      ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()));
+  app->add_option("--tools", f->tools,
+                  "Serve only these tools (e.g. caveman_retrieve: what `caveman wrap` gives an "
+                  "agent, since every tool schema is re-read on every turn)")
+      ->type_name("NAME,...");
+  return app;
+}
 
 struct StoreChoice {
   std::shared_ptr<ccr::Store> store;
   std::string problem;  // why the shared store is not used
 };
 
-StoreChoice open_store(std::ostream& err) {
+StoreChoice open_store() {
   StoreChoice c;
   const char* eph = std::getenv("CAVEMAN_MCP_EPHEMERAL");
   bool ephemeral = eph != nullptr && std::string(eph) == "1";
@@ -56,8 +84,8 @@ StoreChoice open_store(std::ostream& err) {
       c.problem = path.status().ToString();
     }
     // A dead MCP server is worse than one without the shared store: keep serving.
-    err << "caveman-mcp: warning: shared recovery store unavailable (" << c.problem
-        << "); using an in-memory store for this session\n";
+    spdlog::warn("shared recovery store unavailable ({}); using an in-memory store for this session",
+                 c.problem);
   }
   Result<std::unique_ptr<ccr::Store>> mem = ccr::open_store(std::string(ccr::kMemoryPath));
   if (mem.ok()) c.store = std::move(mem).value();
@@ -67,56 +95,38 @@ StoreChoice open_store(std::ostream& err) {
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  ToolInfo tool{"caveman-mcp", "caveman.mcp.version.v1", kUsage,
+  ToolInfo tool{kTool, "caveman.mcp.version.v1", "",
                 {"mcp_recovery", "build_stamped_version", "streamable_http", "tool_selection"}};
-  if (auto rc = handle_common_flags(tool, args, out)) return *rc;
-
-  std::string http;
-  std::vector<std::string> only_tools;
+  Flags flags;
+  std::unique_ptr<CLI::App> app = make_cli(tool, &flags);
+  if (auto rc = base::parse_args(*app, tool, args, out, err)) return *rc;
   ServerOptions options;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if ((a == "--http" || a == "--max-line-bytes" || a == "--tools") && i + 1 < args.size()) {
-      const std::string& v = args[++i];
-      if (a == "--http") {
-        http = v;
-      } else if (a == "--tools") {
-        only_tools = split_tool_names(v);
-        if (!known_tool_names(only_tools)) {
-          err << "caveman-mcp: cave_invalid_arguments: --tools takes names from: "
-                 "caveman_compress, caveman_retrieve, caveman_stats, caveman_toon_encode, "
-                 "caveman_toon_decode\n";
-          return 2;
-        }
-      } else {
-        char* end = nullptr;
-        unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-        if (*end != '\0' || n == 0) {
-          err << "caveman-mcp: cave_invalid_arguments: --max-line-bytes needs a positive integer\n";
-          return 2;
-        }
-        options.max_line_bytes = n;
-      }
-    } else {
-      err << "caveman-mcp: cave_invalid_arguments: unknown argument \"" << a << "\"\n" << kUsage;
-      return 2;
+  if (flags.max_line_bytes) options.max_line_bytes = *flags.max_line_bytes;
+  std::vector<std::string> only_tools;
+  if (flags.tools) {
+    only_tools = split_tool_names(*flags.tools);
+    if (!known_tool_names(only_tools)) {
+      return base::usage_error(kTool,
+                               "--tools takes names from: caveman_compress, caveman_retrieve, "
+                               "caveman_stats, caveman_toon_encode, caveman_toon_decode",
+                               err);
     }
   }
-
+  const std::string& http = flags.http;
   std::string host;
   int port = 0;
   if (!http.empty()) {
     Result<base::ListenAddress> listen = base::parse_loopback_listen(http, "cave_invalid_arguments");
     if (!listen.ok()) {
-      err << "caveman-mcp: " << listen.status().ToString() << "\n";
-      return 2;
+      err << kTool << ": " << listen.status().ToString() << "\n";
+      return kExitUsage;
     }
     host = listen->host;
     port = listen->port;
   }
 
-  options.request_state_key = load_request_state_key(err);
-  StoreChoice store = open_store(err);
+  options.request_state_key = load_request_state_key();
+  StoreChoice store = open_store();
   auto engine = std::make_shared<const Engine>(store.store);
   Server server(ServerInfo{"caveman", "Caveman", kVersion,
                            "Caveman shrinks large tool outputs and keeps exact originals. "
@@ -126,10 +136,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   if (http.empty()) return server.serve_stdio(STDIN_FILENO, STDOUT_FILENO);
   Status s = serve_http(server, host, port);
   if (!s.ok()) {
-    err << "caveman-mcp: " << s.ToString() << "\n";
-    return 1;
+    err << kTool << ": " << s.ToString() << "\n";
+    return base::kExitError;
   }
-  return 0;
+  return base::kExitOk;
 }
 
 }  // namespace caveman::mcp

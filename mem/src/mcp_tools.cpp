@@ -435,7 +435,7 @@ int serve_mcp(std::ostream& err) {
     return MemService::open(dir);
   });
   mcp::ServerOptions options;
-  options.request_state_key = mcp::load_request_state_key(err);
+  options.request_state_key = mcp::load_request_state_key();
   mcp::Server server(mcp::ServerInfo{"cavemem", "Cavemem", kVersion, kInstructions},
                      [service] { return make_mem_tools(service); }, options);
   return server.serve_stdio(STDIN_FILENO, STDOUT_FILENO);

@@ -18,17 +18,44 @@ std::unique_ptr<CLI::App> make_app(const ToolInfo& tool, std::string description
 
 namespace {
 
+CLI::App* find_subcommand(CLI::App& app, std::string_view name) {
+  for (CLI::App* sub : app.get_subcommands({})) {
+    if (sub->check_name(std::string(name))) return sub;
+  }
+  return nullptr;
+}
+
 // A first word that is neither an option nor a subcommand, in an app that takes no positional
 // arguments of its own: a mistyped command.
 bool is_unknown_command(CLI::App& app, const std::vector<std::string>& args) {
   if (args.empty() || args[0].starts_with("-") || args[0] == "help") return false;
   if (app.get_subcommands({}).empty()) return false;
   if (!app.get_options([](const CLI::Option* o) { return o->get_positional(); }).empty()) return false;
-  try {
-    app.get_subcommand(args[0]);
-    return false;
-  } catch (const CLI::OptionNotFound&) {
-    return true;
+  return find_subcommand(app, args[0]) == nullptr;
+}
+
+// `help` as the last word after subcommand names (`tool evals help`) asks for that command's
+// help, unless the last of them takes positional arguments (where `help` could be one) or
+// is a prefix command.
+bool is_help_word(CLI::App& app, const std::vector<std::string>& args) {
+  if (args.empty() || args.back() != "help") return false;
+  CLI::App* at = &app;
+  for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+    at = find_subcommand(*at, args[i]);
+    if (at == nullptr) return false;
+  }
+  if (args.size() == 1) return true;
+  // A prefix command passes its words on as they are (`caveman aider help`).
+  return !at->get_prefix_command() &&
+         at->get_options([](const CLI::Option* o) { return o->get_positional(); }).empty();
+}
+
+// Subcommands copy their parent's footer when created; a footer belongs to the help of the
+// command that set it. Depth first, so a grandchild is compared before its parent changes.
+void drop_inherited_footers(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands({})) {
+    drop_inherited_footers(*sub);
+    if (sub->get_footer() == app.get_footer()) sub->footer("");
   }
 }
 
@@ -43,10 +70,8 @@ std::optional<int> parse_args(CLI::App& app, const ToolInfo& tool,
     return usage_code;
   }
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 pops from the back
-  if (args.size() == 1 && args[0] == "help") reversed = {"--help"};
-  // Subcommands copy the footer when created; the exit codes and environment belong to the
-  // tool's own help only.
-  for (CLI::App* sub : app.get_subcommands({})) sub->footer("");
+  if (is_help_word(app, args)) reversed.front() = "--help";
+  drop_inherited_footers(app);
   try {
     app.parse(std::move(reversed));
   } catch (const CLI::CallForHelp&) {
@@ -58,11 +83,12 @@ std::optional<int> parse_args(CLI::App& app, const ToolInfo& tool,
   } catch (const CLI::ParseError& e) {
     return usage_error(tool.name, e.what(), err, usage_code);
   }
-  if (app.count("--version") > 0) {
+  // An app not made by make_app (a verb's own, in `caveman`) has neither.
+  if (const CLI::Option* flag = app.get_option_no_throw("--version"); flag != nullptr && flag->count() > 0) {
     print_version(tool, /*json=*/false, out);
     return kExitOk;
   }
-  if (const CLI::App* version = app.get_subcommand("version"); version->parsed()) {
+  if (const CLI::App* version = find_subcommand(app, "version"); version != nullptr && version->parsed()) {
     print_version(tool, version->count("--json") > 0, out);
     return kExitOk;
   }

@@ -29,6 +29,7 @@ struct Io {
   std::istream& in;
   std::ostream& out;
   std::ostream& err;
+  PixelEnv pixel_env;
 };
 
 constexpr std::string_view kTool = "caveman-engine";
@@ -48,6 +49,10 @@ struct Flags {
   bool ids = false;
   bool jsonl = false;
   std::string fixtures;
+  ToonFlags toon;
+  ObjectsFlags objects;
+  PixelFlags pixel;
+  std::string pixel_help;  // pixel alone prints it
 };
 
 int fail(Io& io, const std::string& context, const Status& s) {
@@ -179,9 +184,16 @@ int cmd_count(const Flags& f, Io& io) {
 
 int cmd_evals(const Flags& f, Io& io) { return run_evals(f.fixtures, io.out, io.err); }
 
+int cmd_toon(const Flags& f, Io& io) { return run_toon_command(f.toon, io.in, io.out, io.err); }
+
+int cmd_objects(const Flags& f, Io& io) { return run_objects_command(f.objects, io.out, io.err); }
+
+int cmd_pixel(const Flags& f, Io& io) {
+  return run_pixel(f.pixel, f.pixel_help, io.out, io.err, io.pixel_env);
+}
+
 using Handler = int (*)(const Flags&, Io&);
 
-// The commands CLI11 parses fully, and those whose own parser takes the rest of the line.
 struct Command {
   const char* name;
   const char* summary;
@@ -199,26 +211,9 @@ constexpr Command kCommands[] = {
     {"registry", "Compressor capability manifest as JSON", cmd_registry},
     {"count", "o200k_base token count (or ids) of stdin", cmd_count},
     {"evals", "Run the eval suite: evals run [--fixtures DIR], JSON report", cmd_evals},
-};
-
-using PassThrough = int (*)(const Args&, Io&);
-
-struct Delegated {
-  const char* name;
-  const char* summary;
-  PassThrough run;
-  bool own_help;  // its parser answers --help with its detailed usage
-};
-
-const Delegated kDelegated[] = {
-    {"toon", "JSON <-> TOON: toon encode|decode [options] (toon --help)",
-     [](const Args& a, Io& io) { return run_toon_command(a, io.in, io.out, io.err); }, true},
-    {"objects",
-     "Typed objects: objects list <session> [--limit N] [--full] | get <id> | set <id>\n"
-     "[--currentness current|stale|archived] [--lifecycle hot|warm|cold|archived]",
-     [](const Args& a, Io& io) { return run_objects_command(a, io.out, io.err); }, false},
-    {"pixel", "Text -> PNG pages; request transform dry run: pixel render|simulate (pixel --help)",
-     [](const Args& a, Io& io) { return run_pixel_command(a, io.out, io.err); }, true},
+    {"toon", "JSON <-> TOON, stdin to stdout: toon encode|decode [options]", cmd_toon},
+    {"objects", "Typed objects of the native runtime: objects list|get|set", cmd_objects},
+    {"pixel", "Text -> PNG pages; request transform dry run: pixel render|simulate", cmd_pixel},
 };
 
 void add_options(CLI::App& app, Flags* f) {
@@ -238,6 +233,18 @@ void add_options(CLI::App& app, Flags* f) {
   CLI::App* evals = app.get_subcommand("evals")->require_subcommand(1);
   evals->add_subcommand("run", "Run the suite (the embedded one, or --fixtures DIR)")
       ->add_option("--fixtures", f->fixtures, "A directory of fixtures and a manifest");
+  add_toon_commands(*app.get_subcommand("toon"), &f->toon);
+  add_objects_commands(*app.get_subcommand("objects"), &f->objects);
+  add_pixel_commands(*app.get_subcommand("pixel"), &f->pixel);
+}
+
+// The verb under toon, objects or pixel (`toon encode`: "encode").
+void set_verb(const CLI::App& command, Flags* f) {
+  std::vector<CLI::App*> verbs = command.get_subcommands();
+  std::string verb = verbs.empty() ? "" : verbs.front()->get_name();
+  f->toon.verb = verb;
+  f->objects.verb = verb;
+  f->pixel.verb = verb;
 }
 
 std::unique_ptr<CLI::App> make_cli(const ToolInfo& tool, Flags* f) {
@@ -245,19 +252,15 @@ std::unique_ptr<CLI::App> make_cli(const ToolInfo& tool, Flags* f) {
       tool, "caveman-engine: compress, detect, retrieve and count, stdin to stdout.", kFooter);
   app->require_subcommand(0, 1);
   for (const Command& c : kCommands) app->add_subcommand(c.name, c.summary);
-  for (const Delegated& d : kDelegated) {
-    // Their own parsers read everything after the name.
-    CLI::App* sub = app->add_subcommand(d.name, d.summary)->prefix_command();
-    if (d.own_help) sub->set_help_flag();
-  }
   add_options(*app, f);
   return app;
 }
 
 }  // namespace
 
-int run_engine_cli(const Args& args, std::istream& in, std::ostream& out, std::ostream& err) {
-  Io io{in, out, err};
+int run_engine_cli(const Args& args, std::istream& in, std::ostream& out, std::ostream& err,
+                   PixelEnv pixel_env) {
+  Io io{in, out, err, pixel_env};
   ToolInfo tool{kTool, "caveman.engine.version.v1", "", {}};
   Flags flags;
   std::unique_ptr<CLI::App> app = make_cli(tool, &flags);
@@ -265,13 +268,16 @@ int run_engine_cli(const Args& args, std::istream& in, std::ostream& out, std::o
     err << app->help();
     return kExitOk;
   }
-  if (auto rc = base::parse_args(*app, tool, args, out, err)) return *rc;
-  const std::string name = app->get_subcommands().front()->get_name();
-  for (const Command& c : kCommands) {
-    if (name == c.name) return c.run(flags, io);
+  if (auto rc = base::parse_args(*app, tool, args, out, err)) {
+    // pixel's own flags and verbs have always been errors (exit 1), not usage errors.
+    if (*rc == kExitUsage && app->get_subcommand("pixel")->parsed()) return kExitError;
+    return *rc;
   }
-  for (const Delegated& d : kDelegated) {
-    if (name == d.name) return d.run(app->get_subcommand(name)->remaining(), io);
+  const CLI::App* command = app->get_subcommands().front();
+  set_verb(*command, &flags);
+  if (command->get_name() == "pixel") flags.pixel_help = command->help(std::string(kTool));
+  for (const Command& c : kCommands) {
+    if (command->get_name() == c.name) return c.run(flags, io);
   }
   return kExitUsage;  // unreachable: CLI11 accepts only the names above
 }

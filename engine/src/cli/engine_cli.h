@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "caveman/base/exit_code.h"
+#include "cli/pixel_command.h"
 
 namespace caveman::engine_cli {
 
@@ -18,9 +19,9 @@ using base::kExitUsage;
 
 inline constexpr std::size_t kMaxStdinBytes = 64ULL * 1024 * 1024;
 
-// args excludes the program name.
+// args excludes the program name; `pixel_env` is what `pixel` reads its variables from.
 int run_engine_cli(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
-                   std::ostream& err);
+                   std::ostream& err, PixelEnv pixel_env = process_pixel_env);
 
 }  // namespace caveman::engine_cli
 

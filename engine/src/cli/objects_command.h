@@ -6,14 +6,28 @@
 #ifndef CAVEMAN_CLI_OBJECTS_COMMAND_H_
 #define CAVEMAN_CLI_OBJECTS_COMMAND_H_
 
+#include <CLI/CLI.hpp>
+
 #include <iosfwd>
+#include <optional>
 #include <string>
-#include <vector>
 
 namespace caveman::engine_cli {
 
-// `args` are the words after `objects`.
-int run_objects_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// What `objects list|get|set` was given, filled by CLI11.
+struct ObjectsFlags {
+  std::string verb;    // list, get or set
+  std::string target;  // the session (list) or the object id
+  int limit = 0;       // list: 0 = no limit
+  bool full = false;
+  std::optional<std::string> currentness;  // set: checked by the store
+  std::optional<std::string> lifecycle;
+};
+
+// Adds `list`, `get` and `set` under the `objects` subcommand.
+void add_objects_commands(CLI::App& objects, ObjectsFlags* f);
+
+int run_objects_command(const ObjectsFlags& f, std::ostream& out, std::ostream& err);
 
 }  // namespace caveman::engine_cli
 

@@ -2,12 +2,13 @@
 
 #include <sys/stat.h>
 
-#include <charconv>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <ostream>
 #include <sstream>
 
+#include "caveman/base/cli.h"
 #include "caveman/pixel.h"
 #include "cli/engine_cli.h"
 #include "json/json.h"
@@ -15,23 +16,15 @@
 namespace caveman::engine_cli {
 namespace {
 
-constexpr const char* kPixelUsage =
-    "usage: caveman-engine pixel render [--cols N] [--multicol N] [--density L] [--dense]\n"
-    "                                   [--no-reflow] [--max-pages N] <file>\n"
-    "       caveman-engine pixel simulate [--model M] [--density L] [--format F] <request.json>\n"
-    "render: writes <file>.px1.png, <file>.px2.png, … and prints one JSON line per page and a\n"
-    "        summary line. simulate: prints the request transform's TransformInfo (no network,\n"
-    "        nothing stored). L = conservative | balanced | max (--dense = max);\n"
-    "        --max-pages: page cap (default 64; the rest is reported as omittedChars);\n"
-    "        F = anthropic | openai-chat | openai-responses | gemini (default: sniffed).\n"
+constexpr const char* kPixelFooter =
+    "pixel render writes <file>.px1.png, <file>.px2.png, … and prints one JSON line per page\n"
+    "and a summary line; --max-pages caps the pages (the rest is reported as omittedChars).\n"
+    "pixel simulate prints the request transform's TransformInfo (no network, nothing stored).\n"
+    "Density: --density, else --dense (max), else CAVE_PIXEL_DENSITY, else balanced.\n"
+    "exit codes: 0 ok, 1 error (also a usage error after render or simulate), 2 no verb\n"
     "environment: CAVE_PIXEL_DENSITY, CAVE_PIXEL_MODELS\n";
 
 constexpr std::size_t kMaxFileBytes = 64ULL * 1024 * 1024;
-
-int usage_error(std::ostream& err, std::string_view verb, std::string_view problem) {
-  err << "pixel " << verb << ": cave_invalid_arguments: " << problem << "\n" << kPixelUsage;
-  return kExitError;
-}
 
 bool read_file(const std::string& path, std::string& out, std::string& problem) {
   std::ifstream in(path, std::ios::binary);
@@ -49,29 +42,25 @@ bool read_file(const std::string& path, std::string& out, std::string& problem) 
   return true;
 }
 
-std::optional<int> parse_int(std::string_view s) {
-  int v = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
-  return v;
+// Validators that accept what the render and simulate options name.
+CLI::Validator density_check() {
+  return {[](std::string& v) -> std::string {
+            return pixel::parse_density(v) ? "" : "unknown density: " + v;
+          },
+          "conservative|balanced|max", "density"};
 }
 
-// "--flag=value" or "--flag value".
-bool take_value(const std::vector<std::string>& args, std::size_t& i, std::string_view flag,
-                std::string& value) {
-  const std::string& a = args[i];
-  if (a.size() > flag.size() && a.compare(0, flag.size(), flag) == 0 && a[flag.size()] == '=') {
-    value = a.substr(flag.size() + 1);
-    return true;
+std::optional<pixel::WireFormat> wire_format(std::string_view name) {
+  for (auto f : {pixel::WireFormat::kAnthropic, pixel::WireFormat::kOpenAiChat,
+                 pixel::WireFormat::kOpenAiResponses, pixel::WireFormat::kGemini}) {
+    if (pixel::wire_format_name(f) == name) return f;
   }
-  if (a != flag) return false;
-  if (i + 1 >= args.size()) {
-    value.clear();
-    value.push_back('\0');  // marks "missing"
-    return true;
-  }
-  value = args[++i];
-  return true;
+  return std::nullopt;
+}
+
+CLI::Validator format_check() {
+  return {[](std::string& v) -> std::string { return wire_format(v) ? "" : "unknown format: " + v; },
+          "anthropic|openai-chat|openai-responses|gemini", "format"};
 }
 
 Status write_png(const std::string& path, const std::string& bytes) {
@@ -83,41 +72,13 @@ Status write_png(const std::string& path, const std::string& bytes) {
   return Status::Ok();
 }
 
-int cmd_render(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, PixelEnv env) {
-  pixel::RenderOptions options;
-  std::optional<pixel::Density> flag_density;
-  bool dense = false;
-  std::string file;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    std::string v;
-    if (take_value(args, i, "--cols", v)) {
-      std::optional<int> n = parse_int(v);
-      if (!n || *n < 1) return usage_error(err, "render", "--cols needs a positive integer");
-      options.cols = *n;
-    } else if (take_value(args, i, "--max-pages", v)) {
-      std::optional<int> n = parse_int(v);
-      if (!n || *n < 1) return usage_error(err, "render", "--max-pages needs a positive integer");
-      options.max_pages = *n;
-    } else if (take_value(args, i, "--multicol", v)) {
-      std::optional<int> n = parse_int(v);
-      if (!n || *n < 1) return usage_error(err, "render", "--multicol needs a positive integer");
-      options.multicol = *n;
-    } else if (take_value(args, i, "--density", v)) {
-      flag_density = pixel::parse_density(v);
-      if (!flag_density) return usage_error(err, "render", "unknown density: " + v);
-    } else if (args[i] == "--dense") {
-      dense = true;
-    } else if (args[i] == "--no-reflow") {
-      options.reflow = false;
-    } else if (args[i].rfind("--", 0) == 0) {
-      return usage_error(err, "render", "unknown flag: " + args[i]);
-    } else if (file.empty()) {
-      file = args[i];
-    } else {
-      return usage_error(err, "render", "one file only");
-    }
-  }
-  if (file.empty()) return usage_error(err, "render", "missing <file>");
+int cmd_render(const PixelFlags& f, std::ostream& out, std::ostream& err, PixelEnv env) {
+  pixel::RenderOptions options = f.render;
+  if (f.no_reflow) options.reflow = false;
+  const std::string& file = f.file;
+  std::optional<pixel::Density> flag_density =
+      f.density ? pixel::parse_density(*f.density) : std::nullopt;
+  const bool dense = f.dense;
   // Density: flag > --dense > env > balanced.
   std::optional<std::string> env_density = env("CAVE_PIXEL_DENSITY");
   options.density = flag_density ? *flag_density
@@ -162,45 +123,24 @@ int cmd_render(const std::vector<std::string>& args, std::ostream& out, std::ost
   return kExitOk;
 }
 
-int cmd_simulate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, PixelEnv env) {
-  std::string model, file;
-  std::optional<pixel::Density> flag_density;
-  std::optional<pixel::WireFormat> format;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    std::string v;
-    if (take_value(args, i, "--model", v)) {
-      if (v == std::string(1, '\0')) return usage_error(err, "simulate", "--model needs a value");
-      model = v;
-    } else if (take_value(args, i, "--density", v)) {
-      flag_density = pixel::parse_density(v);
-      if (!flag_density) return usage_error(err, "simulate", "unknown density: " + v);
-    } else if (take_value(args, i, "--format", v)) {
-      for (auto f : {pixel::WireFormat::kAnthropic, pixel::WireFormat::kOpenAiChat,
-                     pixel::WireFormat::kOpenAiResponses, pixel::WireFormat::kGemini}) {
-        if (pixel::wire_format_name(f) == v) format = f;
-      }
-      if (!format) return usage_error(err, "simulate", "unknown format: " + v);
-    } else if (args[i].rfind("--", 0) == 0) {
-      return usage_error(err, "simulate", "unknown flag: " + args[i]);
-    } else if (file.empty()) {
-      file = args[i];
-    } else {
-      return usage_error(err, "simulate", "one request file only");
-    }
-  }
-  if (file.empty()) return usage_error(err, "simulate", "missing <request.json>");
+int cmd_simulate(const PixelFlags& f, std::ostream& out, std::ostream& err, PixelEnv env) {
+  const std::string& file = f.file;
+  std::optional<pixel::Density> flag_density =
+      f.density ? pixel::parse_density(*f.density) : std::nullopt;
   std::string body, problem;
   if (!read_file(file, body, problem)) {
     err << "pixel simulate: " << problem << "\n";
     return kExitError;
   }
-  if (!format) format = pixel::sniff_wire_format(body);
-  if (!format) {
+  std::optional<pixel::WireFormat> sniffed =
+      f.format ? wire_format(*f.format) : pixel::sniff_wire_format(body);
+  if (!sniffed) {
     err << "pixel simulate: cave_invalid_input: no `input`, `contents` or `messages` in " << file << "\n";
     return kExitError;
   }
+  const pixel::WireFormat format = *sniffed;
   pixel::TransformOptions options;
-  options.model = model;
+  options.model = f.model;
   std::optional<std::string> env_density = env("CAVE_PIXEL_DENSITY");
   options.density = flag_density ? *flag_density
                                  : pixel::density_from_env(env_density ? std::optional<std::string_view>(*env_density)
@@ -217,11 +157,11 @@ int cmd_simulate(const std::vector<std::string>& args, std::ostream& out, std::o
   if (!pixel::model_allowed(options.model, allow)) {
     pixel::TransformInfo info;
     info.reason = options.model.empty() ? "model_not_allowed (no model)" : "model_not_allowed (" + options.model + ")";
-    info.format = std::string(pixel::wire_format_name(*format));
+    info.format = std::string(pixel::wire_format_name(format));
     out << info.to_json() << "\n";
     return kExitOk;
   }
-  pixel::TransformOutput t = pixel::transform_request(body, *format, options, nullptr);
+  pixel::TransformOutput t = pixel::transform_request(body, format, options, nullptr);
   out << t.info.to_json() << "\n";
   return kExitOk;
 }
@@ -234,19 +174,44 @@ std::optional<std::string> process_pixel_env(const char* name) {
   return std::string(v);
 }
 
-int run_pixel_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, PixelEnv env) {
-  if (args.empty()) {
-    err << kPixelUsage;
-    return kExitUsage;
-  }
-  if (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-    out << kPixelUsage;
-    return kExitOk;
-  }
-  if (args[0] == "render") return cmd_render(args, out, err, env);
-  if (args[0] == "simulate") return cmd_simulate(args, out, err, env);
-  err << "pixel: cave_invalid_arguments: unknown pixel verb: " << args[0] << "\n" << kPixelUsage;
-  return kExitError;
+void add_pixel_commands(CLI::App& pixel, PixelFlags* f) {
+  pixel.footer(kPixelFooter);
+  CLI::App* render = pixel.add_subcommand("render", "Text file -> PNG pages next to it");
+  render->add_option("file", f->file, "The text file")->required();
+  render->add_option("--cols", f->render.cols, "Columns per line (default: as many as fit)")
+      ->transform(base::decimal())
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+  render->add_option("--multicol", f->render.multicol, "Side-by-side columns per page")
+      ->transform(base::decimal())
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+  render->add_option("--max-pages", f->render.max_pages, "Page cap (default 64)")
+      ->transform(base::decimal())
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+  render->add_option("--density", f->density, "Glyph density")->check(density_check());
+  render->add_flag("--dense", f->dense, "Same as --density max");
+  render->add_flag("--no-reflow", f->no_reflow, "Keep the text's own line breaks");
+  CLI::App* simulate =
+      pixel.add_subcommand("simulate", "Dry run of the proxy's request transform on a request body");
+  simulate->add_option("request", f->file, "The request JSON file")->required();
+  simulate->add_option("--model", f->model, "The model (default: the request's)");
+  simulate->add_option("--density", f->density, "Glyph density")->check(density_check());
+  simulate->add_option("--format", f->format, "Wire format (default: sniffed)")->check(format_check());
+}
+
+int run_pixel(const PixelFlags& f, const std::string& pixel_help, std::ostream& out,
+              std::ostream& err, PixelEnv env) {
+  if (f.verb == "render") return cmd_render(f, out, err, env);
+  if (f.verb == "simulate") return cmd_simulate(f, out, err, env);
+  err << pixel_help;
+  return kExitUsage;
+}
+
+int run_pixel_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                      PixelEnv env) {
+  std::vector<std::string> line{"pixel"};
+  line.insert(line.end(), args.begin(), args.end());
+  std::istringstream no_input;
+  return run_engine_cli(line, no_input, out, err, env);
 }
 
 }  // namespace caveman::engine_cli

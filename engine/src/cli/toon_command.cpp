@@ -1,66 +1,41 @@
 #include "cli/toon_command.h"
 
-#include <charconv>
 #include <istream>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string_view>
 
-#include "caveman/toon.h"
+#include "caveman/base/cli.h"
 #include "cli/engine_cli.h"
 #include "cli/read_input.h"
 
 namespace caveman::engine_cli {
 namespace {
 
-constexpr const char* kToonUsage =
-    "usage: caveman-engine toon encode [--delimiter comma|tab|pipe] [--indent N]\n"
-    "                                  [--key-folding off|safe] [--flatten-depth N|infinity]\n"
-    "       caveman-engine toon decode [--indent N] [--strict|--no-strict]\n"
-    "                                  [--expand-paths off|safe]\n"
-    "JSON → TOON (encode) or TOON → compact JSON (decode), stdin → stdout, TOON spec v3.3.\n";
+constexpr const char* kToonFooter = "JSON -> TOON (encode) or TOON -> compact JSON (decode), "
+                                    "stdin -> stdout, TOON spec v3.3.\n";
 
-std::optional<int> parse_int(std::string_view s) {
-  int v = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
-  return v;
+// --delimiter: a name or the character itself.
+std::optional<char> delimiter_of(std::string_view name) {
+  if (name == "comma" || name == ",") return ',';
+  if (name == "tab" || name == "\t") return '\t';
+  if (name == "pipe" || name == "|") return '|';
+  return std::nullopt;
 }
 
-// Splits "--flag=value" / "--flag value"; advances `i` past a consumed value.
-struct Flag {
-  std::string_view name;
-  std::optional<std::string_view> value;
-};
-
-class FlagReader {
- public:
-  explicit FlagReader(const std::vector<std::string>& args) : args_(args) {}
-  bool done() const { return i_ >= args_.size(); }
-  Flag next() {
-    std::string_view a = args_[i_++];
-    std::size_t eq = a.find('=');
-    if (a.rfind("--", 0) == 0 && eq != std::string_view::npos) {
-      return {a.substr(0, eq), a.substr(eq + 1)};
-    }
-    return {a, std::nullopt};
-  }
-  std::optional<std::string_view> value(const Flag& f) {
-    if (f.value) return f.value;
-    if (i_ >= args_.size()) return std::nullopt;
-    return std::string_view(args_[i_++]);
-  }
-
- private:
-  const std::vector<std::string>& args_;
-  std::size_t i_ = 1;  // args_[0] is the verb
-};
-
-int usage_error(std::ostream& err, std::string_view verb, std::string_view problem) {
-  err << "toon" << (verb.empty() ? "" : " ") << verb << ": cave_invalid_arguments: " << problem
-      << "\n"
-      << kToonUsage;
-  return kExitUsage;
+// --flatten-depth: a decimal depth, or infinity (no limit).
+const CLI::Validator& depth_or_infinity() {
+  static const CLI::Validator kDepth(
+      [](std::string& value) -> std::string {
+        if (value == "infinity" || value == "Infinity") {
+          value = std::to_string(toon::kUnlimitedFlattenDepth);
+          return {};
+        }
+        return base::decimal()(value);
+      },
+      "N|infinity", "depth");
+  return kDepth;
 }
 
 int run(std::string_view verb, std::istream& in, std::ostream& out, std::ostream& err,
@@ -79,99 +54,49 @@ int run(std::string_view verb, std::istream& in, std::ostream& out, std::ostream
   return kExitOk;
 }
 
-int encode(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
-           std::ostream& err) {
-  toon::EncodeOptions options;
-  FlagReader flags(args);
-  while (!flags.done()) {
-    Flag f = flags.next();
-    std::optional<std::string_view> v;
-    if (f.name == "--delimiter") {
-      v = flags.value(f);
-      if (v == "comma" || v == ",") {
-        options.delimiter = ',';
-      } else if (v == "tab" || v == "\t") {
-        options.delimiter = '\t';
-      } else if (v == "pipe" || v == "|") {
-        options.delimiter = '|';
-      } else {
-        return usage_error(err, "encode", "--delimiter takes comma, tab or pipe");
-      }
-    } else if (f.name == "--indent") {
-      v = flags.value(f);
-      std::optional<int> n = v ? parse_int(*v) : std::nullopt;
-      if (!n) return usage_error(err, "encode", "--indent takes a number");
-      options.indent = *n;
-    } else if (f.name == "--key-folding") {
-      v = flags.value(f);
-      if (v == "off") {
-        options.key_folding = toon::KeyFolding::kOff;
-      } else if (v == "safe") {
-        options.key_folding = toon::KeyFolding::kSafe;
-      } else {
-        return usage_error(err, "encode", "--key-folding takes off or safe");
-      }
-    } else if (f.name == "--flatten-depth") {
-      v = flags.value(f);
-      if (v == "infinity" || v == "Infinity") {
-        options.flatten_depth = toon::kUnlimitedFlattenDepth;
-      } else if (std::optional<int> n = v ? parse_int(*v) : std::nullopt) {
-        options.flatten_depth = *n;
-      } else {
-        return usage_error(err, "encode", "--flatten-depth takes a number or infinity");
-      }
-    } else {
-      return usage_error(err, "encode", "unknown flag " + std::string(f.name));
-    }
-  }
-  return run("encode", in, out, err,
-             [&](std::string_view json) { return toon::toon_encode(json, options); });
-}
-
-int decode(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
-           std::ostream& err) {
-  toon::DecodeOptions options;
-  FlagReader flags(args);
-  while (!flags.done()) {
-    Flag f = flags.next();
-    if (f.name == "--strict" && !f.value) {
-      options.strict = true;
-    } else if (f.name == "--no-strict" && !f.value) {
-      options.strict = false;
-    } else if (f.name == "--indent") {
-      std::optional<std::string_view> v = flags.value(f);
-      std::optional<int> n = v ? parse_int(*v) : std::nullopt;
-      if (!n) return usage_error(err, "decode", "--indent takes a number");
-      options.indent = *n;
-    } else if (f.name == "--expand-paths") {
-      std::optional<std::string_view> v = flags.value(f);
-      if (v == "off") {
-        options.expand_paths = toon::ExpandPaths::kOff;
-      } else if (v == "safe") {
-        options.expand_paths = toon::ExpandPaths::kSafe;
-      } else {
-        return usage_error(err, "decode", "--expand-paths takes off or safe");
-      }
-    } else {
-      return usage_error(err, "decode", "unknown flag " + std::string(f.name));
-    }
-  }
-  return run("decode", in, out, err,
-             [&](std::string_view text) { return toon::toon_decode(text, options); });
-}
-
 }  // namespace
 
-int run_toon_command(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
-                     std::ostream& err) {
-  if (args.empty()) return usage_error(err, "", "missing verb (encode or decode)");
-  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    out << kToonUsage;
-    return kExitOk;
+void add_toon_commands(CLI::App& toon, ToonFlags* f) {
+  toon.require_subcommand(1);
+  toon.footer(kToonFooter);
+  const std::map<std::string, toon::KeyFolding> folding{{"off", toon::KeyFolding::kOff},
+                                                        {"safe", toon::KeyFolding::kSafe}};
+  const std::map<std::string, toon::ExpandPaths> expand{{"off", toon::ExpandPaths::kOff},
+                                                        {"safe", toon::ExpandPaths::kSafe}};
+  CLI::App* encode = toon.add_subcommand("encode", "JSON on stdin -> TOON on stdout");
+  encode->add_option("--delimiter", f->delimiter, "Document delimiter (default comma)")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            return delimiter_of(v) ? "" : "takes comma, tab or pipe";
+          },
+          ""))
+      ->type_name("comma|tab|pipe");
+  encode->add_option("--indent", f->encode.indent, "Spaces per level, 1..64 (default 2)")
+      ->transform(base::decimal());
+  encode->add_option("--key-folding", f->encode.key_folding, "Fold single-key chains (default off)")
+      ->transform(CLI::CheckedTransformer(folding))
+      ->type_name("off|safe");
+  encode->add_option("--flatten-depth", f->encode.flatten_depth,
+                     "Most segments per folded key (default infinity)")
+      ->transform(depth_or_infinity());
+  CLI::App* decode = toon.add_subcommand("decode", "TOON on stdin -> compact JSON on stdout");
+  decode->add_option("--indent", f->decode.indent, "Spaces per level, 1..64 (default 2)")
+      ->transform(base::decimal());
+  decode->add_flag("--strict,!--no-strict", f->decode.strict, "Enforce every check (default on)");
+  decode->add_option("--expand-paths", f->decode.expand_paths, "Expand dotted keys (default off)")
+      ->transform(CLI::CheckedTransformer(expand))
+      ->type_name("off|safe");
+}
+
+int run_toon_command(const ToonFlags& f, std::istream& in, std::ostream& out, std::ostream& err) {
+  if (f.verb == "encode") {
+    toon::EncodeOptions options = f.encode;
+    if (!f.delimiter.empty()) options.delimiter = *delimiter_of(f.delimiter);
+    return run("encode", in, out, err,
+               [&](std::string_view json) { return toon::toon_encode(json, options); });
   }
-  if (args[0] == "encode") return encode(args, in, out, err);
-  if (args[0] == "decode") return decode(args, in, out, err);
-  return usage_error(err, args[0], "unknown verb (use encode or decode)");
+  return run("decode", in, out, err,
+             [&](std::string_view text) { return toon::toon_decode(text, f.decode); });
 }
 
 }  // namespace caveman::engine_cli

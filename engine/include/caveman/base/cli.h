@@ -26,10 +26,12 @@ namespace caveman::base {
 std::unique_ptr<CLI::App> make_app(const ToolInfo& tool, std::string description,
                                    std::string footer);
 
-// Parses `args` (program name excluded; a lone `help` means --help). Returns nullopt when the
-// command should run; else the exit code: kExitOk after printing the help of the (sub)command
-// asked or the version, `usage_code` after one usage_error() line on `err` (or, when the first
-// word names no subcommand of an app that takes no positionals, a `cave_unknown_command` line).
+// Parses `args` (program name excluded; `help` as the last word after subcommand names means
+// --help, unless the last of them takes positionals). Returns nullopt when the command should
+// run; else the exit code: kExitOk after printing the help of the (sub)command asked (with its
+// own footer, if it set one) or the version, `usage_code` after one usage_error() line on
+// `err` (or, when the first word names no subcommand of an app that takes no positionals, a
+// `cave_unknown_command` line).
 std::optional<int> parse_args(CLI::App& app, const ToolInfo& tool,
                               const std::vector<std::string>& args, std::ostream& out,
                               std::ostream& err, int usage_code = kExitUsage);

@@ -19,6 +19,8 @@ class CliConventions : public ::testing::Test {
   Parsed parse(std::vector<std::string> args, int usage_code = kExitUsage) {
     app_ = make_app(tool_, "demo: a tool.", "exit codes: 0 ok\n");
     app_->add_subcommand("go", "Go")->add_option("--n", n_)->transform(decimal());
+    app_->add_subcommand("find", "Find")->add_option("what", what_);
+    app_->add_subcommand("own", "Own")->footer("own footer\n");
     std::ostringstream out, err;
     std::optional<int> code = parse_args(*app_, tool_, args, out, err, usage_code);
     return {code, out.str(), err.str()};
@@ -27,6 +29,7 @@ class CliConventions : public ::testing::Test {
   ToolInfo tool_{"demo", "caveman.demo.version.v1", "", {"a"}};
   std::unique_ptr<CLI::App> app_;
   int n_ = -1;
+  std::string what_;
 };
 
 TEST_F(CliConventions, HelpVersionAndAValidCommand) {
@@ -36,6 +39,12 @@ TEST_F(CliConventions, HelpVersionAndAValidCommand) {
   Parsed sub_help = parse({"go", "--help"});
   EXPECT_NE(sub_help.out.find("Usage: demo go"), std::string::npos);
   EXPECT_EQ(sub_help.out.find("exit codes"), std::string::npos) << "the footer is the tool's";
+  Parsed go_help = parse({"go", "help"});
+  EXPECT_EQ(go_help.code, kExitOk) << go_help.err;
+  EXPECT_NE(go_help.out.find("Usage: demo go"), std::string::npos);
+  EXPECT_FALSE(parse({"find", "help"}).code.has_value()) << "a positional, not a request for help";
+  EXPECT_EQ(what_, "help");
+  EXPECT_NE(parse({"own", "--help"}).out.find("own footer"), std::string::npos);
   EXPECT_EQ(parse({"--version"}).out.rfind("demo ", 0), 0u);
   EXPECT_NE(parse({"version", "--json"}).out.find("\"schema\":\"caveman.demo.version.v1\""),
             std::string::npos);
