@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "caveman/base/text.h"
 #include "text/utf8.h"
 #include "toon/number.h"
 
@@ -103,40 +104,7 @@ bool is_safe_unquoted(std::string_view s, char delimiter) {
   return !is_numeric_like(s);
 }
 
-void append_quoted(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out.push_back('"');
-  std::size_t run = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.data() + run, i - run);
-    run = i + 1;
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        out += "\\u00";
-        out.push_back(kHex[c >> 4]);
-        out.push_back(kHex[c & 0xF]);
-    }
-  }
-  out.append(s.data() + run, s.size() - run);
-  out.push_back('"');
-}
+void append_quoted(std::string& out, std::string_view s) { base::append_json_string(s, out, false); }
 
 std::size_t find_closing_quote(std::string_view s, std::size_t open) {
   for (std::size_t i = open + 1; i < s.size(); ++i) {
