@@ -103,13 +103,14 @@ JsonToken JsonScanner::next() {
       skip_ws();
       return value();
     case State::kObjectFirst:
+    case State::kArrayFirst: {
+      bool object = state_ == State::kObjectFirst;
       skip_ws();
-      if (pos_ < s_.size() && s_[pos_] == '}') return close(JsonToken::kEndObject);
-      return key();
-    case State::kArrayFirst:
-      skip_ws();
-      if (pos_ < s_.size() && s_[pos_] == ']') return close(JsonToken::kEndArray);
-      return value();
+      if (pos_ < s_.size() && s_[pos_] == (object ? '}' : ']')) {
+        return close(object ? JsonToken::kEndObject : JsonToken::kEndArray);
+      }
+      return object ? key() : value();
+    }
     case State::kKey:
       skip_ws();
       return key();

@@ -87,10 +87,7 @@ class JsonReader {
     n.kind = kind;
     n.key = key_;
     n.text = text;
-    doc_.nodes.push_back(n);
-    auto index = static_cast<std::uint32_t>(doc_.nodes.size() - 1);
-    doc_.nodes[index].end = index + 1;
-    return index;
+    return doc_.append(n);
   }
 
   void open(bool object) {

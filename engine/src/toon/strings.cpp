@@ -36,6 +36,14 @@ int hex_value(char c) {
   return -1;
 }
 
+// The one-letter escapes TOON allows (§7.1), or 0.
+char simple_escape(char e) {
+  if (e == '\\' || e == '"') return e;
+  if (e == 'n') return '\n';
+  if (e == 'r') return '\r';
+  return e == 't' ? '\t' : 0;
+}
+
 }  // namespace
 
 bool is_trim_space(char32_t cp) {
@@ -128,45 +136,31 @@ bool unescape(std::string_view body, std::string& out, std::string& error) {
       return false;
     }
     char e = body[i + 1];
-    switch (e) {
-      case '\\':
-        out.push_back('\\');
-        break;
-      case '"':
-        out.push_back('"');
-        break;
-      case 'n':
-        out.push_back('\n');
-        break;
-      case 'r':
-        out.push_back('\r');
-        break;
-      case 't':
-        out.push_back('\t');
-        break;
-      case 'u': {
-        char32_t cp = 0;
-        for (std::size_t k = 0; k < 4; ++k) {
-          int h = i + 2 + k < body.size() ? hex_value(body[i + 2 + k]) : -1;
-          if (h < 0) {
-            error = "\\u must be followed by four hex digits";
-            return false;
-          }
-          cp = cp * 16 + static_cast<char32_t>(h);
-        }
-        if (cp >= 0xD800 && cp <= 0xDFFF) {
-          error = "\\u escape of a surrogate (supplementary characters must be literal UTF-8)";
-          return false;
-        }
-        text::append_utf8(out, cp);
-        i += 4;
-        break;
-      }
-      default:
-        error = e > 0x20 && e < 0x7F ? std::string("invalid escape \\") + e : "invalid escape";
-        return false;
+    if (char plain = simple_escape(e)) {
+      out.push_back(plain);
+      i += 1;  // the escape letter
+      run = i + 1;
+      continue;
     }
-    ++i;
+    if (e != 'u') {
+      error = e > 0x20 && e < 0x7F ? std::string("invalid escape \\") + e : "invalid escape";
+      return false;
+    }
+    char32_t cp = 0;
+    for (std::size_t k = 0; k < 4; ++k) {
+      int h = i + 2 + k < body.size() ? hex_value(body[i + 2 + k]) : -1;
+      if (h < 0) {
+        error = "\\u must be followed by four hex digits";
+        return false;
+      }
+      cp = cp * 16 + static_cast<char32_t>(h);
+    }
+    if (cp >= 0xD800 && cp <= 0xDFFF) {
+      error = "\\u escape of a surrogate (supplementary characters must be literal UTF-8)";
+      return false;
+    }
+    text::append_utf8(out, cp);
+    i += 5;  // 'u' and four hex digits
     run = i + 1;
   }
   out.append(body.data() + run, body.size() - run);
