@@ -1,6 +1,7 @@
 #include "json_io.h"
 
 #include <cmath>
+#include <utility>
 
 namespace caveman::mem {
 namespace {
@@ -82,55 +83,62 @@ std::string export_line(const Memory& m) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
+namespace {
+
+using StringField = std::string Memory::*;
+using OptionalField = std::optional<std::string> Memory::*;
+
+constexpr std::pair<std::string_view, StringField> kStringFields[] = {
+    {"id", &Memory::id},
+    {"text", &Memory::text},
+    {"created_at", &Memory::created_at},
+    {"valid_from", &Memory::valid_from}};
+constexpr std::pair<std::string_view, OptionalField> kOptionalFields[] = {
+    {"valid_until", &Memory::valid_until},
+    {"supersedes", &Memory::supersedes},
+    {"superseded_by", &Memory::superseded_by},
+    {"project", &Memory::project}};
+
+template <typename Field, std::size_t N>
+const Field* find_field(const std::pair<std::string_view, Field> (&fields)[N], std::string_view key) {
+  for (const auto& [name, field] : fields) {
+    if (name == key) return &field;
+  }
+  return nullptr;
+}
+
+// One member of an import line into `m`.
+Status import_member(const std::string& key, const Json& v, int line_no, Memory& m) {
+  if (const StringField* f = find_field(kStringFields, key)) {
+    if (!v.is_string()) return bad(line_no, "\"" + key + "\" must be a string");
+    m.*(*f) = v.get<std::string>();
+  } else if (const OptionalField* o = find_field(kOptionalFields, key)) {
+    if (v.is_null()) return Status::Ok();
+    if (!v.is_string()) return bad(line_no, "\"" + key + "\" must be a string or null");
+    m.*(*o) = v.get<std::string>();
+  } else if (key == "tags") {
+    if (!v.is_array()) return bad(line_no, "\"tags\" must be an array of strings");
+    for (const Json& t : v) {
+      if (!t.is_string()) return bad(line_no, "\"tags\" must be an array of strings");
+      m.tags.push_back(t.get<std::string>());
+    }
+  } else if (key == "current") {
+    if (!v.is_boolean()) return bad(line_no, "\"current\" must be a boolean");
+  } else {
+    return bad(line_no, "unknown field \"" + key + "\"");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<ImportRow> parse_import_line(std::string_view line, int line_no) {
   Json j = Json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) return bad(line_no, "not a JSON object");
   ImportRow row;
   row.line = line_no;
-  Memory& m = row.memory;
   for (auto it = j.begin(); it != j.end(); ++it) {
-    const std::string& key = it.key();
-    const Json& v = it.value();
-    auto str = [&](std::string* out) -> Status {
-      if (!v.is_string()) return bad(line_no, "\"" + key + "\" must be a string");
-      *out = v.get<std::string>();
-      return Status::Ok();
-    };
-    auto opt = [&](std::optional<std::string>* out) -> Status {
-      if (v.is_null()) return Status::Ok();
-      if (!v.is_string()) return bad(line_no, "\"" + key + "\" must be a string or null");
-      *out = v.get<std::string>();
-      return Status::Ok();
-    };
-    Status s;
-    if (key == "id") {
-      s = str(&m.id);
-    } else if (key == "text") {
-      s = str(&m.text);
-    } else if (key == "created_at") {
-      s = str(&m.created_at);
-    } else if (key == "valid_from") {
-      s = str(&m.valid_from);
-    } else if (key == "valid_until") {
-      s = opt(&m.valid_until);
-    } else if (key == "supersedes") {
-      s = opt(&m.supersedes);
-    } else if (key == "superseded_by") {
-      s = opt(&m.superseded_by);
-    } else if (key == "project") {
-      s = opt(&m.project);
-    } else if (key == "tags") {
-      if (!v.is_array()) return bad(line_no, "\"tags\" must be an array of strings");
-      for (const Json& t : v) {
-        if (!t.is_string()) return bad(line_no, "\"tags\" must be an array of strings");
-        m.tags.push_back(t.get<std::string>());
-      }
-    } else if (key == "current") {
-      if (!v.is_boolean()) return bad(line_no, "\"current\" must be a boolean");
-    } else {
-      return bad(line_no, "unknown field \"" + key + "\"");
-    }
-    if (!s.ok()) return s;
+    if (Status s = import_member(it.key(), it.value(), line_no, row.memory); !s.ok()) return s;
   }
   if (!j.contains("text")) return bad(line_no, "missing \"text\"");
   return row;

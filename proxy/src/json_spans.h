@@ -2,7 +2,7 @@
 //
 // The proxy never re-serializes a request body: it rewrites chosen string values in place
 // (byte splicing), so every byte it does not replace reaches the provider unchanged. Parsing
-// is iterative with a depth cap; strings are decoded (escapes, surrogate pairs) for reading.
+// is base::JsonScanner (iterative, depth-capped); strings are decoded for reading.
 // A Document borrows nothing: spans are offsets into the text it was parsed from, which the
 // caller keeps. Parse failures are reported as nullopt (malformed bodies are forwarded
 // untouched by the caller). Pure functions; thread-compatible values.
@@ -36,7 +36,7 @@ struct JsonNode {
 
 class JsonDoc {
  public:
-  static constexpr int kMaxDepth = 256;
+  static constexpr int kMaxDepth = 256;  // nested containers; a deeper body is not parsed
 
   // Exactly one JSON value with optional surrounding white space; nullopt otherwise.
   static std::optional<JsonDoc> parse(std::string_view text);
@@ -53,11 +53,9 @@ class JsonDoc {
 
  private:
   std::vector<JsonNode> nodes_;
-  friend class JsonSpanParser;
 };
 
-// `s` as a JSON string literal: quotes, backslashes and control characters escaped, every
-// other byte (UTF-8 included) copied as is.
+// `s` as a JSON string literal (base::append_json_string).
 std::string json_quote(std::string_view s);
 
 // One replacement of the byte range [begin, end) of a body.

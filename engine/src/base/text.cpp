@@ -3,8 +3,6 @@
 #include <cstdint>
 #include <cstring>
 
-#include "json/json.h"
-
 namespace caveman::base {
 namespace {
 
@@ -83,6 +81,36 @@ std::string_view trim_ascii(std::string_view s) {
   return s.substr(b, e - b);
 }
 
-void append_json_string(std::string_view s, std::string& out) { json::write_string(s, out); }
+void append_json_string(std::string_view s, std::string& out, bool short_bf) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out.push_back('"');
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.data() + run, i - run);
+    run = i + 1;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b':
+      case '\f':
+        if (short_bf) {
+          out += c == '\b' ? "\\b" : "\\f";
+          break;
+        }
+        [[fallthrough]];
+      default:
+        out += "\\u00";
+        out.push_back(kHex[c >> 4]);
+        out.push_back(kHex[c & 0xF]);
+    }
+  }
+  out.append(s.data() + run, s.size() - run);
+  out.push_back('"');
+}
 
 }  // namespace caveman::base

@@ -13,13 +13,12 @@
 #include <vector>
 
 #include "compress/compressors.h"
-#include "compress/json_spans.h"
 #include "json/json.h"
 
 namespace caveman::compress {
 namespace {
 
-using json_spans::Node;
+using Node = json::Value;
 using Ranges = std::vector<std::pair<std::size_t, std::size_t>>;
 
 bool is_one_of(std::string_view key, std::initializer_list<std::string_view> names) {
@@ -42,7 +41,7 @@ void schema(const Node& n, Ranges& out) {
   if (n.kind != json::Kind::kObject) return;
   bool kept_before = false;
   for (std::size_t i = 0; i < n.members.size(); ++i) {
-    const json_spans::Member& m = n.members[i];
+    const json::Member& m = n.members[i];
     if (is_one_of(m.key, {"$schema", "title", "examples", "deprecated"})) {
       if (kept_before) {
         out.emplace_back(n.members[i - 1].value.end, m.value.end);  // ", "title": …
@@ -56,7 +55,7 @@ void schema(const Node& n, Ranges& out) {
     if (is_one_of(m.key, {"properties", "patternProperties", "$defs", "definitions",
                           "dependentSchemas"})) {
       if (m.value.kind == json::Kind::kObject) {
-        for (const json_spans::Member& child : m.value.members) schema(child.value, out);
+        for (const json::Member& child : m.value.members) schema(child.value, out);
       }
     } else if (is_one_of(m.key, {"items", "prefixItems", "additionalItems", "unevaluatedItems",
                                  "additionalProperties", "unevaluatedProperties", "propertyNames",
@@ -69,7 +68,7 @@ void schema(const Node& n, Ranges& out) {
 
 void envelope(const Node& n, Ranges& out) {
   if (n.kind != json::Kind::kObject) return;
-  for (const json_spans::Member& m : n.members) {
+  for (const json::Member& m : n.members) {
     if (is_one_of(m.key, {"input_schema", "inputSchema", "parameters", "outputSchema",
                           "output_schema"})) {
       schema(m.value, out);
@@ -80,7 +79,7 @@ void envelope(const Node& n, Ranges& out) {
 }
 
 const Node* member(const Node& n, std::string_view key) {
-  for (const json_spans::Member& m : n.members) {
+  for (const json::Member& m : n.members) {
     if (m.key == key) return &m.value;
   }
   return nullptr;
@@ -103,12 +102,12 @@ class ToolSchemaAnnotationsCompressor final : public Compressor {
 
   std::optional<CompressorOutput> compress(std::string_view input,
                                            std::string_view /*query*/) const override {
-    std::optional<Node> doc = json_spans::parse(input);
+    std::optional<Node> doc = json::parse(input);
     if (!doc) return std::nullopt;
     Ranges ranges;
     document(*doc, ranges);
     std::string out = ranges.empty() ? std::string(input)
-                                     : json_spans::erase_ranges(input, std::move(ranges));
+                                     : json::erase_ranges(input, std::move(ranges));
     if (!json::is_valid(out)) return std::nullopt;
     return CompressorOutput{std::move(out), "toolschema-annotations", std::nullopt, {}};
   }

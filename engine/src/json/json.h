@@ -1,7 +1,7 @@
-// A small JSON DOM that keeps what Caveman's outputs depend on: member order as written,
-// duplicate keys (Go-style validity), and number literals exactly as written ("1.0", "1e5").
-// Parsing is iterative with an explicit depth cap, so hostile nesting cannot overflow the
-// stack; writing recurses at most to that cap. Values are plain data (copyable, movable).
+// The one JSON document type: member order as written, duplicate keys (Go-style validity),
+// number literals exactly as written ("1.0", "1e5"), and each parsed value's byte range, so
+// edits can splice the input instead of re-serializing it. Parsing is base::JsonScanner
+// (iterative, depth-capped); writing recurses at most to that cap. Values are plain data.
 #ifndef CAVEMAN_JSON_JSON_H_
 #define CAVEMAN_JSON_JSON_H_
 
@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace caveman::json {
@@ -23,6 +24,8 @@ struct Value {
   std::string text;             // number literal, or decoded string (UTF-8 as given)
   std::vector<Value> items;     // kArray
   std::vector<Member> members;  // kObject, in input order
+  std::size_t begin = 0;        // parsed values: the first byte in the input ('"' for strings)
+  std::size_t end = 0;          // one past the last byte; built values keep 0, 0
 
   // Special members are defined in json.cpp, where Member is complete (clang requires it).
   Value();
@@ -56,6 +59,7 @@ struct Value {
 struct Member {
   std::string key;
   Value value;
+  std::size_t key_begin = 0;  // parsed members: the key's opening quote
 };
 
 inline constexpr int kDefaultMaxDepth = 512;
@@ -73,9 +77,12 @@ void write_compact(const Value& v, std::string& out);
 std::string to_compact(const Value& v);
 // 2-space indented form with ": " separators (retrieval views, reports).
 std::string to_indented(const Value& v, int indent = 2);
-// Appends `s` as a JSON string literal (escapes '"', '\\' and control characters only).
+// Appends `s` as a JSON string literal: base::append_json_string.
 void write_string(std::string_view s, std::string& out);
 std::string quote(std::string_view s);
+// `text` without the byte ranges [first, second) (span edits). Ranges may overlap or touch.
+std::string erase_ranges(std::string_view text,
+                         std::vector<std::pair<std::size_t, std::size_t>> ranges);
 // A float in Go's encoding/json form: shortest round-trip digits, plain decimal notation
 // unless |f| < 1e-6 or ≥ 1e21 (then "1e-07" style without leading exponent zeros).
 std::string format_float(double f);

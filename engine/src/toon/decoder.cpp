@@ -192,10 +192,7 @@ class Decoder {
     n.key_quoted = key.quoted;
     n.text = text;
     n.line = line;
-    doc_.nodes.push_back(n);
-    auto index = static_cast<std::uint32_t>(doc_.nodes.size() - 1);
-    doc_.nodes[index].end = index + 1;
-    return index;
+    return doc_.append(n);
   }
 
   bool open(NodeKind kind, const Key& key, std::uint32_t line, std::uint32_t* index) {

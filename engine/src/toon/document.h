@@ -66,6 +66,12 @@ struct Document {
   // Index of the first child of container `i` (valid only when nodes[i].size > 0).
   static std::uint32_t first_child(std::uint32_t i) { return i + 1; }
   std::uint32_t next_sibling(std::uint32_t i) const { return nodes[i].end; }
+  // Appends `n` with no children yet (end = its own index + 1); returns its index.
+  std::uint32_t append(Node n) {
+    n.end = static_cast<std::uint32_t>(nodes.size() + 1);
+    nodes.push_back(n);
+    return n.end - 1;
+  }
 };
 
 // Compact JSON of the subtree at `index` (members in stored order, numbers as stored).

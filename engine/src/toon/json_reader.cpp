@@ -5,54 +5,66 @@
 #include <string>
 #include <vector>
 
+#include "caveman/base/json_scan.h"
 #include "caveman/base/text.h"
 #include "text/utf8.h"
 #include "toon/key_set.h"
 #include "toon/number.h"
-#include "toon/strings.h"
 
 namespace caveman::toon {
 namespace {
 
+using base::JsonError;
+using base::JsonToken;
+
+std::string_view reason(JsonError e) {
+  if (e == JsonError::kTooDeep) return "nesting deeper than 512 levels";
+  if (e == JsonError::kLoneSurrogate) return "lone UTF-16 surrogate escape (TOON cannot represent it)";
+  return base::json_error_text(e);
+}
+
+// Builds the flat node list from base::JsonScanner's tokens (docs/base.md); only the TOON
+// rules (unique keys, canonical numbers, no lone surrogates) are checked here.
 class JsonReader {
  public:
-  JsonReader(std::string_view s, Document& doc) : s_(s), doc_(doc) {}
+  JsonReader(std::string_view s, Document& doc)
+      : s_(s), doc_(doc), sc_(s, {.max_depth = kMaxNesting, .reject_lone_surrogates = true}) {}
 
   Status run() {
     if (std::size_t bad = base::find_invalid_utf8(s_); bad != std::string_view::npos) {
-      pos_ = bad;
-      fail("invalid UTF-8");
-      return error_;
+      return fail(bad, "invalid UTF-8");
     }
     doc_.nodes.clear();
     doc_.nodes.reserve(s_.size() / 12 + 1);
-    skip_ws();
-    if (at_end()) {
-      fail("empty input");
-      return error_;
+    while (true) {
+      JsonToken t = sc_.next();
+      switch (t) {
+        case JsonToken::kEnd: return Status::Ok();
+        case JsonToken::kError: return fail(sc_.error_offset(), reason(sc_.error()));
+        case JsonToken::kKey:
+          key_ = stable_text();
+          if (!keys_at(open_.size() - 1).insert(key_)) {
+            return fail(sc_.begin(), "duplicate key (TOON objects need unique keys)");
+          }
+          continue;
+        case JsonToken::kEndObject:
+        case JsonToken::kEndArray: close(); continue;
+        case JsonToken::kBeginObject:
+        case JsonToken::kBeginArray: open(t == JsonToken::kBeginObject); break;
+        case JsonToken::kString: push(NodeKind::kString, stable_text()); break;
+        case JsonToken::kNumber:
+          if (!number()) return fail(sc_.begin(), number_error_);
+          break;
+        case JsonToken::kTrue: push(NodeKind::kTrue); break;
+        case JsonToken::kFalse: push(NodeKind::kFalse); break;
+        case JsonToken::kNull: push(NodeKind::kNull); break;
+      }
+      key_ = {};
     }
-    if (!value(0, {})) return error_;
-    skip_ws();
-    if (!at_end()) {
-      fail("trailing data after the JSON value");
-      return error_;
-    }
-    return Status::Ok();
   }
 
  private:
-  bool at_end() const { return pos_ >= s_.size(); }
-  char peek() const { return at_end() ? '\0' : s_[pos_]; }
-  void skip_ws() {
-    while (pos_ < s_.size()) {
-      char c = s_[pos_];
-      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') break;
-      ++pos_;
-    }
-  }
-
-  bool fail(std::string_view reason) {
-    std::size_t at = pos_ < s_.size() ? pos_ : s_.size();
+  Status fail(std::size_t at, std::string_view reason) const {
     std::size_t line = 1, line_start = 0;
     for (std::size_t i = 0; i < at; ++i) {
       if (s_[i] == '\n') {
@@ -61,272 +73,69 @@ class JsonReader {
       }
     }
     std::size_t column = text::rune_count(s_.substr(line_start, at - line_start)) + 1;
-    error_ = Status::InvalidArgument("cave_invalid_json", "line " + std::to_string(line) +
+    return Status::InvalidArgument("cave_invalid_json", "line " + std::to_string(line) +
                                                               ", column " + std::to_string(column) +
                                                               ": " + std::string(reason));
-    return false;
   }
 
-  std::uint32_t push(NodeKind kind, std::string_view key, std::string_view text = {}) {
+  // Unescaped strings are views into the input; decoded ones move to the arena.
+  std::string_view stable_text() { return sc_.escaped() ? doc_.arena.copy(sc_.text()) : sc_.text(); }
+
+  std::uint32_t push(NodeKind kind, std::string_view text = {}) {
+    if (!open_.empty()) ++doc_.nodes[open_.back()].size;
     Node n;
     n.kind = kind;
-    n.key = key;
+    n.key = key_;
     n.text = text;
-    doc_.nodes.push_back(n);
-    auto index = static_cast<std::uint32_t>(doc_.nodes.size() - 1);
-    doc_.nodes[index].end = index + 1;
-    return index;
+    return doc_.append(n);
+  }
+
+  void open(bool object) {
+    std::uint32_t index = push(object ? NodeKind::kObject : NodeKind::kArray);
+    doc_.nodes[index].size = 0;
+    open_.push_back(index);
+    if (object) keys_at(open_.size() - 1).clear();
+  }
+
+  void close() {
+    doc_.nodes[open_.back()].end = static_cast<std::uint32_t>(doc_.nodes.size());
+    open_.pop_back();
   }
 
   // Deque: references stay valid while deeper levels are added.
-  KeySet& keys_at(int depth) {
-    while (static_cast<std::size_t>(depth) >= key_sets_.size()) key_sets_.emplace_back();
-    return key_sets_[static_cast<std::size_t>(depth)];
+  KeySet& keys_at(std::size_t depth) {
+    while (depth >= key_sets_.size()) key_sets_.emplace_back();
+    return key_sets_[depth];
   }
 
-  bool value(int depth, std::string_view key) {
-    skip_ws();
-    char c = peek();
-    if (at_end()) return fail("unexpected end of input");
-    switch (c) {
-      case '{':
-        return object(depth, key);
-      case '[':
-        return array(depth, key);
-      case '"': {
-        std::string_view str;
-        if (!string(&str)) return false;
-        push(NodeKind::kString, key, str);
-        return true;
-      }
-      case 't':
-        return literal("true", NodeKind::kTrue, key);
-      case 'f':
-        return literal("false", NodeKind::kFalse, key);
-      case 'n':
-        return literal("null", NodeKind::kNull, key);
-      default:
-        if (c == '-' || (c >= '0' && c <= '9')) return number(key);
-        return fail("unexpected character");
-    }
-  }
-
-  bool literal(std::string_view word, NodeKind kind, std::string_view key) {
-    if (s_.substr(pos_, word.size()) != word) return fail("invalid literal");
-    pos_ += word.size();
-    push(kind, key);
-    return true;
-  }
-
-  bool number(std::string_view key) {
-    std::size_t start = pos_;
-    while (pos_ < s_.size()) {
-      char c = s_[pos_];
-      if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E')) {
-        break;
-      }
-      ++pos_;
-    }
-    std::string_view literal = s_.substr(start, pos_ - start);
+  bool number() {
+    std::string_view literal = sc_.text();
     if (is_canonical_number(literal)) {
-      push(NodeKind::kNumber, key, literal);
+      push(NodeKind::kNumber, literal);
       return true;
     }
     switch (canonical_number(literal, scratch_)) {
       case NumberForm::kNotNumber:
-        pos_ = start;
-        return fail("invalid number");
+        number_error_ = "invalid number";
+        return false;
       case NumberForm::kOutOfDomain:
-        pos_ = start;
-        return fail("number exponent out of range (|exponent| > 10^15)");
+        number_error_ = "number exponent out of range (|exponent| > 10^15)";
+        return false;
       case NumberForm::kNumber:
         break;
     }
-    push(NodeKind::kNumber, key, doc_.arena.copy(scratch_));
-    return true;
-  }
-
-  bool object(int depth, std::string_view key) {
-    if (depth >= kMaxNesting) return fail("nesting deeper than 512 levels");
-    std::uint32_t index = push(NodeKind::kObject, key);
-    ++pos_;
-    skip_ws();
-    std::uint32_t count = 0;
-    if (peek() == '}' && !at_end()) {
-      ++pos_;
-    } else {
-      KeySet& seen = keys_at(depth);
-      seen.clear();
-      while (true) {
-        skip_ws();
-        if (peek() != '"' || at_end()) return fail("expected a string key");
-        std::size_t key_pos = pos_;
-        std::string_view member;
-        if (!string(&member)) return false;
-        if (!seen.insert(member)) {
-          pos_ = key_pos;
-          return fail("duplicate key (TOON objects need unique keys)");
-        }
-        skip_ws();
-        if (peek() != ':' || at_end()) return fail("expected ':' after the key");
-        ++pos_;
-        if (!value(depth + 1, member)) return false;
-        ++count;
-        skip_ws();
-        if (at_end()) return fail("unexpected end of input in object");
-        if (s_[pos_] == ',') {
-          ++pos_;
-          continue;
-        }
-        if (s_[pos_] == '}') {
-          ++pos_;
-          break;
-        }
-        return fail("expected ',' or '}'");
-      }
-    }
-    Node& n = doc_.nodes[index];
-    n.size = count;
-    n.end = static_cast<std::uint32_t>(doc_.nodes.size());
-    return true;
-  }
-
-  bool array(int depth, std::string_view key) {
-    if (depth >= kMaxNesting) return fail("nesting deeper than 512 levels");
-    std::uint32_t index = push(NodeKind::kArray, key);
-    ++pos_;
-    skip_ws();
-    std::uint32_t count = 0;
-    if (peek() == ']' && !at_end()) {
-      ++pos_;
-    } else {
-      while (true) {
-        if (!value(depth + 1, {})) return false;
-        ++count;
-        skip_ws();
-        if (at_end()) return fail("unexpected end of input in array");
-        if (s_[pos_] == ',') {
-          ++pos_;
-          continue;
-        }
-        if (s_[pos_] == ']') {
-          ++pos_;
-          break;
-        }
-        return fail("expected ',' or ']'");
-      }
-    }
-    Node& n = doc_.nodes[index];
-    n.size = count;
-    n.end = static_cast<std::uint32_t>(doc_.nodes.size());
-    return true;
-  }
-
-  // Cursor on the opening quote. Unescaped strings are views into the input.
-  bool string(std::string_view* out) {
-    std::size_t start = ++pos_;
-    while (pos_ < s_.size()) {
-      unsigned char c = static_cast<unsigned char>(s_[pos_]);
-      if (c == '"') {
-        *out = s_.substr(start, pos_ - start);
-        ++pos_;
-        return true;
-      }
-      if (c == '\\' || c < 0x20) break;
-      ++pos_;
-    }
-    scratch_.assign(s_.data() + start, pos_ - start);
-    while (true) {
-      if (at_end()) return fail("unterminated string");
-      unsigned char c = static_cast<unsigned char>(s_[pos_]);
-      if (c == '"') {
-        ++pos_;
-        *out = doc_.arena.copy(scratch_);
-        return true;
-      }
-      if (c < 0x20) return fail("control character in string");
-      if (c != '\\') {
-        scratch_.push_back(static_cast<char>(c));
-        ++pos_;
-        continue;
-      }
-      if (pos_ + 1 >= s_.size()) return fail("unterminated string");
-      char e = s_[pos_ + 1];
-      pos_ += 2;
-      switch (e) {
-        case '"':
-          scratch_.push_back('"');
-          break;
-        case '\\':
-          scratch_.push_back('\\');
-          break;
-        case '/':
-          scratch_.push_back('/');
-          break;
-        case 'b':
-          scratch_.push_back('\b');
-          break;
-        case 'f':
-          scratch_.push_back('\f');
-          break;
-        case 'n':
-          scratch_.push_back('\n');
-          break;
-        case 'r':
-          scratch_.push_back('\r');
-          break;
-        case 't':
-          scratch_.push_back('\t');
-          break;
-        case 'u': {
-          std::uint32_t cp = 0;
-          if (!hex4(&cp)) return fail("invalid \\u escape");
-          if (cp >= 0xD800 && cp <= 0xDBFF) {
-            std::uint32_t low = 0;
-            if (s_.substr(pos_, 2) != "\\u" || (pos_ += 2, !hex4(&low)) || low < 0xDC00 ||
-                low > 0xDFFF) {
-              return fail("lone UTF-16 surrogate escape (TOON cannot represent it)");
-            }
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-          } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-            return fail("lone UTF-16 surrogate escape (TOON cannot represent it)");
-          }
-          text::append_utf8(scratch_, cp);
-          break;
-        }
-        default:
-          pos_ -= 2;
-          return fail("invalid escape");
-      }
-    }
-  }
-
-  bool hex4(std::uint32_t* cp) {
-    if (pos_ + 4 > s_.size()) return false;
-    std::uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) {
-      char c = s_[pos_ + i];
-      v <<= 4;
-      if (c >= '0' && c <= '9')
-        v |= static_cast<std::uint32_t>(c - '0');
-      else if (c >= 'a' && c <= 'f')
-        v |= static_cast<std::uint32_t>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F')
-        v |= static_cast<std::uint32_t>(c - 'A' + 10);
-      else
-        return false;
-    }
-    pos_ += 4;
-    *cp = v;
+    push(NodeKind::kNumber, doc_.arena.copy(scratch_));
     return true;
   }
 
   std::string_view s_;
   Document& doc_;
-  std::size_t pos_ = 0;
+  base::JsonScanner sc_;
+  std::vector<std::uint32_t> open_;  // node index of each open container
+  std::string_view key_;             // the key of the value that comes next
   std::string scratch_;
+  std::string_view number_error_;
   std::deque<KeySet> key_sets_;  // one per depth, reused
-  Status error_;
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "caveman/base/text.h"
 #include "text/utf8.h"
 #include "toon/number.h"
 
@@ -33,6 +34,14 @@ int hex_value(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
+}
+
+// The one-letter escapes TOON allows (§7.1), or 0.
+char simple_escape(char e) {
+  if (e == '\\' || e == '"') return e;
+  if (e == 'n') return '\n';
+  if (e == 'r') return '\r';
+  return e == 't' ? '\t' : 0;
 }
 
 }  // namespace
@@ -103,40 +112,7 @@ bool is_safe_unquoted(std::string_view s, char delimiter) {
   return !is_numeric_like(s);
 }
 
-void append_quoted(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out.push_back('"');
-  std::size_t run = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.data() + run, i - run);
-    run = i + 1;
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        out += "\\u00";
-        out.push_back(kHex[c >> 4]);
-        out.push_back(kHex[c & 0xF]);
-    }
-  }
-  out.append(s.data() + run, s.size() - run);
-  out.push_back('"');
-}
+void append_quoted(std::string& out, std::string_view s) { base::append_json_string(s, out, false); }
 
 std::size_t find_closing_quote(std::string_view s, std::size_t open) {
   for (std::size_t i = open + 1; i < s.size(); ++i) {
@@ -160,45 +136,31 @@ bool unescape(std::string_view body, std::string& out, std::string& error) {
       return false;
     }
     char e = body[i + 1];
-    switch (e) {
-      case '\\':
-        out.push_back('\\');
-        break;
-      case '"':
-        out.push_back('"');
-        break;
-      case 'n':
-        out.push_back('\n');
-        break;
-      case 'r':
-        out.push_back('\r');
-        break;
-      case 't':
-        out.push_back('\t');
-        break;
-      case 'u': {
-        char32_t cp = 0;
-        for (std::size_t k = 0; k < 4; ++k) {
-          int h = i + 2 + k < body.size() ? hex_value(body[i + 2 + k]) : -1;
-          if (h < 0) {
-            error = "\\u must be followed by four hex digits";
-            return false;
-          }
-          cp = cp * 16 + static_cast<char32_t>(h);
-        }
-        if (cp >= 0xD800 && cp <= 0xDFFF) {
-          error = "\\u escape of a surrogate (supplementary characters must be literal UTF-8)";
-          return false;
-        }
-        text::append_utf8(out, cp);
-        i += 4;
-        break;
-      }
-      default:
-        error = e > 0x20 && e < 0x7F ? std::string("invalid escape \\") + e : "invalid escape";
-        return false;
+    if (char plain = simple_escape(e)) {
+      out.push_back(plain);
+      i += 1;  // the escape letter
+      run = i + 1;
+      continue;
     }
-    ++i;
+    if (e != 'u') {
+      error = e > 0x20 && e < 0x7F ? std::string("invalid escape \\") + e : "invalid escape";
+      return false;
+    }
+    char32_t cp = 0;
+    for (std::size_t k = 0; k < 4; ++k) {
+      int h = i + 2 + k < body.size() ? hex_value(body[i + 2 + k]) : -1;
+      if (h < 0) {
+        error = "\\u must be followed by four hex digits";
+        return false;
+      }
+      cp = cp * 16 + static_cast<char32_t>(h);
+    }
+    if (cp >= 0xD800 && cp <= 0xDFFF) {
+      error = "\\u escape of a surrogate (supplementary characters must be literal UTF-8)";
+      return false;
+    }
+    text::append_utf8(out, cp);
+    i += 5;  // 'u' and four hex digits
     run = i + 1;
   }
   out.append(body.data() + run, body.size() - run);

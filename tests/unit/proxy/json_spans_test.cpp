@@ -36,6 +36,11 @@ TEST(ProxyJsonSpans, RejectsMalformedInput) {
   std::string ok(200, '[');
   ok += std::string(200, ']');
   EXPECT_TRUE(JsonDoc::parse(ok));
+  // kMaxDepth counts containers, the rule of base::JsonScanner (the old parser also took an
+  // empty 257th level).
+  auto nest = [](int n) { return std::string(n, '[') + std::string(n, ']'); };
+  EXPECT_TRUE(JsonDoc::parse(nest(JsonDoc::kMaxDepth)));
+  EXPECT_FALSE(JsonDoc::parse(nest(JsonDoc::kMaxDepth + 1)));
 }
 
 // The string scanner skips 8 plain bytes at a time: every special byte ('"', '\\', a control

@@ -39,8 +39,9 @@ bool iends_with_ascii(std::string_view s, std::string_view suffix);
 std::string_view trim_ascii(std::string_view s);
 
 // Appends `s` as a JSON string literal: '"', '\\' and control characters escaped (\n, \t…,
-// else \u00XX), every other byte as given — the compact form JSON.stringify writes.
-void append_json_string(std::string_view s, std::string& out);
+// else \u00XX), every other byte as given — the compact form JSON.stringify writes. The one
+// JSON string escaper; `short_bf` false writes \b and \f as \u0008 and \u000c (TOON §7.1).
+void append_json_string(std::string_view s, std::string& out, bool short_bf = true);
 
 }  // namespace caveman::base
 

@@ -36,5 +36,19 @@ TEST(BaseText, Utf8ValidityIsRfc3629) {
   EXPECT_TRUE(is_valid_utf8(std::string("a\0b", 3)));
 }
 
+// The one JSON string escaper. The copies agreed on everything but \b and \f: JSON writers
+// use the short forms, TOON (§7.1 has no \b, \f) the \u00XX ones.
+TEST(BaseText, JsonStringEscapesOnlyQuotesBackslashesAndControls) {
+  std::string out;
+  append_json_string(std::string("a\"b\\c\n\r\t\b\f\x01\x1f\x7f/\xC3\xA9\xFF", 17), out);
+  EXPECT_EQ(out, "\"a\\\"b\\\\c\\n\\r\\t\\b\\f\\u0001\\u001f\x7f/\xC3\xA9\xFF\"");
+  std::string toon;
+  append_json_string("\b\f\n", toon, /*short_bf=*/false);
+  EXPECT_EQ(toon, "\"\\u0008\\u000c\\n\"");
+  std::string empty;
+  append_json_string("", empty);
+  EXPECT_EQ(empty, "\"\"");
+}
+
 }  // namespace
 }  // namespace caveman::base

@@ -5,7 +5,6 @@
 #include "caveman/compressor.h"
 #include "caveman/engine.h"
 #include "compress/compressors.h"
-#include "compress/json_spans.h"
 
 namespace caveman::compress {
 namespace {
@@ -84,10 +83,6 @@ TEST(ToolSchemaAnnotationsTest, DeclinesMalformedJson) {
   EXPECT_FALSE(run("{\"a\":1} x").has_value());
   EXPECT_FALSE(run(std::string(5000, '[') + std::string(5000, ']')).has_value());  // depth cap
   EXPECT_FALSE(run("\"\\x\"").has_value());
-}
-
-TEST(ToolSchemaAnnotationsTest, EraseRangesMergesOverlaps) {
-  EXPECT_EQ(json_spans::erase_ranges("0123456789", {{5, 7}, {1, 3}, {2, 4}, {9, 12}}), "0478");
 }
 
 TEST(ToolSchemaAnnotationsTest, ForcedOnlyAndOutsideTheManifest) {
