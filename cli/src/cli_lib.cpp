@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <ostream>
 
+#include "caveman/base/cli.h"
 #include "caveman/common_flags.h"
 #include "context.h"
+#include "flags.h"
 #include "profiles.h"
 
 namespace caveman::cli {
@@ -71,20 +74,31 @@ const Verb* find_verb(std::string_view name) {
   return nullptr;
 }
 
+// A subcommand listed in the help; its own parser (the verb's, or a delegated binary's) reads
+// the words after it, so run() dispatches a known first word before CLI11 sees the line.
+void pass_through(CLI::App& app, const std::string& name, const std::string& summary,
+                  const std::string& group = "Subcommands") {
+  app.add_subcommand(name, summary)->prefix_command()->group(group);
+}
+
 int tools_group(Context& ctx, const Args& args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    *ctx.out << "usage: caveman tools <verb> [args…]\n"
-                "  mcp install|uninstall [claude|codex|gemini|opencode|qwen] [--server S]\n"
-                "      [--scope user|project|local] [--print]\n"
-                "  compress, retrieve, toon, evals, shrink, browse, mem, stats (same as the bare verbs)\n";
-    return args.empty() ? 2 : 0;
+  if (!args.empty()) {
+    Args rest(args.begin() + 1, args.end());
+    if (args[0] == "mcp") return cmd_mcp(ctx, rest);
+    const Verb* v = find_verb(args[0]);
+    if (v != nullptr && v->name != "tools") return v->handler(ctx, rest);
   }
-  Args rest(args.begin() + 1, args.end());
-  if (args[0] == "mcp") return cmd_mcp(ctx, rest);
-  const Verb* v = find_verb(args[0]);
-  if (v != nullptr && v->name != "tools") return v->handler(ctx, rest);
-  *ctx.err << "caveman tools: unknown verb \"" << args[0] << "\"\n";
-  return 2;
+  CLI::App app{"Tool verbs: tools mcp install|uninstall …; tools <verb> is the same as caveman <verb>.",
+               "tools"};
+  app.require_subcommand(1);
+  pass_through(app, "mcp",
+               "install|uninstall [claude|codex|gemini|opencode|qwen] [--server S] "
+               "[--scope user|project|local] [--print]");
+  for (const auto& v : verbs()) {
+    if (v.listed && v.name != "tools") pass_through(app, v.name, v.summary);
+  }
+  if (auto rc = parse_flags(app, args, *ctx.out, *ctx.err)) return *rc;
+  return kExitUsage;  // unreachable: a known first word was dispatched above
 }
 
 std::vector<std::string> known_words() {
@@ -130,55 +144,61 @@ std::string suggest(std::string_view word, const std::vector<std::string>& candi
   return best;
 }
 
-std::string usage_text() {
-  std::string text =
-      "usage: caveman <verb> [args…]    caveman <agent> [args…]    caveman version [--json]\n"
-      "\n"
-      "Caveman shrinks coding agents' tool outputs and keeps the exact originals under ccr_\n"
-      "handles. Verbs:\n";
-  for (const auto& v : verbs()) {
-    if (!v.listed) continue;
-    std::string name = v.name;
-    name.resize(std::max<std::size_t>(name.size(), 10), ' ');
-    text += "  " + name + v.summary + "\n";
-  }
-  text += "\nAgents (caveman <agent>: the enabled install if `caveman enable <agent>` ran, else\n"
-          "caveman wrap <agent>):";
+namespace {
+
+constexpr const char* kDescription =
+    "caveman: Caveman shrinks coding agents' tool outputs and keeps the exact originals under\n"
+    "ccr_ handles. caveman <verb> [args…] | caveman <agent> [args…] (the enabled install if\n"
+    "`caveman enable <agent>` ran, else caveman wrap <agent>).";
+
+constexpr const char* kFooter =
+    "State: $CAVEMAN_HOME (default ~/.caveman). Proxy address: $CAVEMAN_LISTEN, else\n"
+    "`listen` in caveman.yaml, else 127.0.0.1:8787. Exit codes: 0 ok, 1 failure, 2 usage,\n"
+    "127 agent not installed; wrap exits with the agent's code.\n";
+
+// The help lists every verb and agent; each parses its own words.
+std::unique_ptr<CLI::App> make_cli(const ToolInfo& tool) {
+  std::unique_ptr<CLI::App> app = base::make_app(tool, kDescription, kFooter);
+  app->require_subcommand(0, 1);
+  for (const auto& v : verbs()) pass_through(*app, v.name, v.summary, v.listed ? "Subcommands" : "");
   for (const auto& p : builtin_profiles()) {
-    if (p.id != "generic") text += " " + p.id;
+    if (p.id != "generic") pass_through(*app, p.id, "caveman wrap " + p.id + " (or its enabled install)", "Agents");
   }
-  text +=
-      "\n\nState: $CAVEMAN_HOME (default ~/.caveman). Proxy address: $CAVEMAN_LISTEN, else\n"
-      "`listen` in caveman.yaml, else 127.0.0.1:8787. Exit codes: 0 ok, 1 failure, 2 usage,\n"
-      "127 agent not installed; wrap exits with the agent's code.\n";
-  return text;
+  return app;
 }
+
+}  // namespace
 
 int run(const std::vector<std::string>& args, const Environment& env, std::ostream& out,
         std::ostream& err) {
-  static const std::string kUsage = usage_text();
-  ToolInfo tool{"caveman", "caveman.cli.version.v1", kUsage,
+  ToolInfo tool{"caveman", "caveman.cli.version.v1", "",
                 {"start", "wrap", "agent_profiles", "mcp_install", "status", "stats", "install", "enable",
                  "verify", "doctor_agent", "config"}};
-  if (auto rc = handle_common_flags(tool, args, out)) return *rc;
-  if (args.empty()) {
-    err << kUsage;
-    return 2;
+  const Verb* verb = args.empty() ? nullptr : find_verb(args[0]);
+  const AgentProfile* agent = args.empty() ? nullptr : find_profile(args[0]);
+  if (verb == nullptr && agent == nullptr) {
+    std::unique_ptr<CLI::App> app = make_cli(tool);
+    if (args.empty()) {
+      err << app->help();
+      return kExitUsage;
+    }
+    if (!args[0].starts_with("-") && args[0] != "version" && args[0] != "help") {
+      std::string hint = suggest(args[0], known_words());
+      err << "caveman: cave_unknown_command: unknown command \"" << args[0] << "\"";
+      if (!hint.empty()) err << " — did you mean \"" << hint << "\"?";
+      err << " (see caveman --help)\n";
+      return kExitUsage;
+    }
+    if (auto rc = base::parse_args(*app, tool, args, out, err)) return *rc;
+    return base::usage_error("caveman", "missing command", err);
   }
   std::string self = self_executable();
   std::size_t slash = self.rfind('/');
   Context ctx{env, &out, &err, slash == std::string::npos ? "" : self.substr(0, slash)};
   Args rest(args.begin() + 1, args.end());
-  if (const Verb* v = find_verb(args[0])) return v->handler(ctx, rest);
-  if (const AgentProfile* p = find_profile(args[0])) {  // agent shortcut
-    if (agent_enabled(ctx, p->id)) return run_enabled_agent(ctx, p->id, rest);
-    return cmd_wrap(ctx, args);
-  }
-  std::string hint = suggest(args[0], known_words());
-  err << "caveman: unknown command \"" << args[0] << "\"";
-  if (!hint.empty()) err << " — did you mean \"" << hint << "\"?";
-  err << " (caveman --help lists the verbs)\n";
-  return 2;
+  if (verb != nullptr) return verb->handler(ctx, rest);
+  if (agent_enabled(ctx, agent->id)) return run_enabled_agent(ctx, agent->id, rest);  // agent shortcut
+  return cmd_wrap(ctx, args);
 }
 
 }  // namespace caveman::cli

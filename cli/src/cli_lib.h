@@ -20,9 +20,6 @@ namespace caveman::cli {
 int run(const std::vector<std::string>& args, const Environment& env, std::ostream& out,
         std::ostream& err);
 
-// The --help text (verbs with one line each).
-std::string usage_text();
-
 // Edit distance (optimal string alignment: insert, delete, replace, swap neighbours), and the closest name within distance 3 ("" when none).
 std::size_t edit_distance(std::string_view a, std::string_view b);
 std::string suggest(std::string_view word, const std::vector<std::string>& candidates);

@@ -40,7 +40,7 @@ int get(Context& ctx, const YAML::Node& root, const std::string& key) {
   for (const auto& part : split_key(key)) {
     if (!node.IsMap() || !node[part]) {
       *ctx.err << "caveman config: " << key << " is not set (the default applies)\n";
-      return 1;
+      return kExitError;
     }
     node = node[part];
   }
@@ -49,7 +49,7 @@ int get(Context& ctx, const YAML::Node& root, const std::string& key) {
   } else {
     *ctx.out << YAML::Dump(node) << "\n";
   }
-  return 0;
+  return kExitOk;
 }
 
 int set(Context& ctx, YAML::Node root, const std::string& path, const std::string& key,
@@ -70,17 +70,17 @@ int set(Context& ctx, YAML::Node root, const std::string& path, const std::strin
   if (!checked.ok()) {
     *ctx.err << "caveman config: refused, the proxy would not load it: "
              << checked.status().ToString() << "\n";
-    return 1;
+    return kExitError;
   }
   Status s = base::write_file_atomic(path, text, {.io_code = "cave_config_not_writable",
                                                   .keep_existing_mode = true});
   if (!s.ok()) {
     *ctx.err << "caveman config: " << s.ToString() << "\n";
-    return 1;
+    return kExitError;
   }
   *ctx.out << key << " = " << value << " in " << path
            << " (a running proxy reads it at its next start)\n";
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace
@@ -88,18 +88,18 @@ int set(Context& ctx, YAML::Node root, const std::string& path, const std::strin
 int cmd_config(Context& ctx, const Args& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     (args.empty() ? *ctx.err : *ctx.out) << kUsage;
-    return args.empty() ? 2 : 0;
+    return args.empty() ? kExitUsage : kExitOk;
   }
   const std::string path = config_path(ctx.env);
   if (args[0] == "path" && args.size() == 1) {
     *ctx.out << path << "\n";
-    return 0;
+    return kExitOk;
   }
   bool is_get = args[0] == "get" && args.size() == 2;
   bool is_set = args[0] == "set" && args.size() == 3;
   if (!is_get && !is_set) {
     *ctx.err << kUsage;
-    return 2;
+    return kExitUsage;
   }
   YAML::Node root;
   try {
@@ -109,7 +109,7 @@ int cmd_config(Context& ctx, const Args& args) {
     return set(ctx, root, path, args[1], args[2]);
   } catch (const YAML::Exception& e) {
     *ctx.err << "caveman config: " << path << ": " << e.what() << "\n";
-    return 1;
+    return kExitError;
   }
 }
 

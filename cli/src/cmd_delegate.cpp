@@ -13,7 +13,7 @@ int cmd_delegate(Context& ctx, std::string_view binary, const Args& prefix, cons
     *ctx.err << "caveman: cave_binary_missing: " << binary << " not found (set "
              << spec->env_var << ", put it on PATH, or run `caveman install`); this verb is "
              << "unavailable until then\n";
-    return 1;
+    return kExitError;
   }
   Args argv{where.path};
   argv.insert(argv.end(), prefix.begin(), prefix.end());
@@ -26,7 +26,7 @@ int run_forwarded(Context& ctx, const Args& argv, std::string_view who) {
   auto rc = run_foreground(argv, ctx.env);
   if (!rc.ok()) {
     *ctx.err << who << ": " << rc.status().ToString() << "\n";
-    return 1;
+    return kExitError;
   }
   return *rc;
 }

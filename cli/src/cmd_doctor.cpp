@@ -91,12 +91,12 @@ int cmd_doctor(Context& ctx, const Args& args) {
   const AgentProfile* p = find_profile(args[0]);
   if (p == nullptr || args.size() > 1) {
     *ctx.err << "usage: caveman doctor [<agent>]   (agents: claude codex gemini opencode …)\n";
-    return 2;
+    return kExitUsage;
   }
   auto address = resolve_proxy(ctx.env);
   if (!address.ok()) {
     *ctx.err << "caveman doctor: " << address.status().ToString() << "\n";
-    return 1;
+    return kExitError;
   }
   Findings f;
   check_binary(ctx, *p, &f);
@@ -108,7 +108,7 @@ int cmd_doctor(Context& ctx, const Args& args) {
   for (const auto& l : f.lines) *ctx.out << l << "\n";
   for (const auto& fix : f.fixes) *ctx.out << "  run:    " << fix << "\n";
   if (!f.broken) *ctx.out << "  nothing broken\n";
-  return f.broken ? 1 : 0;
+  return f.broken ? kExitError : kExitOk;
 }
 
 }  // namespace caveman::cli

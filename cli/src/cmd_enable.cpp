@@ -31,7 +31,7 @@ int disable_agent(Context& ctx, const std::string& home, const std::string& agen
   if (!marker) {
     *ctx.out << agent << " is not enabled (no " << enable_marker_path(home, agent)
              << "); nothing to undo\n";
-    return 0;
+    return kExitOk;
   }
   int rc = 0;
   if (marker->mcp_by_enable && cmd_mcp(ctx, {"uninstall", agent}) != 0) rc = 1;
@@ -55,7 +55,7 @@ int disable_agent(Context& ctx, const std::string& home, const std::string& agen
   }
   if (Status s = remove_enable_marker(home, agent); !s.ok()) {
     *ctx.err << "caveman disable: " << s.ToString() << "\n";
-    return 1;
+    return kExitError;
   }
   if (rc == 0) *ctx.out << agent << " disabled\n";
   return rc;
@@ -102,7 +102,7 @@ int cmd_enable(Context& ctx, const Args& args) {
   app.add_flag("--no-hooks", no_hooks, "do not install native hooks");
   if (auto rc = parse_flags(app, args, *ctx.out, *ctx.err)) return *rc;
   auto address = address_or_report(ctx, "caveman enable");
-  if (!address.ok()) return 1;
+  if (!address.ok()) return kExitError;
   const std::string& home = address->home;
   if (read_enable_marker(home, agent)) {
     *ctx.out << agent << " is already enabled; enabling it again\n";
@@ -113,21 +113,21 @@ int cmd_enable(Context& ctx, const Args& args) {
   auto plan = plan_enable(*find_integration(agent), in, !no_hooks);
   if (!plan.ok()) {
     *ctx.err << "caveman enable: " << plan.status().ToString() << "\n";
-    return 1;
+    return kExitError;
   }
   for (const auto& w : plan->warnings) *ctx.err << "caveman enable: warning: " << w << "\n";
   auto applied = apply_edits(home, agent, plan->edits);
   if (!applied.ok()) {
     *ctx.err << "caveman enable: " << applied.status().ToString()
              << " (nothing changed; an entry caveman did not write is never overwritten)\n";
-    return 1;
+    return kExitError;
   }
   EnableMarker marker{agent,   in.gateway + "/w/" + agent, in.listen, in.caveman, false,
                       plan->hooks, *applied};
   if (Status s = write_enable_marker(home, marker); !s.ok()) {
     (void)undo_edits(*applied);
     *ctx.err << "caveman enable: " << s.ToString() << "\n";
-    return 1;
+    return kExitError;
   }
   *ctx.out << agent << " enabled: " << find_integration(agent)->how << "\n";
   for (const auto& a : *applied) *ctx.out << "  edited " << a.journal.path << "\n";
@@ -135,11 +135,11 @@ int cmd_enable(Context& ctx, const Args& args) {
   marker.mcp_by_enable = !no_mcp && register_mcp(ctx, home, agent);
   if (Status s = write_enable_marker(home, marker); !s.ok()) {
     *ctx.err << "caveman enable: " << s.ToString() << "\n";
-    return 1;
+    return kExitError;
   }
   *ctx.out << "  the proxy starts on demand at " << in.listen << "; check: caveman doctor " << agent
            << "; undo: caveman disable " << agent << "\n";
-  return 0;
+  return kExitOk;
 }
 
 int cmd_disable(Context& ctx, const Args& args) {
@@ -151,7 +151,7 @@ int cmd_disable(Context& ctx, const Args& args) {
       ->check(CLI::IsMember(integration_ids()));
   if (auto rc = parse_flags(app, args, *ctx.out, *ctx.err)) return *rc;
   auto address = address_or_report(ctx, "caveman disable");
-  if (!address.ok()) return 1;
+  if (!address.ok()) return kExitError;
   return disable_agent(ctx, address->home, agent);
 }
 
@@ -198,7 +198,7 @@ bool agent_enabled(const Context& ctx, const std::string& agent) {
 
 int run_enabled_agent(Context& ctx, const std::string& agent, const Args& user_args) {
   auto address = address_or_report(ctx, "caveman " + agent);
-  if (!address.ok()) return 1;
+  if (!address.ok()) return kExitError;
   auto marker = read_enable_marker(address->home, agent);
   Args ensure{"--home", address->home};
   if (marker && !marker->listen.empty()) ensure = {"--listen", marker->listen, "--home", address->home};
@@ -209,7 +209,7 @@ int run_enabled_agent(Context& ctx, const std::string& agent, const Args& user_a
   auto path = find_on_path(agent, ctx.env.get("PATH").value_or(""));
   if (!path) {
     *ctx.err << "caveman " << agent << ": " << agent << " is not installed (not on PATH)\n";
-    return 127;
+    return kExitNotFound;
   }
   Args argv{*path};
   argv.insert(argv.end(), user_args.begin(), user_args.end());

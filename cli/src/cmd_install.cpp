@@ -75,7 +75,7 @@ int cmd_install(Context& ctx, const Args& args) {
   std::string home = caveman_home(ctx.env);
   if (home.empty()) {
     *ctx.err << "caveman install: cave_no_home: neither CAVEMAN_HOME nor HOME is set\n";
-    return 1;
+    return kExitError;
   }
   std::string bin_dir = home + "/bin";
   std::error_code ec;
@@ -83,7 +83,7 @@ int cmd_install(Context& ctx, const Args& args) {
   if (ec || ::chmod(home.c_str(), 0700) != 0 || ::chmod(bin_dir.c_str(), 0700) != 0) {
     *ctx.err << "caveman install: cave_home_not_writable: cannot create " << bin_dir << ": "
              << (ec ? ec.message() : std::strerror(errno)) << "\n";
-    return 1;
+    return kExitError;
   }
   std::vector<std::string> names{"caveman"};
   for (const auto& s : binary_specs()) names.emplace_back(s.name);
@@ -109,9 +109,9 @@ int cmd_install(Context& ctx, const Args& args) {
   }
   if (installed == 0) {
     *ctx.err << "caveman install: nothing to install from " << from << "\n";
-    return 1;
+    return kExitError;
   }
-  return failed == 0 ? 0 : 1;
+  return failed == 0 ? kExitOk : kExitError;
 }
 
 }  // namespace caveman::cli

@@ -89,7 +89,7 @@ int install_claude(Context& ctx, const std::string& claude, const std::string& s
                   "register already exists in Claude Code's "
                << scope << " config; leaving it alone (remove it with `claude mcp remove " << server << " -s "
                << scope << "` first)\n";
-      return 1;
+      return kExitError;
     }
     run_claude(ctx, claude, {"mcp", "remove", server, "-s", scope});
     r = run_claude(ctx, claude, add);
@@ -97,7 +97,7 @@ int install_claude(Context& ctx, const std::string& claude, const std::string& s
   if (r.code != 0) {
     *ctx.err << "caveman tools mcp install: `claude mcp add` failed (exit " << r.code
              << "): " << r.text << "\n";
-    return 1;
+    return kExitError;
   }
   McpMarker m;
   m.command = command;
@@ -109,11 +109,11 @@ int install_claude(Context& ctx, const std::string& claude, const std::string& s
     // Keep state consistent: no marker means we must not leave a registration behind.
     run_claude(ctx, claude, {"mcp", "remove", server, "-s", scope});
     *ctx.err << "caveman tools mcp install: " << s.ToString() << "\n";
-    return 1;
+    return kExitError;
   }
   *ctx.out << server << " registered with Claude Code (" << scope << " scope): " << command
            << "\n  check it with: claude mcp list\n";
-  return 0;
+  return kExitOk;
 }
 
 int uninstall_claude(Context& ctx, const std::string& claude, const std::string& scope_flag,
@@ -123,35 +123,35 @@ int uninstall_claude(Context& ctx, const std::string& claude, const std::string&
     *ctx.out << "caveman tools mcp uninstall: no registration made by `caveman tools mcp "
                 "install` (no marker at "
              << marker_path(home, "claude", server) << "); nothing removed\n";
-    return 0;
+    return kExitOk;
   }
   std::string scope = scope_flag.empty() ? marker->scope : scope_flag;
   if (scope != marker->scope) {
     *ctx.err << "caveman tools mcp uninstall: caveman registered the server in the "
              << marker->scope << " scope, not " << scope << "; nothing removed\n";
-    return 1;
+    return kExitError;
   }
   std::string current = registered_command(ctx, claude, server);
   if (!current.empty() && current != marker->command) {
     *ctx.err << "caveman tools mcp uninstall: the `" << server << "` server now runs \"" << current
              << "\", not the binary caveman registered; leaving it alone\n";
     (void)remove_marker(home, "claude", server);
-    return 1;
+    return kExitError;
   }
   if (!current.empty()) {
     ClaudeRun r = run_claude(ctx, claude, {"mcp", "remove", server, "-s", scope});
     if (r.code != 0) {
       *ctx.err << "caveman tools mcp uninstall: `claude mcp remove` failed (exit " << r.code
                << "): " << r.text << "\n";
-      return 1;
+      return kExitError;
     }
   }
   if (Status s = remove_marker(home, "claude", server); !s.ok()) {
     *ctx.err << "caveman tools mcp uninstall: " << s.ToString() << "\n";
-    return 1;
+    return kExitError;
   }
   *ctx.out << server << " removed from Claude Code (" << scope << " scope)\n";
-  return 0;
+  return kExitOk;
 }
 
 
@@ -164,22 +164,22 @@ int run_for_agent(Context& ctx, const std::string& action, const std::string& ag
     if (!bin) {
       *ctx.err << "caveman tools mcp: " << profile->name << " (`" << profile->binary
                << "`) is not on PATH; install it with: " << profile->install_hint << "\n";
-      return 127;
+      return kExitNotFound;
     }
     if (action == "uninstall") return uninstall_claude(ctx, *bin, scope, home, server.name);
     std::string command = server_command(ctx, server);
-    if (command.empty()) return 1;
+    if (command.empty()) return kExitError;
     return install_claude(ctx, *bin, scope.empty() ? "user" : scope, home, server.name, command);
   }
   if (!scope.empty() && scope != "user") {
     *ctx.err << "caveman tools mcp: " << profile->name << " is registered in its user config "
              << "only; --scope " << scope << " applies to claude\n";
-    return 2;
+    return kExitUsage;
   }
   std::string command;
   if (action == "install") {
     command = server_command(ctx, server);
-    if (command.empty()) return 1;
+    if (command.empty()) return kExitError;
   }
   Result<McpEditReport> r = action == "install"
                                 ? install_config_mcp(home, ctx.env, agent, server.name, command)
@@ -187,10 +187,10 @@ int run_for_agent(Context& ctx, const std::string& action, const std::string& ag
   if (!r.ok()) {
     *ctx.err << "caveman tools mcp " << action << " " << agent << ": " << r.status().ToString()
              << "\n";
-    return 1;
+    return kExitError;
   }
   *ctx.out << r->message << "\n";
-  return 0;
+  return kExitOk;
 }
 
 // No agent named: every supported agent whose binary is on PATH (uninstall: every marker).
@@ -233,12 +233,12 @@ int cmd_mcp(Context& ctx, const Args& args) {
     BinaryLocation mcp = ctx.locate("caveman-mcp");
     print_snippets(*ctx.out, mcp.found() ? mcp.path : std::string("caveman-mcp"));
     if (!mcp.found()) *ctx.err << "caveman: warning: caveman-mcp not found; snippet uses the bare name\n";
-    return 0;
+    return kExitOk;
   }
   std::string home = caveman_home(ctx.env);
   if (home.empty()) {
     *ctx.err << "caveman tools mcp: cave_no_home: neither CAVEMAN_HOME nor HOME is set\n";
-    return 1;
+    return kExitError;
   }
   const McpServerSpec& server = *find_mcp_server(server_name);
   std::vector<std::string> agents{agent};
@@ -249,7 +249,7 @@ int cmd_mcp(Context& ctx, const Args& args) {
                << (action == "install" ? "none of claude, codex, gemini, opencode, qwen is on PATH"
                                        : "no registration made by caveman")
                << "; nothing to do\n";
-      return 0;
+      return kExitOk;
     }
   }
   int rc = 0;

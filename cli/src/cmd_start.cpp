@@ -101,7 +101,7 @@ int cmd_start(Context& ctx, const Args& args) {
   auto resolved = resolve_proxy(env);
   if (!resolved.ok()) {
     *ctx.err << "caveman start: " << resolved.status().ToString() << "\n";
-    return 1;
+    return kExitError;
   }
   ProxyAddress address = *resolved;
   if (!host.empty() || port != 0) {
@@ -111,7 +111,7 @@ int cmd_start(Context& ctx, const Args& args) {
     Result<base::ListenAddress> parsed = base::parse_loopback_listen(listen, "cave_invalid_config");
     if (!parsed.ok()) {
       *ctx.err << "caveman start: " << parsed.status().ToString() << "\n";
-      return 2;
+      return kExitUsage;
     }
     address.host = parsed->host;
     address.port = parsed->port;
@@ -121,7 +121,7 @@ int cmd_start(Context& ctx, const Args& args) {
     if (listener.kind != ListenerKind::kFree) {
       *ctx.err << "caveman start: cave_port_in_use: " << describe_busy_port(address, listener)
                << ". Choose another port with --port N.\n";
-      return 1;
+      return kExitError;
     }
   }
   BinaryLocation proxy = ctx.locate("caveman-proxy");
@@ -129,7 +129,7 @@ int cmd_start(Context& ctx, const Args& args) {
     *ctx.err << "caveman start: cave_binary_missing: caveman-proxy not found (checked "
                 "$CAVEMAN_PROXY_BIN, PATH, $CAVEMAN_HOME/bin and the caveman binary's "
                 "directory). Build it with `make build` or copy it with `caveman install`.\n";
-    return 1;
+    return kExitError;
   }
   env.set("CAVEMAN_LISTEN", address.listen());
   env.set("CAVEMAN_PROXY_OWNER", "start");
@@ -150,7 +150,7 @@ int cmd_start(Context& ctx, const Args& args) {
   auto rc = run_foreground({proxy.path, "serve"}, env);
   if (!rc.ok()) {
     *ctx.err << "caveman start: " << rc.status().ToString() << "\n";
-    return 1;
+    return kExitError;
   }
   return *rc;
 }

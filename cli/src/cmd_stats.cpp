@@ -26,23 +26,23 @@ int cmd_stats(Context& ctx, const Args& args) {
     auto d = parse_duration(since);
     if (!d.ok()) {
       *ctx.err << "caveman stats: " << d.status().ToString() << "\n";
-      return 2;
+      return kExitUsage;
     }
     since_epoch = static_cast<std::int64_t>(std::time(nullptr)) - *d;
   }
   auto address = resolve_proxy(ctx.env);
   if (!address.ok()) {
     *ctx.err << "caveman stats: " << address.status().ToString() << "\n";
-    return 1;
+    return kExitError;
   }
   std::string ccr_db = ctx.env.get("CAVEMAN_CCR_DB").value_or(address->home + "/ccr.db");
   auto report = build_stats(address->db_path, ccr_db, since_epoch);
   if (!report.ok()) {
     *ctx.err << "caveman stats: " << report.status().ToString() << "\n";
-    return 1;
+    return kExitError;
   }
   *ctx.out << (json ? report->to_json() : csv ? report->to_csv() : report->to_table());
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace caveman::cli

@@ -202,7 +202,7 @@ int cmd_status(Context& ctx, const Args& args) {
 
   if (as_json) {
     *ctx.out << doc.dump(2) << "\n";
-    return ok ? 0 : 1;
+    return ok ? kExitOk : kExitError;
   }
   std::ostream& out = *ctx.out;
   out << "binaries:\n";
@@ -244,7 +244,7 @@ int cmd_status(Context& ctx, const Args& args) {
   for (const auto& p : problems) out << "problem: " << p << "\n";
   for (const auto& n : notes) out << "note: " << n << "\n";
   out << (ok ? "status: ok\n" : "status: BROKEN\n");
-  return ok ? 0 : 1;
+  return ok ? kExitOk : kExitError;
 }
 
 }  // namespace caveman::cli

@@ -39,7 +39,7 @@ int cmd_verify(Context& ctx, const Args& args) {
   if (!window.ok() || !address.ok()) {
     *ctx.err << "caveman verify: "
              << (window.ok() ? address.status() : window.status()).ToString() << "\n";
-    return window.ok() ? 1 : 2;
+    return window.ok() ? kExitError : kExitUsage;
   }
   std::string ccr_db = ctx.env.get("CAVEMAN_CCR_DB").value_or(address->home + "/ccr.db");
   std::int64_t from = static_cast<std::int64_t>(std::time(nullptr)) - *window;
@@ -49,12 +49,12 @@ int cmd_verify(Context& ctx, const Args& args) {
     auto report = build_stats(address->db_path, ccr_db, from);
     if (!report.ok()) {
       *ctx.err << "caveman verify: " << report.status().ToString() << "\n";
-      return 1;
+      return kExitError;
     }
     if (std::int64_t n = requests_of(*report, agent); n > 0) {
       *ctx.out << "ok: " << n << " request(s) from " << who << " through Caveman since "
                << report->since << " (" << address->db_path << ")\n";
-      return 0;
+      return kExitOk;
     }
     if (std::chrono::steady_clock::now() >= deadline) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
@@ -65,7 +65,7 @@ int cmd_verify(Context& ctx, const Args& args) {
                                         " itself after caveman enable " + agent + ")")
            << ", then caveman verify" << (agent.empty() ? "" : " --agent " + agent)
            << "; what is installed: caveman doctor" << (agent.empty() ? "" : " " + agent) << "\n";
-  return 1;
+  return kExitError;
 }
 
 }  // namespace caveman::cli

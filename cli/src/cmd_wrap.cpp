@@ -21,6 +21,7 @@
 #include "config.h"
 #include "context.h"
 #include "enable_state.h"
+#include "flags.h"
 #include "mcp_marker.h"
 #include "native_hooks.h"
 #include "proxy_address.h"
@@ -31,61 +32,50 @@
 namespace caveman::cli {
 namespace {
 
-constexpr const char* kWrapUsage =
-    "usage: caveman wrap [--off | --mode MODE] [--strict] [--no-hooks] [--] <agent> [args…]\n"
-    "  --off       record mode (byte-exact pass-through, nothing compressed)\n"
-    "  --mode      record, compress (default), pixel, recommend, shadow, canary or active (compression\n"
-    "              + the cost optimizers, e.g. cache breakpoints; docs/proxy.md, Cost modes)\n"
-    "  --strict    exit 1 instead of launching directly when the port is held by a foreign process\n"
-    "  --no-hooks  do not give the agent Caveman's native hooks (Claude Code, Codex, Gemini CLI;\n"
-    "              also CAVEMAN_WRAP_HOOKS=0)\n"
+constexpr const char* kWrapFooter =
+    "--mode: record, compress (default), pixel, recommend, shadow, canary or active (compression\n"
+    "+ the cost optimizers, e.g. cache breakpoints; docs/proxy.md, Cost modes).\n"
     "agents: claude, codex, gemini, aider, opencode, qwen; any other command is wrapped generically\n"
     "(persistent instead of per session: caveman enable claude|codex|gemini|opencode|qwen)\n";
 
 struct WrapFlags {
   std::string mode;  // "" = default
+  bool off = false;
   bool strict = false;
   bool no_hooks = false;
-  std::size_t agent_index = 0;
+  Args agent_and_args;  // the agent, then its own arguments
 };
 
 // Wrap flags come before the agent; everything after the agent is the agent's.
 std::optional<int> parse_wrap_flags(const Args& args, WrapFlags* f, Context& ctx) {
-  std::size_t i = 0;
-  for (; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--") {
-      ++i;
-      break;
-    }
-    if (a.rfind("-", 0) != 0) break;
-    if (a == "--help" || a == "-h") {
-      *ctx.out << kWrapUsage;
-      return 0;
-    }
-    if (a == "--off") {
-      f->mode = "record";
-    } else if (a == "--strict") {
-      f->strict = true;
-    } else if (a == "--no-hooks") {
-      f->no_hooks = true;
-    } else if (a == "--mode" && i + 1 < args.size()) {
-      f->mode = args[++i];
-      if (proxy::normalize_mode(f->mode) != f->mode) {
-        *ctx.err << "caveman wrap: --mode must be one of record, compress, pixel, recommend, "
-                    "shadow, canary, active\n";
-        return 2;
-      }
-    } else {
-      *ctx.err << "caveman wrap: unknown flag " << a << "\n" << kWrapUsage;
-      return 2;
-    }
+  CLI::App app{"Launch an agent through the proxy: caveman wrap [flags] [--] <agent> [args…]",
+               "wrap"};
+  app.prefix_command();
+  app.footer(kWrapFooter);
+  app.add_flag("--off", f->off, "Record mode (byte-exact pass-through, nothing compressed)");
+  app.add_option("--mode", f->mode, "The proxy mode")
+      ->check(CLI::Validator(
+          [](std::string& m) -> std::string {
+            return proxy::normalize_mode(m) == m ? "" : "must be one of record, compress, pixel, "
+                                                        "recommend, shadow, canary, active";
+          },
+          "MODE"));
+  app.add_flag("--strict", f->strict,
+               "Exit 1 instead of launching directly when the port is held by a foreign process");
+  app.add_flag("--no-hooks", f->no_hooks,
+               "Do not give the agent Caveman's native hooks (also CAVEMAN_WRAP_HOOKS=0)");
+  if (auto rc = parse_flags(app, args, *ctx.out, *ctx.err)) return rc;
+  // A prefix command passes unknown flags on; before the agent (and without `--`) they are
+  // ours, and wrong.
+  Args& rest = f->agent_and_args;
+  rest = app.remaining();
+  const bool marked = !rest.empty() && rest[0] == "--";
+  if (marked) rest.erase(rest.begin());
+  if (rest.empty()) return base::usage_error("caveman wrap", "wrap needs an agent", *ctx.err);
+  if (!marked && rest[0].starts_with("-")) {
+    return base::usage_error("caveman wrap", "unknown flag " + rest[0], *ctx.err);
   }
-  if (i >= args.size()) {
-    *ctx.err << kWrapUsage;
-    return 2;
-  }
-  f->agent_index = i;
+  if (f->off) f->mode = "record";
   return std::nullopt;
 }
 
@@ -133,8 +123,8 @@ void print_session_summary(Context& ctx, const ProxyAddress& address, const std:
 int cmd_wrap(Context& ctx, const Args& args) {
   WrapFlags flags;
   if (auto rc = parse_wrap_flags(args, &flags, ctx)) return *rc;
-  const std::string agent = args[flags.agent_index];
-  Args user_args(args.begin() + static_cast<std::ptrdiff_t>(flags.agent_index) + 1, args.end());
+  const std::string agent = flags.agent_and_args[0];
+  Args user_args(flags.agent_and_args.begin() + 1, flags.agent_and_args.end());
 
   const AgentProfile* profile = find_profile(agent);
   if (profile == nullptr) {
@@ -153,13 +143,13 @@ int cmd_wrap(Context& ctx, const Args& args) {
     *ctx.err << "caveman wrap: " << binary << " is not installed (not on PATH)";
     if (!profile->install_hint.empty()) *ctx.err << "; install it with: " << profile->install_hint;
     *ctx.err << "\n";
-    return 127;
+    return kExitNotFound;
   }
 
   auto resolved = resolve_proxy(ctx.env);
   if (!resolved.ok()) {
     *ctx.err << "caveman wrap: " << resolved.status().ToString() << "\n";
-    return 1;
+    return kExitError;
   }
   const ProxyAddress address = *resolved;
   std::string mode = flags.mode.empty() ? wrap_mode(ctx) : flags.mode;
@@ -167,7 +157,7 @@ int cmd_wrap(Context& ctx, const Args& args) {
   auto session = WrapSession::create(ctx.env);
   if (!session.ok()) {
     *ctx.err << "caveman wrap: " << session.status().ToString() << "\n";
-    return 1;
+    return kExitError;
   }
   WrapLaunch launch;
   launch.profile = profile;
@@ -210,7 +200,7 @@ int cmd_wrap(Context& ctx, const Args& args) {
   Listener listener = inspect_listener(address);
   if (listener.kind == ListenerKind::kForeign) {
     *ctx.err << "caveman wrap: " << describe_busy_port(address, listener) << ".\n";
-    if (flags.strict) return 1;
+    if (flags.strict) return kExitError;
     *ctx.err << "caveman wrap: launching " << binary << " directly, without Caveman\n";
     direct = true;
   } else if (listener.kind == ListenerKind::kCaveman) {
@@ -258,7 +248,7 @@ int cmd_wrap(Context& ctx, const Args& args) {
   }
   if (!rc.ok()) {
     *ctx.err << "caveman wrap: " << rc.status().ToString() << "\n";
-    return rc.status().code() == Code::kNotFound ? 127 : 1;
+    return rc.status().code() == Code::kNotFound ? kExitNotFound : kExitError;
   }
   if (!direct) print_session_summary(ctx, address, slug, started);
   return *rc;

@@ -1,7 +1,7 @@
 // What every caveman verb receives: the caller's environment (a copy, so tests pass their
-// own), the output streams and where the running binary lives. Verbs return exit codes:
-// 0 ok, 1 runtime failure, 2 usage error, 127 agent binary missing, otherwise the exit code
-// of the child they ran.
+// own), the output streams and where the running binary lives. Verbs return exit codes
+// (base/exit_code.h): kExitOk, kExitError (runtime failure), kExitUsage, kExitNotFound (agent
+// binary missing), otherwise the exit code of the child they ran.
 #ifndef CAVEMAN_CLI_CONTEXT_H_
 #define CAVEMAN_CLI_CONTEXT_H_
 
@@ -10,9 +10,15 @@
 #include <vector>
 
 #include "binaries.h"
+#include "caveman/base/exit_code.h"
 #include "process.h"
 
 namespace caveman::cli {
+
+using base::kExitError;
+using base::kExitNotFound;
+using base::kExitOk;
+using base::kExitUsage;
 
 struct Context {
   Environment env;

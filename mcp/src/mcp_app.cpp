@@ -22,15 +22,13 @@
 namespace caveman::mcp {
 namespace {
 
-using base::kExitUsage;
-
 constexpr std::string_view kTool = "caveman-mcp";
 
+// What --help says before the options; the tool list is engine_tools.h's.
 constexpr const char* kDescription =
-    "caveman-mcp: MCP server with five tools: caveman_compress, caveman_retrieve,\n"
-    "caveman_stats, caveman_toon_encode, caveman_toon_decode. Serves newline-delimited\n"
-    "JSON-RPC on stdin/stdout until EOF, or Streamable HTTP on a loopback address with\n"
-    "--http (POST /mcp).";
+    "caveman-mcp: MCP server with five tools: caveman_compress, caveman_retrieve, caveman_stats,\n"
+    "caveman_toon_encode, caveman_toon_decode. Newline-delimited JSON-RPC on stdin/stdout until\n"
+    "EOF, or Streamable HTTP on a loopback address with --http (POST /mcp).";
 
 constexpr const char* kFooter =
     "recovery store: CAVEMAN_MCP_EPHEMERAL=1 -> in memory; else $CAVEMAN_CCR_DB, else\n"
@@ -119,7 +117,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     Result<base::ListenAddress> listen = base::parse_loopback_listen(http, "cave_invalid_arguments");
     if (!listen.ok()) {
       err << kTool << ": " << listen.status().ToString() << "\n";
-      return kExitUsage;
+      return base::kExitUsage;
     }
     host = listen->host;
     port = listen->port;

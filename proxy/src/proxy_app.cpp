@@ -196,6 +196,7 @@ int serve(const Config& config, std::ostream& err) {
 struct Flags {
   std::optional<int> port;
   int recent = -1;
+  native::NativeFlags native;
 };
 
 std::unique_ptr<CLI::App> make_cli(Flags* f) {
@@ -209,14 +210,7 @@ std::unique_ptr<CLI::App> make_cli(Flags* f) {
       ->add_option("--recent", f->recent, "The last N rows instead of the summary")
       ->transform(base::decimal())
       ->check(CLI::Range(1, std::numeric_limits<int>::max()));
-  // The native verbs parse their own arguments and read no caveman.yaml: a hook must stay
-  // silent and fast.
-  app->add_subcommand("native-hook", "<agent> | print-settings [--command CMD]: the agent hook bridge")
-      ->prefix_command()
-      ->set_help_flag();
-  app->add_subcommand("native-why", "--decision <id>: why a block was compressed or kept")
-      ->prefix_command()
-      ->set_help_flag();
+  native::add_native_commands(*app, &f->native);
   return app;
 }
 
@@ -249,8 +243,8 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
   std::unique_ptr<CLI::App> app = make_cli(&flags);
   if (auto rc = base::parse_args(*app, tool_info(), args, out, err)) return *rc;
   const std::string verb = app->get_subcommands().empty() ? "serve" : app->get_subcommands().front()->get_name();
-  if (verb == "native-hook") return native::run_native_hook_command(app->get_subcommand(verb)->remaining(), in, out, err);
-  if (verb == "native-why") return native::run_native_why_command(app->get_subcommand(verb)->remaining(), out, err);
+  if (verb == "native-hook") return native::run_native_hook_command(flags.native, in, out, err);
+  if (verb == "native-why") return native::run_native_why_command(flags.native, out, err);
   Result<Config> config = load_config(process_env());
   if (!config.ok()) {
     err << "caveman-proxy: " << config.status().ToString() << "\n";

@@ -3,11 +3,14 @@
 #include <limits.h>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cstdlib>
 #include <optional>
-#include <nlohmann/json.hpp>
 #include <ostream>
+#include <string_view>
 
+#include "caveman/base/cli.h"
 #include "caveman/ccr.h"
 #include "native/hook_client.h"
 #include "native/host_formats.h"
@@ -36,88 +39,61 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
+constexpr std::string_view kTool = "caveman-proxy";
+
 }  // namespace
 
-namespace {
-
-constexpr const char* kHookUsage =
-    "caveman-proxy: usage: caveman-proxy native-hook <agent> [--adapter claude|codex|gemini] | "
-    "native-hook print-settings [--agent claude|codex|gemini] [--command CMD]\n";
-
-// `--name V` or `--name=V` at args[*i]; advances *i past a separate value.
-std::optional<std::string> flag_value(const std::vector<std::string>& args, std::size_t* i,
-                                      const std::string& name) {
-  if (args[*i] == name && *i + 1 < args.size()) return args[++*i];
-  if (args[*i].rfind(name + "=", 0) == 0) return args[*i].substr(name.size() + 1);
-  return std::nullopt;
+void add_native_commands(CLI::App& app, NativeFlags* f) {
+  // Neither reads caveman.yaml: a hook must stay silent and fast.
+  CLI::App* hook = app.add_subcommand("native-hook", "The agent hook bridge: <agent> | print-settings");
+  hook->require_subcommand(0, 1);
+  hook->add_option("agent", f->agent, "Read a hook payload on stdin, answer in this agent's dialect");
+  hook->add_option("--adapter", f->adapter, "Answer in this dialect instead (claude, codex, gemini)");
+  CLI::App* print = hook->add_subcommand("print-settings", "An agent's hooks document running this binary");
+  print->add_option("--agent", f->print_agent, "claude (default), codex or gemini");
+  print->add_option("--command", f->command, "The hook command (default: this binary's native-hook A)");
+  print->callback([f] { f->print_settings = true; });
+  CLI::App* why = app.add_subcommand("native-why", "Why a block was compressed or kept, as JSON");
+  why->add_option("--decision,decision", f->decision, "The Decision Ledger id")->required();
 }
 
-}  // namespace
-
-int run_native_hook_command(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+int run_native_hook_command(const NativeFlags& f, std::istream& in, std::ostream& out,
                             std::ostream& err) {
-  if (args.empty()) {
-    err << kHookUsage;
-    return 2;
+  const bool print = f.print_settings;
+  if (print == f.agent.has_value() || (print && f.adapter)) {
+    return base::usage_error(kTool, "native-hook takes an agent or print-settings, one of them", err);
   }
-  const bool print = args[0] == "print-settings";
-  std::string adapter = print ? "claude" : args[0];
-  std::string command;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    if (auto v = flag_value(args, &i, print ? "--agent" : "--adapter")) {
-      adapter = *v;
-    } else if (auto c = print ? flag_value(args, &i, "--command") : std::nullopt) {
-      command = *c;
-    } else {
-      err << kHookUsage;
-      return 2;
-    }
-  }
+  const std::string adapter = print ? f.print_agent : f.adapter.value_or(*f.agent);
+  std::string command = f.command;
   const HostAdapter* host = find_host(adapter);
   if (print) {
-    if (host == nullptr) {
-      err << kHookUsage;
-      return 2;
-    }
+    if (host == nullptr) return base::usage_error(kTool, "unknown agent: " + adapter, err);
     if (command.empty()) command = shell_quote(self_exe()) + " native-hook " + std::string(host->id);
     out << host_hook_settings(*host, command) << "\n";
-    return 0;
+    return base::kExitOk;
   }
   // An agent without a dialect of its own speaks Claude Code's (the same core fields).
-  return run_hook(host != nullptr ? *host : claude_host(), args[0], caveman_home_from_env(), in, out);
+  return run_hook(host != nullptr ? *host : claude_host(), *f.agent, caveman_home_from_env(), in, out);
 }
 
-int run_native_why_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  std::string id;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--decision" && i + 1 < args.size()) {
-      id = args[++i];
-    } else if (args[i].rfind("--decision=", 0) == 0) {
-      id = args[i].substr(11);
-    } else if (id.empty() && args[i].rfind("--", 0) != 0) {
-      id = args[i];
-    }
-  }
-  if (id.empty()) {
-    err << "caveman-proxy: usage: caveman-proxy native-why --decision <id>\n";
-    return 2;
-  }
+int run_native_why_command(const NativeFlags& f, std::ostream& out, std::ostream& err) {
+  const std::string& id = *f.decision;
   ccr::OpenOptions options;
   Result<std::string> path = ccr::resolve_store_path(&options);
   Result<std::unique_ptr<ccr::Store>> store =
       path.ok() ? ccr::open_store(*path, options) : Result<std::unique_ptr<ccr::Store>>(path.status());
   if (!store.ok()) {
     err << "caveman-proxy: " << store.status().ToString() << "\n";
-    return 1;
+    return base::kExitError;
   }
   Result<std::optional<ccr::TypedObject>> found = (*store)->find_task_decision(id);
   if (!found.ok()) {
     err << "caveman-proxy: " << found.status().ToString() << "\n";
-    return 1;
+    return base::kExitError;
   }
   if (!found->has_value()) {
     err << "caveman-proxy: cave_unknown_decision: no decision " << id << " in the ledger\n";
-    return 1;
+    return base::kExitError;
   }
   const ccr::TypedObject& o = **found;
   Json data = Json::parse(o.data, nullptr, false);
@@ -130,7 +106,7 @@ int run_native_why_command(const std::vector<std::string>& args, std::ostream& o
               {"depends_on", o.dependencies},
               {"decision", data.is_discarded() ? Json(o.data) : data}};
   out << why.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
-  return 0;
+  return base::kExitOk;
 }
 
 }  // namespace caveman::proxy::native

@@ -14,18 +14,31 @@
 #ifndef CAVEMAN_PROXY_NATIVE_NATIVE_CLI_H_
 #define CAVEMAN_PROXY_NATIVE_NATIVE_CLI_H_
 
+#include <CLI/CLI.hpp>
+
 #include <iosfwd>
+#include <optional>
 #include <string>
-#include <vector>
 
 #include "caveman/install_key.h"
 
 namespace caveman::proxy::native {
 
-// `args` start after the verb.
-int run_native_hook_command(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
-                            std::ostream& err);
-int run_native_why_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// What native-hook and native-why were given, filled by CLI11.
+struct NativeFlags {
+  std::optional<std::string> agent;    // native-hook <agent>
+  std::optional<std::string> adapter;  // native-hook <agent> --adapter X
+  bool print_settings = false;         // native-hook print-settings
+  std::string print_agent = "claude";  // print-settings --agent A
+  std::string command;                 // print-settings --command CMD
+  std::optional<std::string> decision;  // native-why --decision <id> | <id>
+};
+
+// Adds the native-hook and native-why subcommands to caveman-proxy's app.
+void add_native_commands(CLI::App& app, NativeFlags* f);
+
+int run_native_hook_command(const NativeFlags& f, std::istream& in, std::ostream& out, std::ostream& err);
+int run_native_why_command(const NativeFlags& f, std::ostream& out, std::ostream& err);
 
 // The state root lives in the engine (caveman/install_key.h); re-exported for callers here.
 using caveman::caveman_home_from_env;
