@@ -3,6 +3,8 @@
 #include <cmath>
 #include <set>
 
+#include "caveman/base/split.h"
+
 namespace caveman::browse {
 namespace {
 
@@ -50,12 +52,7 @@ UidMap uids_from_view(std::string_view view, std::string_view metadata) {
     if (it != meta.end() && it->is_object()) known = &*it;
   }
   UidMap out;
-  std::size_t pos = 0;
-  while (pos < view.size()) {
-    std::size_t end = view.find('\n', pos);
-    if (end == std::string_view::npos) end = view.size();
-    std::string_view line = view.substr(pos, end - pos);
-    pos = end + 1;
+  for (std::string_view line : base::split_lines(view)) {
     std::size_t k = 0;
     while (k < line.size() && line[k] == ' ') ++k;
     if (k >= line.size() || line[k] != '[') continue;

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <functional>
 
+#include "caveman/base/split.h"
+
 namespace caveman::browse {
 namespace {
 
@@ -325,12 +327,7 @@ class Renderer {
 
 std::vector<ViewLine> parse_view(std::string_view outline) {
   std::vector<ViewLine> out;
-  std::size_t pos = 0;
-  while (pos < outline.size()) {
-    std::size_t end = outline.find('\n', pos);
-    if (end == std::string_view::npos) end = outline.size();
-    std::string_view raw = outline.substr(pos, end - pos);
-    pos = end + 1;
+  for (std::string_view raw : base::split_lines(outline)) {
     std::size_t k = 0;
     while (k < raw.size() && raw[k] == ' ') ++k;
     if (k == raw.size()) continue;

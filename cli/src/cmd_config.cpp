@@ -10,6 +10,7 @@
 #include "caveman/base/atomic_file.h"
 #include "caveman/base/paths.h"
 #include "config.h"
+#include "config_edit.h"
 #include "config_journal.h"
 #include "context.h"
 
@@ -24,20 +25,9 @@ std::string config_path(const Environment& env) {
   return caveman_home(env) + "/caveman.yaml";
 }
 
-std::vector<std::string> split_key(const std::string& key) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (start <= key.size()) {
-    std::size_t dot = std::min(key.find('.', start), key.size());
-    parts.push_back(key.substr(start, dot - start));
-    start = dot + 1;
-  }
-  return parts;
-}
-
 int get(Context& ctx, const YAML::Node& root, const std::string& key) {
   YAML::Node node = YAML::Clone(root);
-  for (const auto& part : split_key(key)) {
+  for (const auto& part : split_dotted(key)) {
     if (!node.IsMap() || !node[part]) {
       *ctx.err << "caveman config: " << key << " is not set (the default applies)\n";
       return kExitError;
@@ -55,7 +45,7 @@ int get(Context& ctx, const YAML::Node& root, const std::string& key) {
 int set(Context& ctx, YAML::Node root, const std::string& path, const std::string& key,
         const std::string& value) {
   if (!root.IsMap()) root = YAML::Node(YAML::NodeType::Map);
-  std::vector<std::string> parts = split_key(key);
+  std::vector<std::string> parts = split_dotted(key);
   std::vector<YAML::Node> chain{root};
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     YAML::Node next = chain.back()[parts[i]];

@@ -66,21 +66,10 @@ Result<Json> parse_json(std::string_view text) {
 }
 
 
-std::vector<std::string> split_path(const std::string& table) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (start <= table.size()) {
-    std::size_t dot = std::min(table.find('.', start), table.size());
-    parts.push_back(table.substr(start, dot - start));
-    start = dot + 1;
-  }
-  return parts;
-}
-
 // The value at dotted `table` (nullptr when a step is missing). Errors: a step is not an object.
 Result<Json*> find_path(Json& doc, const std::string& table) {
   Json* node = &doc;
-  for (const auto& key : split_path(table)) {
+  for (const auto& key : split_dotted(table)) {
     if (!node->is_object()) {
       return Status::InvalidArgument("cave_config_unparsable", table + " is not an object");
     }
@@ -93,7 +82,7 @@ Result<Json*> find_path(Json& doc, const std::string& table) {
 
 // Drops the objects/arrays along `table` that are empty now, deepest first.
 void prune_empty(Json& doc, const std::string& table) {
-  std::vector<std::string> parts = split_path(table);
+  std::vector<std::string> parts = split_dotted(table);
   for (std::size_t depth = parts.size(); depth > 0; --depth) {
     Json* parent = &doc;
     for (std::size_t i = 0; i + 1 < depth; ++i) parent = &(*parent)[parts[i]];
@@ -148,6 +137,17 @@ std::string line_of(const ConfigEntry& e) {
 const char* const kFormatNames[] = {"toml", "json", "toml-key", "json-item", "env-line", "file"};
 
 }  // namespace
+
+std::vector<std::string> split_dotted(const std::string& path) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t dot = std::min(path.find('.', start), path.size());
+    parts.push_back(path.substr(start, dot - start));
+    start = dot + 1;
+  }
+  return parts;
+}
 
 std::string toml_server_body(const std::string& command, const std::vector<std::string>& args) {
   std::string body = "command = " + nlohmann::json(command).dump() + "\nargs = [";
@@ -207,7 +207,7 @@ Result<std::string> add_entry(std::string_view text, const ConfigEntry& entry) {
   }
   CAVEMAN_ASSIGN_OR_RETURN(Json doc, parse_json(text));
   Json* node = &doc;
-  for (const auto& key : split_path(entry.table)) node = &(*node)[key];
+  for (const auto& key : split_dotted(entry.table)) node = &(*node)[key];
   if (entry.format == ConfigFormat::kJsonItem) {
     node->push_back(Json::parse(entry.value));
   } else {

@@ -52,6 +52,9 @@ nlohmann::ordered_json entry_to_json(const ConfigEntry& entry);
 std::optional<ConfigEntry> entry_from_json(const nlohmann::json& doc);
 
 // The TOML body / JSON value for an MCP server that runs `command args…` (basic strings).
+// The keys of a dotted path: "a.b" → {"a", "b"}; empty keys are kept ("a..b", "").
+std::vector<std::string> split_dotted(const std::string& path);
+
 std::string toml_server_body(const std::string& command, const std::vector<std::string>& args);
 
 }  // namespace caveman::cli

@@ -38,16 +38,6 @@ Status parse_count(std::string_view text, std::string_view what, std::int64_t mi
   return Status::Ok();
 }
 
-bool valid_compat_name(std::string_view name) {
-  if (name.empty() || name.size() > 64) return false;
-  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  if (!alnum(name[0])) return false;
-  for (char c : name.substr(1)) {
-    if (!alnum(c) && c != '.' && c != '_' && c != '-') return false;
-  }
-  return true;
-}
-
 std::string scalar(const YAML::Node& node) {
   return node && node.IsScalar() ? node.Scalar() : std::string();
 }
@@ -115,7 +105,7 @@ Status apply_yaml(std::string_view yaml, Config* config) {
       for (const auto& entry : compat) {
         CompatMount mount;
         mount.name = entry.first.as<std::string>();
-        if (!valid_compat_name(mount.name)) {
+        if (!valid_route_name(mount.name)) {
           return invalid("compat name \"" + mount.name + "\" must match ^[a-z0-9][a-z0-9._-]{0,63}$");
         }
         mount.base_url = scalar(entry.second["base_url"]);

@@ -12,6 +12,7 @@
 #include "optimizers.h"
 #include "pixel_mode.h"
 #include "transform.h"
+#include "url.h"
 
 namespace caveman::proxy {
 namespace {
@@ -115,7 +116,7 @@ void Exchange::open_row(const std::string& route_from) {
   }
   if (row.agent_slug.empty()) {
     std::string agent = find_header(inbound, "x-cave-agent").value_or("");
-    if (valid_agent_slug(agent)) row.agent_slug = agent;
+    if (valid_route_name(agent)) row.agent_slug = agent;
   }
 }
 

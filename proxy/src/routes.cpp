@@ -122,16 +122,6 @@ std::string_view endpoint_name(Endpoint e) {
   return "other";
 }
 
-bool valid_agent_slug(std::string_view slug) {
-  if (slug.empty() || slug.size() > 64) return false;
-  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  if (!alnum(slug[0])) return false;
-  for (char c : slug.substr(1)) {
-    if (!alnum(c) && c != '.' && c != '_' && c != '-') return false;
-  }
-  return true;
-}
-
 Result<Route> match_route(std::string_view method, std::string_view target, const Config& config) {
   std::size_t q = target.find('?');
   std::string_view path = target.substr(0, q);
@@ -144,7 +134,7 @@ Result<Route> match_route(std::string_view method, std::string_view target, cons
     if (slash == std::string_view::npos) return not_found("agent prefix without a path");
     std::string_view slug = after.substr(0, slash);
     std::string_view rest = after.substr(slash);
-    if (!valid_agent_slug(slug)) return not_found("invalid agent slug in /w/ prefix");
+    if (!valid_route_name(slug)) return not_found("invalid agent slug in /w/ prefix");
     if (rest == "/") return not_found("agent prefix without a path");
     route.agent = std::string(slug);
     path = rest;

@@ -51,9 +51,6 @@ std::string_view endpoint_name(Endpoint e);  // messages, count_tokens, chat_com
 // cave_upstream_unavailable (the configured base URL is not usable).
 Result<Route> match_route(std::string_view method, std::string_view target, const Config& config);
 
-// The /w/<slug>/ attribution rule: 1–64 chars, [a-z0-9] first, then [a-z0-9._-].
-bool valid_agent_slug(std::string_view slug);
-
 }  // namespace caveman::proxy
 
 #endif  // CAVEMAN_PROXY_ROUTES_H_

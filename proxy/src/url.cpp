@@ -160,4 +160,14 @@ std::string join_overlapping(std::string_view base_path, std::string_view reques
   return out;
 }
 
+bool valid_route_name(std::string_view name) {
+  if (name.empty() || name.size() > 64) return false;
+  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  if (!alnum(name[0])) return false;
+  for (char c : name.substr(1)) {
+    if (!alnum(c) && c != '.' && c != '_' && c != '-') return false;
+  }
+  return true;
+}
+
 }  // namespace caveman::proxy

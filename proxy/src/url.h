@@ -39,6 +39,10 @@ struct HostEntry {
 // Empty entries and malformed ones (unclosed bracket, port not in 1–65535) are skipped.
 std::vector<HostEntry> parse_host_list(std::string_view list, std::string_view separators);
 
+// A name that stands as one segment of a proxy route, a /w/<slug>/ attribution or a
+// /compat/<name>/ mount: 1–64 chars, [a-z0-9] first, then [a-z0-9._-].
+bool valid_route_name(std::string_view name);
+
 // Joins a base path and a request path, dropping the longest run of whole segments that
 // ends the base and starts the request ("/v1" + "/v1/chat" → "/v1/chat").
 std::string join_overlapping(std::string_view base_path, std::string_view request_path);

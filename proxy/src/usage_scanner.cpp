@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "caveman/base/split.h"
 #include "caveman/base/text.h"
 #include "json_spans.h"
 
@@ -119,12 +120,7 @@ void fold_event(const JsonDoc& doc, NodeId ev, Scan* scan) {
 }
 
 void scan_lines(std::string_view body, Scan* scan) {
-  std::size_t at = 0;
-  while (at < body.size()) {
-    std::size_t nl = body.find('\n', at);
-    if (nl == std::string_view::npos) nl = body.size();
-    std::string_view line = body.substr(at, nl - at);
-    at = nl + 1;
+  for (std::string_view line : base::split_lines(body)) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty() || line.front() == ':' || line.substr(0, 6) == "event:") continue;
     if (line.substr(0, 5) == "data:") {

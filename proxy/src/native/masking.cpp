@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "caveman/base/split.h"
 #include "caveman/base/text.h"
 
 namespace caveman::proxy::native {
@@ -40,21 +41,6 @@ std::string with_commas(std::uint64_t n) {
     out += digits[i];
   }
   return out;
-}
-
-std::vector<std::string_view> split_lines(std::string_view s) {
-  std::vector<std::string_view> lines;
-  std::size_t start = 0;
-  while (start < s.size()) {
-    std::size_t nl = s.find('\n', start);
-    if (nl == std::string_view::npos) {
-      lines.push_back(s.substr(start));
-      break;
-    }
-    lines.push_back(s.substr(start, nl - start));
-    start = nl + 1;
-  }
-  return lines;
 }
 
 void append_preview_line(std::string_view line, std::string& out) {
@@ -107,7 +93,7 @@ std::string_view object_kind_for(std::string_view tool_name, std::string_view in
 
 std::string pointer_stub(std::string_view tool_name, std::string_view kind, std::string_view object_id,
                          std::string_view output) {
-  std::vector<std::string_view> lines = split_lines(output);
+  std::vector<std::string_view> lines = base::split_lines(output);
   std::string out = "[caveman] The " + std::string(tool_name.empty() ? "tool" : tool_name) +
                     " output (" + with_commas(output.size()) + " bytes, " +
                     with_commas(lines.size()) + " lines) is stored as ccr://" +

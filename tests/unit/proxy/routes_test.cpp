@@ -124,8 +124,8 @@ TEST(ProxyRoutes, AgentPrefixAttributesAndRewrites) {
                           "/w/a", "/w/a%2Fb/v1/messages"}) {
     EXPECT_EQ(match_route("POST", bad, c).status().cave_code(), "cave_route_not_found") << bad;
   }
-  EXPECT_TRUE(valid_agent_slug(std::string(64, 'a')));
-  EXPECT_FALSE(valid_agent_slug(std::string(65, 'a')));
+  EXPECT_TRUE(valid_route_name(std::string(64, 'a')));
+  EXPECT_FALSE(valid_route_name(std::string(65, 'a')));
 }
 
 TEST(ProxyRoutes, UnknownPathsAndMethodsAreNotFound) {
