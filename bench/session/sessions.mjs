@@ -64,6 +64,15 @@ export function sessions({ root, corpus }) {
           need: ['# ok'] },
         { tool: 'Bash', input: { command: `${tape} test/*.test.js 2>&1 | tail -n 6`, description: 'Run the whole suite' },
           need: ['# pass  2047', '# ok'] },
+        // Follow-up checks a careful agent makes before reporting (after the fix, so their needs
+        // are written out: the ground truth of 'output' is taken before the session).
+        { tool: 'Bash', input: { command: 'grep -n "findToken" lib/*.js index.js', description: 'Other callers of findToken' },
+          need: ["lib/utils.js:225:  if (findToken(input, ':') < 2) {", 'lib/utils.js:253:function findToken (str, token) {'] },
+        { tool: 'Read', input: { file_path: 'test/ipv6-validation.test.js' }, need: ["const HOST_ERROR = 'URI host is malformed.'", "  '::not-valid',"] },
+        { tool: 'Read', input: { file_path: 'types/index.d.ts' }, need: ['  export function normalize (uri: string, opts?: Options): string'] },
+        { tool: 'Bash', input: { command: 'grep -n "normalize" README.md', description: 'What the README promises' }, need: 'output' },
+        { tool: 'Bash', input: { command: 'node -e \'const u = require("./"); console.log(u.normalize("http://[0:0:0:0:0:0:0:1]/"), u.parse("http://[fe80::a%25en1]/").host, u.equal("http://[::1]/", "http://[0:0:0:0:0:0:0:1]/"))\'', description: 'Try the fixed cases' },
+          need: ['http://[::1]/ fe80::a%en1 true'] },
       ],
       answer: 'The regression is in lib/utils.js, normalizeIPv6(): the guard read `' + brokenFindToken + '`, so an IPv6 host with only two colons ' +
         '(such as [::1] or [fe80::a%en1]) was rejected as not IPv6 and percent-encoded (http://%3A%3A1/). An IPv6 address has at least two colons, so I changed it back to `' +
@@ -95,6 +104,19 @@ export function sessions({ root, corpus }) {
         { tool: 'Bash', input: { command: 'grep -n "arrayFormat" qs/README.md', description: 'Array formats in the README' }, need: 'output' },
         { tool: 'Bash', input: { command: 'grep -n "depth" qs/test/parse.js | head -n 40', description: 'Depth in the tests' }, need: 'output' },
         { tool: 'Bash', input: { command: 'node -e \'const qs = require("./qs"); console.log(JSON.stringify(qs.parse("a[b][c]=d")), JSON.stringify(qs.parse("a[b][c][d][e][f][g][h]=i")), qs.stringify({ a: ["b", "c"] }, { encode: false }), qs.stringify({ a: ["b", "c"] }, { arrayFormat: "brackets", encode: false }))\'', description: 'Try parse and stringify' },
+          need: 'output' },
+        // The README and tests, as a newcomer reads them next.
+        { tool: 'Read', input: { file_path: 'qs/README.md', offset: 34, limit: 255 },
+          need: ['This depth can be overridden by passing a `depth` option to `qs.parse(string, [options])`:', "var limited = qs.parse('a=b&c=d', { parameterLimit: 1 });"] },
+        { tool: 'Read', input: { file_path: 'qs/README.md', offset: 288, limit: 130 }, need: ["var withArrayLimit = qs.parse('a[1]=b', { arrayLimit: 0 });"] },
+        { tool: 'Read', input: { file_path: 'qs/README.md', offset: 429, limit: 290 },
+          need: ['When arrays are stringified, they follow the `arrayFormat` option, which defaults to `indices`:', "qs.stringify({ a: ['b', 'c'] }, { arrayFormat: 'brackets' })"] },
+        { tool: 'Read', input: { file_path: 'qs/test/parse.js', offset: 240, limit: 120 }, need: ["    t.test('only parses one level when depth = 1', function (st) {"] },
+        { tool: 'Bash', input: { command: 'grep -n "arrayFormat" qs/test/stringify.js | head -n 30', description: 'arrayFormat in the tests' }, need: 'output' },
+        { tool: 'Read', input: { file_path: 'qs/lib/utils.js', offset: 200 },
+          need: ['var combine = function combine(a, b, arrayLimit, plainObjects, throwOnLimitExceeded) {', '    if (result.length > arrayLimit) {'] },
+        { tool: 'Read', input: { file_path: 'qs/lib/stringify.js', offset: 120 }, need: ['module.exports = function (object, opts) {', '    var options = normalizeStringifyOptions(opts);'] },
+        { tool: 'Bash', input: { command: 'node -e \'const qs = require("./qs"); console.log(JSON.stringify(qs.parse("a[b][c]=d", { depth: 1 })), JSON.stringify(qs.parse("a[21]=b")), Object.keys(qs.parse("a=1&b=2&c=3", { parameterLimit: 2 })).length)\'', description: 'Try the limits' },
           need: 'output' },
       ],
       answer: 'parse() splits the query on & (at most parameterLimit: 1000, pairs), then parseKeys splits each key into its bracket segments and parseObject builds the nested objects from the innermost segment out, so a[b][c]=d becomes {"a":{"b":{"c":"d"}}}. ' +
@@ -129,6 +151,16 @@ export function sessions({ root, corpus }) {
         { tool: 'Bash', input: { command: 'grep -n "^commit\\|^Date" commits.diff | head -n 20', description: 'Commit order' }, need: 'output' },
         { tool: 'Read', input: { file_path: 'db/db_impl.cc', limit: 150 }, need: ['#include "db/db_impl.h"'] },
         { tool: 'Bash', input: { command: 'c++ --version | head -n 1', description: 'Compiler version' }, need: 'output' },
+        // The rest of the history and the code around the failure, before proposing a fix.
+        { tool: 'Read', input: { file_path: 'commits.diff', offset: 1, limit: 110 }, need: ['commit 78a352f47ed6c1e9d750545e9b242289185b87e1'] },
+        { tool: 'Bash', input: { command: 'grep -n "^diff --git" commits.diff | head -n 40', description: 'Files the commits touch' }, need: 'output' },
+        { tool: 'Read', input: { file_path: 'commits.diff', offset: 290, limit: 200 }, need: ['commit 578eeb702ec0fbb6b9780f3d4147b1076630d633'] },
+        { tool: 'Read', input: { file_path: 'db/db_impl.cc', offset: 150, limit: 250 },
+          need: ['Status DBImpl::NewDB() {', 'Status DBImpl::Recover(VersionEdit* edit, bool* save_manifest) {'] },
+        { tool: 'Bash', input: { command: 'grep -n "#include" db/db_impl.cc', description: 'What db_impl.cc includes' }, need: 'output' },
+        { tool: 'Read', input: { file_path: 'db/db_impl.cc', offset: 1100, limit: 300 },
+          need: ['Status DBImpl::Get(const ReadOptions& options, const Slice& key,', 'Status DBImpl::Write(const WriteOptions& options, WriteBatch* updates) {'] },
+        { tool: 'Bash', input: { command: 'grep -n "error:" build.log', description: 'Every error' }, need: 'output' },
       ],
       answer: 'Two objects fail: FAILED: CMakeFiles/leveldb.dir/util/comparator.cc.o and FAILED: CMakeFiles/leveldb.dir/util/env_posix.cc.o, both with ' +
         "‘is_standard_layout_v’ is not a member of ‘std’ (util/no_destructor.h:24 and util/env_posix.cc:877). std::is_standard_layout_v is C++17, but the build compiles with -std=c++11. " +
@@ -156,6 +188,12 @@ export function sessions({ root, corpus }) {
         { tool: 'Read', input: { file_path: 'tools.json' }, need: ['"name":"browser_navigate"', '"required":["url"]'] },
         { tool: 'Bash', input: { command: "jq -r '.result.tools[].name' tools.json", description: 'Tool names' }, need: 'output' },
         { tool: 'Bash', input: { command: "jq -r '.result.tools[] | select(.inputSchema.required // [] | index(\"url\")) | .name' tools.json", description: 'Tools that require url' }, need: 'output' },
+        // Cross-checks before answering.
+        { tool: 'Bash', input: { command: "jq -r '.versions | length, .[-1]' express.json", description: 'Published versions' }, need: 'output' },
+        { tool: 'Bash', input: { command: "jq -r '.time[\"4.21.2\"], .time[\"5.3.0\"]' express.json", description: 'Release dates' }, need: 'output' },
+        { tool: 'Bash', input: { command: "jq -r '.packages | keys[]' package-lock.json | head -n 60", description: 'Locked packages' }, need: 'output' },
+        { tool: 'Read', input: { file_path: 'package-lock.json', offset: 520, limit: 200 }, need: ['"node_modules/eslint": {', '"version": "8.57.1",'] },
+        { tool: 'Bash', input: { command: "jq -c '.result.tools[] | {name, required: .inputSchema.required}' tools.json", description: 'Required arguments per tool' }, need: 'output' },
       ],
       answer: 'express.json is "_id": "express@4.21.2"; the latest dist-tag is "latest": "5.3.0"; it depends on "body-parser": "1.20.3" and needs node ">= 0.10.0". ' +
         'package-lock.json (lockfileVersion 3) locks eslint 8.57.1 and express 4.21.2. In the MCP tools list, browser_navigate is the tool whose schema has "required":["url"].',
@@ -179,6 +217,13 @@ export function sessions({ root, corpus }) {
         { tool: 'Bash', input: { command: "python3 -c \"import csv,collections; r=list(csv.DictReader(open('pg_proc.csv'))); print(len(r)); print(sorted(collections.Counter(x['provolatile'] for x in r).items())); print(sorted(collections.Counter(x['prokind'] for x in r).items()))\"", description: 'Count by volatility and kind' }, need: 'output' },
         { tool: 'Bash', input: { command: "grep -n ',pg_sleep' pg_proc.csv", description: 'pg_sleep rows' }, need: 'output' },
         { tool: 'Bash', input: { command: "python3 -c \"import csv,collections; r=list(csv.DictReader(open('pg_proc.csv'))); print(collections.Counter(x['result_type'] for x in r).most_common(5))\"", description: 'Most common result types' }, need: 'output' },
+        // More of both exports.
+        { tool: 'Read', input: { file_path: 'versions.csv', offset: 3100, limit: 200 },
+          need: ['5.8.3,2025-04-08T17:46:23.431000+00:00', '5.9.3,2025-09-30T22:05:28.103000+00:00'] },
+        { tool: 'Bash', input: { command: "tail -n +2 versions.csv | cut -d. -f1 | sort -n | uniq -c", description: 'Releases per major' }, need: 'output' },
+        { tool: 'Bash', input: { command: "awk -F, '$(NF-1)==\"s\"' pg_proc.csv | head -n 40", description: 'Stable functions' }, need: 'output' },
+        { tool: 'Bash', input: { command: "awk -F, '$NF==\"a\"' pg_proc.csv | head -n 20", description: 'Aggregates' }, need: 'output' },
+        { tool: 'Bash', input: { command: "grep -c ',pg_catalog,' pg_proc.csv", description: 'Rows in pg_catalog' }, need: 'output' },
       ],
       answer: null, // built from the outputs: see answerFrom
       answerFrom: (outputs) => `Newest 5.x releases (by publish time):\n${outputs[2]}\nReleases per year:\n${outputs[3]}\nNightly (-dev.) builds: ${outputs[4]}\n` +
@@ -207,6 +252,12 @@ export function sessions({ root, corpus }) {
           need: ['2025-06-24 14:36:25 startup archives unpack', 'upgrade libsystemd0:amd64 252.36-1~deb12u1 252.38-1~deb12u1'] },
         { tool: 'Bash', input: { command: 'grep -n "install google-cloud-cli\\|install g++-12" dpkg.log', description: 'Find two installs' }, need: 'output' },
         { tool: 'Bash', input: { command: 'tail -n 5 dpkg.log', description: 'Last dpkg lines' }, need: 'output' },
+        // The rest of the dpkg log and the gtest run, read in pages.
+        { tool: 'Read', input: { file_path: 'dpkg.log', offset: 700, limit: 700 }, need: ['2025-06-24 14:37:37 install libcryptsetup12:amd64 <none> 2:2.6.1-4~deb12u2'] },
+        { tool: 'Read', input: { file_path: 'dpkg.log', offset: 1400, limit: 700 }, need: ['2025-06-24 14:39:35 status installed google-cloud-cli:amd64 528.0.0-0'] },
+        { tool: 'Bash', input: { command: 'grep -n "status installed google-cloud-cli" dpkg.log', description: 'google-cloud-cli components' }, need: 'output' },
+        { tool: 'Read', input: { file_path: 'gtest.log', limit: 200 }, need: ['[==========] Running 425 tests from 33 test suites.'] },
+        { tool: 'Bash', input: { command: 'grep -n "^Failed example\\|^Exception raised" doctest.log | head -n 20', description: 'Failed doctest examples' }, need: 'output' },
       ],
       answer: 'doctest.log: ***Test Failed*** 4 failures. (505 passed and 4 failed.); e.g. File "/usr/lib/python3.11/_pydecimal.py", line 1881, in decimal.Decimal.__round__ ' +
         'fails with decimal.InvalidOperation: quantize with one INF. gtest.log: [  PASSED  ] 425 tests. dpkg.log: upgrades such as upgrade libsystemd0:amd64 252.36-1~deb12u1 252.38-1~deb12u1; ' +
@@ -233,6 +284,13 @@ export function sessions({ root, corpus }) {
         { tool: 'Bash', input: { command: "grep -n '^+.*Client' ninja.diff | head -n 30", description: 'What the Client adds' }, need: 'output' },
         { tool: 'Bash', input: { command: 'git apply --stat ninja.diff', description: 'Diffstat' }, need: 'output' },
         { tool: 'Bash', input: { command: "grep -n '^-.*TODO\\|^+.*TODO' fmt.diff ninja.diff | head -n 20", description: 'TODOs added or removed' }, need: [] },
+        // The middle of the fmt diff and the ninja hunks, read before writing the review.
+        { tool: 'Read', input: { file_path: 'fmt.diff', offset: 900, limit: 480 },
+          need: ['diff --git a/include/fmt/color.h b/include/fmt/color.h', '+    return static_cast<emphasis>(style_ >> 54);'] },
+        { tool: 'Bash', input: { command: "grep -n '^@@' ninja.diff", description: 'ninja hunks' }, need: 'output' },
+        { tool: 'Bash', input: { command: 'git apply --stat fmt.diff', description: 'fmt diffstat' }, need: 'output' },
+        { tool: 'Read', input: { file_path: 'fmt.diff', offset: 1440, limit: 280 }, need: ['diff --git a/include/fmt/std.h b/include/fmt/std.h'] },
+        { tool: 'Bash', input: { command: "grep -n '^diff --git' ninja.diff", description: 'ninja files' }, need: 'output' },
       ],
       answer: 'fmt: FMT_VERSION goes from 110104 to 110200 (-#define FMT_VERSION 110104 / +#define FMT_VERSION 110200) in include/fmt/base.h; hunks touch basic_string_view (@@ -526,20 +527,20 @@) and include/fmt/format.h among others. ' +
         'ninja: commit ae09557e694d4040ec45081fab425c01bbb1cc8a "Add Jobserver::Client class" adds a Jobserver::Client (class Client) to src/jobserver.h with its implementation.',
@@ -259,6 +317,12 @@ export function sessions({ root, corpus }) {
         { tool: 'read_file', input: { path: 'subprocess.py', limit: 200 }, need: ['class CalledProcessError(SubprocessError):', 'class TimeoutExpired(SubprocessError):'] },
         { tool: 'run', input: { command: 'grep -n "^class " subprocess.py' }, need: 'output' },
         { tool: 'read_file', input: { path: 'subprocess.py', offset: 500, limit: 120 }, need: ['def run(*popenargs,'] },
+        // How redirects are decided, read in full before the comparison.
+        { tool: 'read_file', input: { path: 'client.go', offset: 490, limit: 300 },
+          need: ['func (c *Client) do(req *Request) (retres *Response, reterr error) {', '\tcase 307, 308:'] },
+        { tool: 'run', input: { command: 'grep -n "res.location\\|res.redirect" response.js' }, need: 'output' },
+        { tool: 'read_file', input: { path: 'response.js', offset: 880, limit: 60 }, need: ["    loc = this.req.get('Referrer') || '/';"] },
+        { tool: 'read_file', input: { path: 'subprocess.py', offset: 370, limit: 120 }, need: ['def check_output(*popenargs, timeout=None, **kwargs):'] },
       ],
       answer: 'Go: Client.CheckRedirect decides; the default, func defaultCheckRedirect(req *Request, via []*Request) error, stops with "stopped after 10 redirects"; returning ErrUseLastResponse ("net/http: use last response") hands back the last response unfollowed. ' +
         'Express: res.redirect = function redirect(url) sets this.location(address) and a 302 by default with a small body; the client follows it. ' +

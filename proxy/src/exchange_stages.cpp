@@ -195,7 +195,8 @@ bool Exchange::compress() {
   const Config& config = rt->config;
   LiveZone zone = extract_live_zone(route.endpoint, *doc, static_cast<std::size_t>(config.min_bytes));
   Transformer transformer(rt->engine.get(), rt->store.get(), rt->prefix_cache.get(),
-                          knobs_for_request(config.budget_tokens, config.min_saving_tokens, raw_body->size()));
+                          knobs_for_request(config.budget_tokens, config.min_saving_tokens, raw_body->size(),
+                                            prompt_cached(route.endpoint, *raw_body)));
   TransformOutcome outcome = transformer.transform(*raw_body, *doc, zone);
   if (!outcome.error.empty()) spdlog::warn("compress: a block kept its original bytes: {}", outcome.error);
   handles = outcome.handles;
@@ -251,9 +252,8 @@ void Exchange::apply_cost_optimizers() {
 // An Anthropic request without any cache_control is never cached and pays for the tool on
 // every turn: there it goes in only once a marker is in the prompt.
 LoopStage Exchange::retrieve_loop(ProxyResponse& res) {
-  bool uncached = route.endpoint == Endpoint::kMessages &&
-                  upstream.body->find("\"cache_control\"") == std::string::npos;
-  bool useful = !uncached || upstream.body->find("<<ccr:") != std::string::npos;
+  bool useful = prompt_cached(route.endpoint, *upstream.body) ||
+                upstream.body->find("<<ccr:") != std::string::npos;
   if (!mode.eligible || !mode.server_retrieve || mode.marker_only || !useful) return LoopStage::kNotRun;
   Result<std::string> injected = inject_retrieve_tool(route.endpoint, *upstream.body);
   if (!injected.ok()) return LoopStage::kNotRun;

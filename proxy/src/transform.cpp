@@ -21,11 +21,15 @@ std::string handle_from_replacement(std::string_view replacement) {
   return std::string(replacement.substr(start, replacement.size() - kMarkerClose.size() - start));
 }
 
+bool prompt_cached(Endpoint endpoint, std::string_view body) {
+  return endpoint != Endpoint::kMessages || body.find("\"cache_control\"") != std::string_view::npos;
+}
+
 CompressKnobs knobs_for_request(std::int64_t budget_tokens, std::int64_t min_saving_tokens,
-                                std::size_t request_bytes) {
+                                std::size_t request_bytes, bool cached) {
   constexpr std::size_t kBytesPerToken = 4;
   return CompressKnobs{budget_tokens, min_saving_tokens,
-                       static_cast<std::int64_t>(request_bytes / kBytesPerToken)};
+                       static_cast<std::int64_t>(request_bytes / kBytesPerToken), cached};
 }
 
 Options block_options(const CompressKnobs& knobs, const std::string& query) {
@@ -36,6 +40,7 @@ Options block_options(const CompressKnobs& knobs, const std::string& query) {
   options.budget_tokens = knobs.budget_tokens;
   options.min_lossy_saving_tokens = knobs.min_saving_tokens;
   options.context_tokens = knobs.context_tokens;
+  options.context_cached = knobs.context_cached;
   return options;
 }
 

@@ -44,13 +44,18 @@ struct CompressKnobs {
   std::int64_t budget_tokens = caveman::kDefaultBudgetTokens;  // → Options::budget_tokens
   std::int64_t min_saving_tokens = 0;                 // → Options::min_lossy_saving_tokens
   std::int64_t context_tokens = 0;                    // → Options::context_tokens
+  bool context_cached = true;                         // → Options::context_cached
 };
+
+// Whether the provider caches this request's prompt: OpenAI and Gemini cache long prefixes on
+// their own, an Anthropic Messages request only up to a `cache_control` breakpoint.
+bool prompt_cached(Endpoint endpoint, std::string_view body);
 
 // The knobs for one request of `request_bytes`: the prompt's size, estimated at 4 bytes a
 // token, is the context a lossy view of source code is weighed against (docs/proxy.md,
-// "Compress mode").
+// "Compress mode"); `cached` when the provider caches the prompt.
 CompressKnobs knobs_for_request(std::int64_t budget_tokens, std::int64_t min_saving_tokens,
-                                std::size_t request_bytes);
+                                std::size_t request_bytes, bool cached);
 
 // The engine options the proxy compresses a live block with (compress and the estimate).
 Options block_options(const CompressKnobs& knobs, const std::string& query);

@@ -47,7 +47,25 @@ struct CompressorOutput {
 struct Request {
   std::string_view query;          // relevance hint; empty = query-agnostic
   std::int64_t budget_tokens = 0;  // > 0: a view still larger is cut to about this size
+  // The prompt the output joins (0 = unknown) and whether the provider caches it: a view that
+  // elides content is preferred over a lossless one only when lossy_view_pays.
+  std::int64_t context_tokens = 0;
+  bool context_cached = true;
 };
+
+// Whether a lossy view that saves `saved` tokens and keeps `view` pays for itself in a prompt
+// of `context` tokens (docs/spec/pipeline.md, step 9). A model may need what the view elides
+// (a body of the source file it opened, a line of the grep it ran); assumed for one view in
+// four, such a retrieve costs a re-read of the whole prompt (a tenth of its price when cached)
+// and keeps the view in the history beside the original. A token kept or saved is worth twice
+// its price in a cached session (written once, read on the turns after) and three times in an
+// uncached one (sent again on each later turn).
+inline bool lossy_view_pays(std::int64_t saved, std::int64_t view, std::int64_t context,
+                           bool cached) {
+  std::int64_t weight = cached ? 2 : 3;
+  std::int64_t reread = cached ? context / 10 : context;
+  return 3 * weight * saved >= weight * view + reread;
+}
 
 class Compressor {
  public:

@@ -40,14 +40,12 @@ struct Options {
   // tokens, or the input passes through: a small saving does not pay for one retrieve.
   // Lossless views are always allowed. 0 = any saving (the CLI's default).
   std::int64_t min_lossy_saving_tokens = 0;
-  // The prompt this payload joins (a proxy knows it; 0 = unknown). A model that opened a
-  // source file usually needs some body in it, and a retrieve round re-reads the whole
-  // prompt, so a view that elides code must save at least kCodeContextShare of it.
+  // The prompt this payload joins (a proxy knows it; 0 = unknown: no such rule), and whether
+  // the provider caches it. A lossy view is then kept only when it pays for the retrieves it
+  // may cause (lossy_view_pays).
   std::int64_t context_tokens = 0;
+  bool context_cached = true;
 };
-
-// 1 / the share of `Options::context_tokens` a lossy code view must save.
-inline constexpr std::int64_t kCodeContextShare = 10;
 
 struct CompressResult {
   std::string output;  // compressed bytes, or the exact input on pass-through

@@ -103,6 +103,21 @@ bool has_listing(const std::vector<core::Layer>& layers) {
                      [](const core::Layer& l) { return std::holds_alternative<core::Listing>(l); });
 }
 
+// True when every gutter numbers its lines consecutively, as a Read does: the numbers follow
+// from the order of the lines and the offset the reader asked for. `grep -n` numbers are not
+// implied by anything, so a view that drops them leaves out content.
+bool numbers_implied(const std::vector<core::Layer>& layers) {
+  return std::all_of(layers.begin(), layers.end(), [](const core::Layer& l) {
+    const auto* listing = std::get_if<core::Listing>(&l);
+    if (listing == nullptr) return true;
+    const std::vector<std::int64_t>& n = listing->numbers;
+    for (std::size_t i = 1; i < n.size(); ++i) {
+      if (n[i] != n[i - 1] + 1) return false;
+    }
+    return true;
+  });
+}
+
 std::vector<core::Layer> without_listings(std::vector<core::Layer> layers) {
   std::erase_if(layers, [](const core::Layer& l) { return std::holds_alternative<core::Listing>(l); });
   return layers;
@@ -135,7 +150,8 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   if (safety.requires_ccr && !store_available) return std::nullopt;
   std::optional<CompressorOutput> out;
   try {
-    out = c->compress_with(body, Request{options.query, options.budget_tokens});
+    out = c->compress_with(body, Request{options.query, options.budget_tokens,
+                                           options.context_tokens, options.context_cached});
   } catch (const std::exception&) {
     return std::nullopt;  // a library threw inside a compressor: fail open
   }
@@ -146,10 +162,15 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   if (a.output == input) return std::nullopt;
   a.tokens_after = counter.output(a.output);
   if (a.tokens_after >= counter.input_tokens()) return std::nullopt;
-  bool lossless = out->lossless_to_model.value_or(safety.reversible) && u.layers.empty();
+  // Content the model reads in full (a factored view, even under a Read gutter whose numbers
+  // it drops) never needs a retrieve, so only a view that leaves content out is weighed
+  // against one.
+  bool content_lossless = out->lossless_to_model.value_or(safety.reversible) && numbers_implied(u.layers);
+  bool lossless = content_lossless && u.layers.empty();
   std::int64_t saved = counter.input_tokens() - a.tokens_after;
   if (!lossless && saved < options.min_lossy_saving_tokens) return std::nullopt;
-  if (!lossless && c->type() == "code" && saved < options.context_tokens / kCodeContextShare) {
+  if (!content_lossless && options.context_tokens > 0 &&
+      !lossy_view_pays(saved, a.tokens_after, options.context_tokens, options.context_cached)) {
     return std::nullopt;
   }
   a.compressor = std::string(c->type());

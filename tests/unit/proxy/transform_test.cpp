@@ -191,6 +191,19 @@ TEST(ProxyTransformHelpers, HandlesAreJoinedNewestLast) {
   EXPECT_EQ(handle_from_replacement("text without marker"), "");
 }
 
+// Whether a retrieve re-reads the prompt at the cache price: Anthropic caches only up to a
+// cache_control breakpoint, OpenAI and Gemini cache long prefixes on their own.
+TEST(ProxyTransformHelpers, PromptCachedFollowsEachProvidersRule) {
+  EXPECT_FALSE(prompt_cached(Endpoint::kMessages, R"({"messages":[{"role":"user","content":"hi"}]})"));
+  EXPECT_TRUE(prompt_cached(Endpoint::kMessages,
+                            R"({"messages":[{"role":"user","content":[{"type":"text","text":"hi","cache_control":{"type":"ephemeral"}}]}]})"));
+  EXPECT_TRUE(prompt_cached(Endpoint::kChatCompletions, R"({"messages":[]})"));
+  EXPECT_TRUE(prompt_cached(Endpoint::kGenerateContent, R"({"contents":[]})"));
+  CompressKnobs k = knobs_for_request(100, 5, 4000, false);
+  EXPECT_EQ(k.context_tokens, 1000);
+  EXPECT_FALSE(block_options(k, "q").context_cached);
+}
+
 // compress.min_saving_tokens reaches the engine: a lossy view saving fewer tokens than the
 // floor passes through (the block keeps its bytes); budget_tokens reaches it too.
 TEST_F(ProxyTransform, CompressKnobsReachTheEngine) {

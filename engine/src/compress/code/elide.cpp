@@ -54,6 +54,41 @@ std::string python_replacement(TSNode block, std::string_view text) {
   return out;
 }
 
+// The trailing identifier of a name as written: `Write` of `DBImpl::Write`, `redirect` of
+// `res.redirect`; "" for operators and other names no call site spells.
+std::string_view last_identifier(std::string_view s) {
+  auto ident = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '$';
+  };
+  s = trim(s);
+  std::size_t b = s.size();
+  while (b > 0 && ident(s[b - 1])) --b;
+  return s.substr(b);
+}
+
+TSNode field(TSNode n, std::string_view name) {
+  return ts_node_child_by_field_name(n, name.data(), static_cast<std::uint32_t>(name.size()));
+}
+
+// The name a caller uses for function node `fn`: its `name` field, the innermost C/C++
+// declarator, or what an anonymous function is assigned to (`const f = () => {…}`,
+// `res.redirect = function (…) {…}`, `{ f: function () {…} }`).
+std::string_view function_name(TSNode fn, std::string_view text) {
+  TSNode name = field(fn, "name");
+  for (TSNode d = field(fn, "declarator"); ts_node_is_null(name) && !ts_node_is_null(d);) {
+    TSNode inner = field(d, "declarator");
+    if (ts_node_is_null(inner)) name = d;
+    d = inner;
+  }
+  TSNode parent = ts_node_parent(fn);
+  for (std::string_view f : {"name", "left", "key"}) {
+    if (!ts_node_is_null(name) || ts_node_is_null(parent)) break;
+    name = field(parent, f);
+  }
+  return ts_node_is_null(name) ? std::string_view() : last_identifier(node_text(name, text));
+}
+
 // --- doc comments -------------------------------------------------------------------
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
@@ -148,7 +183,9 @@ void walk(TSNode root, Visit visit) {
 BodyScan elide_bodies(Language lang, TSNode root, std::string_view text) {
   BodyScan scan;
   walk(root, [&](TSNode n) {
-    if (!is_function_like(lang, node_type(n))) return true;
+    // A function cut by a slice's edge is kept whole (its error says where the cut is); the
+    // complete functions inside it are still elided.
+    if (!is_function_like(lang, node_type(n)) || ts_node_has_error(n)) return true;
     TSNode body = ts_node_child_by_field_name(n, "body", 4);
     if (ts_node_is_null(body) || !is_elidable_body(lang, node_type(body))) return true;
     ++scan.bodies;
@@ -157,7 +194,7 @@ BodyScan elide_bodies(Language lang, TSNode root, std::string_view text) {
     std::string_view current = node_text(body, text);
     if (replacement.size() < current.size() && trim(current) != trim(replacement)) {
       scan.edits.push_back({ts_node_start_byte(body), ts_node_end_byte(body),
-                            std::move(replacement)});
+                            std::move(replacement), std::string(function_name(n, text))});
     }
     return false;  // outermost only: the body goes (or stays) as a whole
   });

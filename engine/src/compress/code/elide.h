@@ -15,11 +15,13 @@
 
 namespace caveman::compress::code {
 
-// Replace source bytes [start, end) with `replacement`.
+// Replace source bytes [start, end) with `replacement`. A body edit carries the name its
+// function is called by (`findToken`, `Write` of `DBImpl::Write`; "" when it has none).
 struct Edit {
   std::uint32_t start;
   std::uint32_t end;
   std::string replacement;
+  std::string name;
 };
 
 // Suffix that marks a trimmed doc comment: `/** First sentence. (caveman: doc trimmed) */`.

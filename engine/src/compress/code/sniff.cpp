@@ -44,7 +44,7 @@ constexpr std::array<std::string_view, 8> kTsAnywhere = {
     ": string", ": number", ": boolean", ": void", "readonly ", "implements ", "as const", ": any"};
 
 struct Signals {
-  bool go_package = false, go_func = false;
+  bool go_package = false, go_func = false, go_func_top = false;
   bool py_def = false, py_import = false, braces_at_end = false;
   bool preprocessor = false, cpp = false;
   bool js = false, ts = false, jsx = false;
@@ -63,6 +63,7 @@ Signals scan(std::string_view source) {
     if (r.empty()) continue;
     if (starts_with(line, "package ")) s.go_package = true;
     if (starts_with(t, "func ")) s.go_func = true;
+    if (starts_with(line, "func ")) s.go_func_top = true;
     if (starts_with_any(t, kPythonDefs) && r.back() == ':') s.py_def = true;
     if (starts_with(t, "import ") || (starts_with(t, "from ") && has(t, " import "))) {
       s.py_import = true;
@@ -85,7 +86,9 @@ std::vector<Language> candidate_languages(std::string_view source) {
   auto add = [&](Language l) {
     if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(l);
   };
-  if (s.go_package && s.go_func) add(Language::kGo);
+  // A slice of a Go file (a Read with an offset) has no package clause, but no other language
+  // starts a line with `func `.
+  if ((s.go_package && s.go_func) || s.go_func_top) add(Language::kGo);
   if (s.py_def || (s.py_import && !s.braces_at_end)) add(Language::kPython);
   if (s.preprocessor) {
     add(s.cpp ? Language::kCpp : Language::kC);

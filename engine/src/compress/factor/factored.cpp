@@ -85,7 +85,7 @@ class FactoredCompressor final : public factor::ViewDecorator {
         best = Option(base, std::move(fitted->view), false);
       }
     }
-    if (!best.has_view()) return out;
+    if (!best.has_view()) return lossless_unless_lossy_pays(input, request, std::move(out));
     CompressorOutput result;
     if (out) result = std::move(*out);
     result.method = result.method.empty() ? std::string(inner().type()) : result.method;
@@ -93,10 +93,30 @@ class FactoredCompressor final : public factor::ViewDecorator {
     // Lossless exactly when nothing was elided: the view then expands to the input.
     result.lossless_to_model = best.lossless();
     result.bytes = best.take_view();
-    return result;
+    return lossless_unless_lossy_pays(input, request, std::move(result));
   }
 
  private:
+  // An output that elides content, in a prompt the caller knows, gives way to the input's
+  // lossless view (or to no output) unless its saving over that pays for the retrieves it may
+  // cause (lossy_view_pays): a factored log the model reads in full beats a cut one that
+  // saves a little more.
+  std::optional<CompressorOutput> lossless_unless_lossy_pays(std::string_view input,
+                                                             const Request& request,
+                                                             std::optional<CompressorOutput> out) const {
+    if (!out || out->lossless_to_model.value_or(false) || request.context_tokens <= 0) return out;
+    Option whole = cheaper_view(input, true);
+    auto lossy = static_cast<std::int64_t>(counter().count(out->bytes));
+    auto full = static_cast<std::int64_t>(whole.tokens(counter()));
+    if (lossy_view_pays(full - lossy, lossy, request.context_tokens, request.context_cached)) return out;
+    if (!whole.has_view()) return std::nullopt;
+    CompressorOutput result;
+    result.method = std::string(inner().type()) + "+factored";
+    result.lossless_to_model = true;
+    result.bytes = whole.take_view();
+    return result;
+  }
+
   // The cheapest view: of the input (lossless), or of the inner compressor's `elided` text.
   // The input's view is preferred unless the elided one is clearly cheaper, and it is the only
   // candidate when the elision took off little (factoring then runs once).

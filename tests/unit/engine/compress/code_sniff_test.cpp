@@ -17,6 +17,15 @@ TEST(CodeSniffTest, GoNeedsPackageClauseAndFunc) {
   EXPECT_TRUE(candidate_languages("the package func is here\n").empty());
 }
 
+// A slice read with an offset has no package clause; a `func ` at the start of a line is Go.
+TEST(CodeSniffTest, AGoSliceWithoutPackageClauseIsGo) {
+  EXPECT_EQ(first("\treturn c.Do(req)\n}\n\nvar ErrUseLastResponse = errors.New(\"x\")\n\n"
+                  "func (c *Client) Get(url string) error {\n\treturn nil\n}\n"),
+            Language::kGo);
+  // Indented, it is not enough (a Go closure inside prose or another language's text).
+  EXPECT_TRUE(candidate_languages("  func is a word here\n").empty());
+}
+
 TEST(CodeSniffTest, PythonNeedsADefinitionLine) {
   EXPECT_EQ(first("import os\n\ndef run(cmd):\n    return os.system(cmd)\n"), Language::kPython);
   EXPECT_EQ(first("class A(object):\n    pass\n"), Language::kPython);
