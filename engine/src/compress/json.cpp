@@ -269,31 +269,24 @@ json::Value* first_marker(json::Value& root) {
   return nullptr;
 }
 
-class JsonCompressor final : public Compressor {
- public:
-  std::string_view type() const override { return "json"; }
-
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view query) const override {
-    std::optional<json::Value> root = json::parse(input);
-    if (!root || contains_marker(*root)) return std::nullopt;
-    Transformer t(query, 8 * input.size() + (1u << 20));
-    t.transform(*root);
-    if (!t.collapsed()) return std::nullopt;  // re-serialisation alone is never claimed
-    if (t.elided_bytes() >= kNoteMinElidedBytes) {
-      if (json::Value* m = first_marker(*root)) {
-        m->add(std::string(kNoteKey), json::Value::string(elision_note("elements")));
-      }
+std::optional<CompressorOutput> compress_json(std::string_view input, std::string_view query) {
+  std::optional<json::Value> root = json::parse(input);
+  if (!root || contains_marker(*root)) return std::nullopt;
+  Transformer t(query, 8 * input.size() + (1u << 20));
+  t.transform(*root);
+  if (!t.collapsed()) return std::nullopt;  // re-serialisation alone is never claimed
+  if (t.elided_bytes() >= kNoteMinElidedBytes) {
+    if (json::Value* m = first_marker(*root)) {
+      m->add(std::string(kNoteKey), json::Value::string(elision_note("elements")));
     }
-    CompressorOutput out;
-    out.bytes = json::to_compact(*root);
-    out.method = "elision";
-    return out;
   }
-};
+  return output_of(json::to_compact(*root), "elision");
+}
 
 }  // namespace
 
-std::unique_ptr<Compressor> make_json_compressor() { return std::make_unique<JsonCompressor>(); }
+std::unique_ptr<Compressor> make_json_compressor() {
+  return make_compressor("json", compress_json);
+}
 
 }  // namespace caveman::compress

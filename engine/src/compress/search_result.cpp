@@ -45,41 +45,32 @@ bool has_problem_in_match(std::string_view line) {
                                                    "failure", "failed"});
 }
 
-class SearchResultCompressor final : public Compressor {
- public:
-  std::string_view type() const override { return "search-result"; }
+std::optional<CompressorOutput> compress_search_result(std::string_view input,
+                                                       std::string_view query) {
+  // Our own output is final (re-entry guard): a second pass could elide more.
+  if (input.find(kMarkerNeedle) != std::string_view::npos) return std::nullopt;
+  if (!text::is_valid_utf8(input)) return std::nullopt;
+  text::Lines split = text::split_lines(input);
+  const std::vector<std::string_view>& lines = split.lines;
+  const std::size_t n = lines.size();
+  if (n < kMinLines) return std::nullopt;
 
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view query) const override {
-    // Our own output is final (re-entry guard): a second pass could elide more.
-    if (input.find(kMarkerNeedle) != std::string_view::npos) return std::nullopt;
-    if (!text::is_valid_utf8(input)) return std::nullopt;
-    text::Lines split = text::split_lines(input);
-    const std::vector<std::string_view>& lines = split.lines;
-    const std::size_t n = lines.size();
-    if (n < kMinLines) return std::nullopt;
-
-    std::vector<bool> keep(n, false);
-    for (std::size_t i = 0; i < n; ++i) {
-      std::string_view l = lines[i];
-      if (i < kKeepHead || i + kKeepTail >= n || has_line_keyword(l) ||
-          has_problem_in_match(l)) {
-        keep[i] = true;
-      }
+  std::vector<bool> keep(n, false);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::string_view l = lines[i];
+    if (i < kKeepHead || i + kKeepTail >= n || has_line_keyword(l) || has_problem_in_match(l)) {
+      keep[i] = true;
     }
-    text::keep_query_relevant(lines, query, keep, kQueryLimit);
-    keep_non_redundant(lines, keep);
-
-    ElidedLines out = elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
-                                 [](std::size_t, std::size_t run) {
-                                   return count_marker(run, kMarkerWhat);
-                                 });
-    if (out.markers == 0) return std::nullopt;
-    CompressorOutput result;
-    result.bytes = std::move(out.text);
-    return result;
   }
-};
+  text::keep_query_relevant(lines, query, keep, kQueryLimit);
+  keep_non_redundant(lines, keep);
+
+  ElidedLines out =
+      elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
+                 [](std::size_t, std::size_t run) { return count_marker(run, kMarkerWhat); });
+  if (out.markers == 0) return std::nullopt;
+  return output_of(std::move(out.text));
+}
 
 }  // namespace
 
@@ -100,7 +91,7 @@ std::optional<std::size_t> search_hit_text_offset(std::string_view line) {
 }
 
 std::unique_ptr<Compressor> make_search_result_compressor() {
-  return std::make_unique<SearchResultCompressor>();
+  return make_compressor("search-result", compress_search_result);
 }
 
 }  // namespace caveman::compress

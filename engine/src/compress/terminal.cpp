@@ -113,54 +113,45 @@ bool is_terminal_problem_line(std::string_view line) {
 
 namespace {
 
-class TerminalCompressor final : public Compressor {
- public:
-  std::string_view type() const override { return "terminal"; }
-
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view) const override {
-    if (input.empty() || !text::is_valid_utf8(input)) return std::nullopt;
-    // Our own output (markers, no escape sequences) is final: a second pass could elide more.
-    if (input.find(kMarkerNeedle) != std::string_view::npos &&
-        input.find('\x1b') == std::string_view::npos) {
-      return std::nullopt;
-    }
-    text::Lines split = text::split_lines(input);
-    std::vector<std::string> cleaned;
-    cleaned.reserve(split.lines.size());
-    for (std::string_view l : split.lines) cleaned.push_back(clean_terminal_line(l));
-    std::vector<std::string_view> lines(cleaned.begin(), cleaned.end());
-    const std::size_t n = lines.size();
-
-    std::vector<bool> keep(n, true);
-    if (n >= kMinLinesToElide) {
-      // A problem line is force-kept once; byte-identical repeats (the same warning from
-      // every translation unit) are left to the redundancy gate like any other line.
-      std::unordered_set<std::string_view> problems_seen;
-      for (std::size_t i = 0; i < n; ++i) {
-        std::string_view l = lines[i];
-        bool k = i < kKeepHead || i + kKeepTail >= n || is_diffstat_line(l) ||
-                 l.find(kMarkerNeedle) != std::string_view::npos;
-        if (!k && is_terminal_problem_line(l)) k = problems_seen.insert(l).second;
-        keep[i] = k;
-      }
-      keep_non_redundant(lines, keep);
-    }
-    ElidedLines out = elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
-                                 [](std::size_t, std::size_t run) {
-                                   return count_marker(run, kMarkerWhat);
-                                 });
-    if (out.text == input) return std::nullopt;
-    CompressorOutput result;
-    result.bytes = std::move(out.text);
-    return result;
+std::optional<CompressorOutput> compress_terminal(std::string_view input, std::string_view) {
+  if (input.empty() || !text::is_valid_utf8(input)) return std::nullopt;
+  // Our own output (markers, no escape sequences) is final: a second pass could elide more.
+  if (input.find(kMarkerNeedle) != std::string_view::npos &&
+      input.find('\x1b') == std::string_view::npos) {
+    return std::nullopt;
   }
-};
+  text::Lines split = text::split_lines(input);
+  std::vector<std::string> cleaned;
+  cleaned.reserve(split.lines.size());
+  for (std::string_view l : split.lines) cleaned.push_back(clean_terminal_line(l));
+  std::vector<std::string_view> lines(cleaned.begin(), cleaned.end());
+  const std::size_t n = lines.size();
+
+  std::vector<bool> keep(n, true);
+  if (n >= kMinLinesToElide) {
+    // A problem line is force-kept once; byte-identical repeats (the same warning from
+    // every translation unit) are left to the redundancy gate like any other line.
+    std::unordered_set<std::string_view> problems_seen;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string_view l = lines[i];
+      bool k = i < kKeepHead || i + kKeepTail >= n || is_diffstat_line(l) ||
+               l.find(kMarkerNeedle) != std::string_view::npos;
+      if (!k && is_terminal_problem_line(l)) k = problems_seen.insert(l).second;
+      keep[i] = k;
+    }
+    keep_non_redundant(lines, keep);
+  }
+  ElidedLines out =
+      elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
+                 [](std::size_t, std::size_t run) { return count_marker(run, kMarkerWhat); });
+  if (out.text == input) return std::nullopt;
+  return output_of(std::move(out.text));
+}
 
 }  // namespace
 
 std::unique_ptr<Compressor> make_terminal_compressor() {
-  return std::make_unique<TerminalCompressor>();
+  return make_compressor("terminal", compress_terminal);
 }
 
 }  // namespace caveman::compress
