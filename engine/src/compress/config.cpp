@@ -10,8 +10,7 @@
 #include "compress/compressors.h"
 #include "compress/config_parse.h"
 #include "compress/elide_lines.h"
-#include "compress/redundancy.h"
-#include "text/bm25.h"
+#include "compress/keep_policy.h"
 #include "text/lines.h"
 #include "text/utf8.h"
 #include "text/words.h"
@@ -19,12 +18,9 @@
 namespace caveman::compress {
 namespace {
 
-constexpr std::size_t kMinLines = 14;
-constexpr std::size_t kKeepHead = 3;
-constexpr std::size_t kKeepTail = 2;
-constexpr int kQueryLimit = 16;
+constexpr KeepPolicy kKeep{.min_units = 14, .head = 3, .tail = 2, .query_limit = 16};
 constexpr std::size_t kChildLines = 8;
-constexpr std::string_view kReentryNeedle = "config lines elided (caveman)";
+constexpr std::string_view kMarkerWhat = "config lines";
 
 bool has_problem_word(std::string_view line) {
   return text::contains_word_ci(line, {"error", "fail", "failed", "fatal", "panic", "exception",
@@ -136,7 +132,7 @@ std::size_t block_indent(const std::vector<std::string_view>& lines,
 std::string run_marker(const std::vector<std::string_view>& lines,
                        const std::vector<ConfigLineInfo>& info, bool yaml, std::size_t first,
                        std::size_t run) {
-  std::string marker = "# " + count_marker(run, "config lines");
+  std::string marker = "# " + count_marker(run, kMarkerWhat);
   if (!yaml) return marker;
   const std::size_t n = lines.size();
   auto first_non_blank = [&](std::size_t from, std::size_t to) {
@@ -156,14 +152,14 @@ std::string run_marker(const std::vector<std::string_view>& lines,
 }
 
 std::optional<CompressorOutput> compress_config(std::string_view input, std::string_view query) {
-  if (input.find(kReentryNeedle) != std::string_view::npos) return std::nullopt;
+  if (has_count_marker(input, kMarkerWhat)) return std::nullopt;
   std::optional<ConfigShape> shape = classify_config(input);
   if (!shape) return std::nullopt;
   const bool yaml = shape->kind == ConfigKind::kYaml;
   text::Lines split = text::split_lines(input);
   const std::vector<std::string_view>& lines = split.lines;
   const std::size_t n = lines.size();
-  if (n < kMinLines) return std::nullopt;
+  if (n < kKeep.min_units) return std::nullopt;
   std::vector<ConfigLineInfo> info = classify_config_lines(lines);
 
   std::size_t comments = 0, active = 0;
@@ -180,14 +176,13 @@ std::optional<CompressorOutput> compress_config(std::string_view input, std::str
   for (std::size_t i = 0; i < n; ++i) {
     std::string_view l = lines[i];
     std::string_view t = text::trim_ascii(l);
-    bool k = i < kKeepHead || i + kKeepTail >= n || has_problem_word(l);
+    bool k = kKeep.at_ends(i, n) || has_problem_word(l);
     if (yaml && info[i].kind == ConfigLine::kYamlKey && yaml_indent(l) == 0) k = true;
     if (yaml && (t == "---" || t == "...")) k = true;  // document boundaries
     if (template_like && is_active(info[i].kind)) k = true;
     keep[i] = k;
   }
-  text::keep_query_relevant(lines, query, keep, kQueryLimit);
-  keep_non_redundant(lines, keep);
+  keep_relevant_and_novel(lines, query, kKeep, keep);
   if (yaml) {
     expand_yaml(lines, info, keep);
   } else {

@@ -15,20 +15,17 @@
 #include "compress/compressors.h"
 #include "compress/csv_write.h"
 #include "compress/go_float.h"
-#include "compress/redundancy.h"
+#include "compress/keep_policy.h"
 #include "compress/summary.h"
 #include "compress/table_parse.h"
-#include "text/bm25.h"
 #include "text/utf8.h"
 #include "text/words.h"
 
 namespace caveman::compress {
 namespace {
 
-constexpr std::size_t kMinRows = 12;
-constexpr std::size_t kKeepFirst = 3;
-constexpr std::size_t kKeepLast = 2;
-constexpr int kQueryLimit = 24;
+// head: the first data rows (after the header rows, which are always kept).
+constexpr KeepPolicy kKeep{.min_units = 12, .head = 3, .tail = 2, .query_limit = 24};
 constexpr double kNumericShare = 0.70;
 constexpr std::string_view kReentryNeedle = "rows elided (caveman)";
 // Minority shapes: applies when one shape covers ≥ kDominantShare of the data rows; rows of
@@ -128,7 +125,7 @@ std::optional<CompressorOutput> compress_tabular(std::string_view input, std::st
   const Table& t = *parsed;
   const std::size_t n = t.rows.size();
   const std::size_t header_rows = t.header_rows();
-  if (n < kMinRows || n <= header_rows + 6) return std::nullopt;
+  if (n < kKeep.min_units || n <= header_rows + 6) return std::nullopt;
 
   std::vector<std::string> joined;
   joined.reserve(n);
@@ -137,12 +134,11 @@ std::optional<CompressorOutput> compress_tabular(std::string_view input, std::st
 
   std::vector<bool> keep(n, false);
   for (std::size_t r = 0; r < n; ++r) {
-    keep[r] = r < header_rows + kKeepFirst || r + kKeepLast >= n || has_problem_word(docs[r]);
+    keep[r] = r < header_rows + kKeep.head || r + kKeep.tail >= n || has_problem_word(docs[r]);
   }
   keep_extremes(t, header_rows, keep);
   keep_minority_shapes(t, header_rows, keep);
-  text::keep_query_relevant(docs, query, keep, kQueryLimit);
-  keep_non_redundant(docs, keep);
+  keep_relevant_and_novel(docs, query, kKeep, keep);
 
   const std::string_view nl = t.crlf ? "\r\n" : "\n";
   const std::vector<std::string>& header = t.rows[0];

@@ -7,6 +7,7 @@
 #include "caveman/base/text.h"
 #include "compress/compressors.h"
 #include "compress/elide_lines.h"
+#include "compress/keep_policy.h"
 #include "compress/redundancy.h"
 #include "compress/terminal_clean.h"
 #include "text/lines.h"
@@ -16,11 +17,9 @@
 namespace caveman::compress {
 namespace {
 
-constexpr std::size_t kKeepHead = 3;
-constexpr std::size_t kKeepTail = 3;
-constexpr std::size_t kMinLinesToElide = 4;
+// The query is ignored: terminal output has no relevance ranking.
+constexpr KeepPolicy kKeep{.min_units = 4, .head = 3, .tail = 3, .query_limit = 0};
 constexpr std::string_view kMarkerWhat = "lines";
-constexpr std::string_view kMarkerNeedle = "lines elided (caveman)";
 
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -116,8 +115,7 @@ namespace {
 std::optional<CompressorOutput> compress_terminal(std::string_view input, std::string_view) {
   if (input.empty() || !text::is_valid_utf8(input)) return std::nullopt;
   // Our own output (markers, no escape sequences) is final: a second pass could elide more.
-  if (input.find(kMarkerNeedle) != std::string_view::npos &&
-      input.find('\x1b') == std::string_view::npos) {
+  if (has_count_marker(input, kMarkerWhat) && input.find('\x1b') == std::string_view::npos) {
     return std::nullopt;
   }
   text::Lines split = text::split_lines(input);
@@ -128,14 +126,13 @@ std::optional<CompressorOutput> compress_terminal(std::string_view input, std::s
   const std::size_t n = lines.size();
 
   std::vector<bool> keep(n, true);
-  if (n >= kMinLinesToElide) {
+  if (n >= kKeep.min_units) {
     // A problem line is force-kept once; byte-identical repeats (the same warning from
     // every translation unit) are left to the redundancy gate like any other line.
     std::unordered_set<std::string_view> problems_seen;
     for (std::size_t i = 0; i < n; ++i) {
       std::string_view l = lines[i];
-      bool k = i < kKeepHead || i + kKeepTail >= n || is_diffstat_line(l) ||
-               l.find(kMarkerNeedle) != std::string_view::npos;
+      bool k = kKeep.at_ends(i, n) || is_diffstat_line(l) || has_count_marker(l, kMarkerWhat);
       if (!k && is_terminal_problem_line(l)) k = problems_seen.insert(l).second;
       keep[i] = k;
     }

@@ -8,9 +8,8 @@
 
 #include "compress/compressors.h"
 #include "compress/elide_lines.h"
-#include "compress/redundancy.h"
+#include "compress/keep_policy.h"
 #include "compress/text_sections.h"
-#include "text/bm25.h"
 #include "text/lines.h"
 #include "text/utf8.h"
 #include "text/words.h"
@@ -18,12 +17,10 @@
 namespace caveman::compress {
 namespace {
 
-constexpr std::size_t kKeepHead = 2;
-constexpr std::size_t kKeepTail = 2;
+// At least 3 sections between the kept ends, or there is nothing to elide.
+constexpr KeepPolicy kKeep{.min_units = 7, .head = 2, .tail = 2, .query_limit = 12};
 constexpr std::size_t kMinTrimmedBytes = 1600;
-constexpr int kQueryLimit = 12;
 constexpr std::string_view kMarkerWhat = "sections";
-constexpr std::string_view kMarkerNeedle = "sections elided (caveman)";
 
 bool has_attention_word(std::string_view s) {
   return text::contains_word_ci(s, {"error", "warning", "important", "note", "action",
@@ -34,7 +31,7 @@ bool has_attention_word(std::string_view s) {
 std::optional<CompressorOutput> compress_text(std::string_view input, std::string_view query) {
   // Our own output is final: a second pass would re-run the gate with different seeds and
   // could elide more, so compressing twice would not be idempotent.
-  if (input.find(kMarkerNeedle) != std::string_view::npos) return std::nullopt;
+  if (has_count_marker(input, kMarkerWhat)) return std::nullopt;
   if (!text::is_valid_utf8(input)) return std::nullopt;
   if (text::trim_space(input).size() < kMinTrimmedBytes) return std::nullopt;
   const std::string body = strip_html_noise(input, count_marker(1, kMarkerWhat));
@@ -42,7 +39,7 @@ std::optional<CompressorOutput> compress_text(std::string_view input, std::strin
   Sections split = split_sections(s);
   const std::vector<Section>& secs = split.sections;
   const std::size_t n = secs.size();
-  if (n <= kKeepHead + kKeepTail + 2) return std::nullopt;
+  if (n < kKeep.min_units) return std::nullopt;
 
   std::vector<std::string_view> docs;
   docs.reserve(n);
@@ -51,12 +48,10 @@ std::optional<CompressorOutput> compress_text(std::string_view input, std::strin
   }
   std::vector<bool> keep(n, false);
   for (std::size_t i = 0; i < n; ++i) {
-    keep[i] = i < kKeepHead || i + kKeepTail >= n || is_heading(docs[i]) ||
-              has_attention_word(docs[i]) ||
-              docs[i].find(kMarkerNeedle) != std::string_view::npos;  // <script> markers
+    keep[i] = kKeep.at_ends(i, n) || is_heading(docs[i]) || has_attention_word(docs[i]) ||
+              has_count_marker(docs[i], kMarkerWhat);  // <script> markers
   }
-  text::keep_query_relevant(docs, query, keep, kQueryLimit);
-  keep_non_redundant(docs, keep);
+  keep_relevant_and_novel(docs, query, kKeep, keep);
 
   const bool crlf = s.find("\r\n") != std::string_view::npos && text::split_lines(s).crlf_majority;
   const std::string_view nl = crlf ? "\r\n" : "\n";
