@@ -81,21 +81,16 @@ std::optional<AlignedHeader> parse_aligned_header(std::string_view s) {
 std::optional<std::string> decode_aligned_row(std::string_view row, const Rule& rule,
                                               const std::vector<bool>& right) {
   if (right.size() != rule.widths.size()) return std::nullopt;
+  std::optional<std::vector<std::string_view>> texts = split_at_bars(row, rule.widths.size());
+  if (!texts) return std::nullopt;
   std::string out = rule.left_border ? "|" : "";
-  for (std::size_t c = 0; c < rule.widths.size(); ++c) {
-    const bool last = c + 1 == rule.widths.size();
-    std::size_t bar = last ? std::string_view::npos : row.find('|');
-    if (!last && bar == std::string_view::npos) return std::nullopt;
-    std::string_view text = row.substr(0, bar);
-    if (last && text.find('|') != std::string_view::npos) return std::nullopt;
+  for (std::size_t c = 0; c < texts->size(); ++c) {
+    const bool last = c + 1 == texts->size();
     std::optional<std::string> cell =
-        pad_aligned_cell(text, rule.widths[c], right[c], last && !rule.right_border);
+        pad_aligned_cell((*texts)[c], rule.widths[c], right[c], last && !rule.right_border);
     if (!cell) return std::nullopt;
+    if (c > 0) out += '|';
     out += *cell;
-    if (!last) {
-      out += '|';
-      row.remove_prefix(bar + 1);
-    }
   }
   if (rule.right_border) out += '|';
   return out;
