@@ -1,6 +1,6 @@
 #include "compress/factor/aligned_syntax.h"
 
-#include <charconv>
+#include "compress/factor/header_count.h"
 
 namespace caveman::compress::factor {
 namespace {
@@ -48,16 +48,12 @@ std::string write_aligned_header(const AlignedHeader& h) {
   return out;
 }
 
-bool could_be_aligned_header(std::string_view line) { return line.starts_with(kOpen); }
-
 std::optional<AlignedHeader> parse_aligned_header(std::string_view s) {
-  if (!s.starts_with(kOpen) || !s.ends_with("]")) return std::nullopt;
+  if (!s.ends_with("]")) return std::nullopt;
   AlignedHeader h;
-  s.remove_prefix(kOpen.size());
-  s.remove_suffix(1);
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), h.rows);
-  if (ec != std::errc() || h.rows == 0) return std::nullopt;
-  s.remove_prefix(static_cast<std::size_t>(p - s.data()));
+  std::optional<std::string_view> rest = after_count(s.substr(0, s.size() - 1), kOpen, &h.rows);
+  if (!rest) return std::nullopt;
+  s = *rest;
   if (!s.starts_with(kMiddle)) return std::nullopt;
   s.remove_prefix(kMiddle.size());
   while (true) {
