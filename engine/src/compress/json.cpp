@@ -64,9 +64,7 @@ Fields unit_fields(const json::Value& v, const std::string* key) {
     Fields members = json_element_fields(v);
     f.insert(f.end(), std::make_move_iterator(members.begin()),
              std::make_move_iterator(members.end()));
-  } else if (v.is_string() && !v.text.empty()) {
-    f.emplace_back(std::string(kValueField), v.text);
-  } else if (v.is_number()) {
+  } else if ((v.is_string() && !v.text.empty()) || v.is_number()) {
     f.emplace_back(std::string(kValueField), v.text);
   } else if (v.is_bool()) {
     f.emplace_back(std::string(kValueField), v.boolean ? "true" : "false");
