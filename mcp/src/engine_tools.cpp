@@ -9,6 +9,7 @@
 #include "caveman/base/text.h"
 #include "caveman/toon.h"
 #include "retrieve_ledger.h"
+#include "schema.h"
 
 namespace caveman::mcp {
 namespace {
@@ -50,8 +51,6 @@ bool required_string(const Json& args, const char* name, std::string* out, ToolR
   return string_arg(args, name, out, err);
 }
 
-Json nullable(const char* type) { return Json{{"type", Json::array({type, "null"})}}; }
-
 Json read_only_annotations(bool read_only) {
   return Json{{"readOnlyHint", read_only}, {"destructiveHint", false},
               {"idempotentHint", true},     {"openWorldHint", false}};
@@ -89,21 +88,16 @@ Tool compress_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Session
           {"description", "Token budget: a line view still larger is cut to about this size "
                           "(default 25000; 0 = no budget)."}}}}},
       {"required", Json::array({"input"})}};
-  t.output_schema = Json{
-      {"type", "object"},
-      {"properties",
-       {{"compressed", {{"type", "string"}}},
-        {"ratio", {{"type", "number"}}},
-        {"tokens_before", {{"type", "integer"}}},
-        {"tokens_after", {{"type", "integer"}}},
-        {"basis", {{"type", "string"}}},
-        {"content_type", {{"type", "string"}}},
-        {"recovery_handle", nullable("string")},
-        {"method", nullable("string")},
-        {"lossless_to_model", nullable("boolean")},
-        {"error", {{"type", "string"}}}}},
-      {"required", Json::array({"compressed", "ratio", "tokens_before", "tokens_after", "basis",
-                                "content_type", "recovery_handle", "method", "lossless_to_model"})}};
+  t.output_schema = schema::object({{"compressed", "string"},
+                                    {"ratio", "number"},
+                                    {"tokens_before", "integer"},
+                                    {"tokens_after", "integer"},
+                                    {"basis", "string"},
+                                    {"content_type", "string"},
+                                    {"recovery_handle", schema::nullable("string")},
+                                    {"method", schema::nullable("string")},
+                                    {"lossless_to_model", schema::nullable("boolean")},
+                                    {"error", "string", false}});
   t.annotations = read_only_annotations(false);
   t.handler = [engine, totals](const Json& args, const CallContext&) {
     ToolResult err;
@@ -263,16 +257,12 @@ Tool stats_tool(std::shared_ptr<SessionTotals> totals) {
   t.title = "Session savings";
   t.description = "This session's caveman_compress totals: tokens before/after (o200k, inferred).";
   t.input_schema = Json{{"type", "object"}, {"properties", Json::object()}};
-  t.output_schema = Json{
-      {"type", "object"},
-      {"properties",
-       {{"requests", {{"type", "integer"}}},
-        {"tokens_before", {{"type", "integer"}}},
-        {"tokens_after", {{"type", "integer"}}},
-        {"ratio", {{"type", "number"}}},
-        {"basis", {{"type", "string"}}},
-        {"scope", {{"type", "string"}}}}},
-      {"required", Json::array({"requests", "tokens_before", "tokens_after", "ratio", "basis", "scope"})}};
+  t.output_schema = schema::object({{"requests", "integer"},
+                                    {"tokens_before", "integer"},
+                                    {"tokens_after", "integer"},
+                                    {"ratio", "number"},
+                                    {"basis", "string"},
+                                    {"scope", "string"}});
   t.annotations = read_only_annotations(true);
   t.handler = [totals](const Json&, const CallContext&) {
     base::MutexLock lock(totals->mu);
@@ -303,17 +293,13 @@ Tool toon_encode_tool(std::shared_ptr<const Engine> engine) {
        {{"input", {{"type", "string"}, {"description", "JSON text."}}},
         {"delimiter", {{"type", "string"}, {"enum", Json::array({"comma", "tab", "pipe"})}}}}},
       {"required", Json::array({"input"})}};
-  t.output_schema = Json{
-      {"type", "object"},
-      {"properties",
-       {{"output", {{"type", "string"}}},
-        {"encoded", {{"type", "boolean"}}},
-        {"input_bytes", {{"type", "integer"}}},
-        {"output_bytes", {{"type", "integer"}}},
-        {"tokens_before", {{"type", "integer"}}},
-        {"tokens_after", {{"type", "integer"}}},
-        {"note", {{"type", "string"}}}}},
-      {"required", Json::array({"output", "encoded", "input_bytes", "output_bytes"})}};
+  t.output_schema = schema::object({{"output", "string"},
+                                    {"encoded", "boolean"},
+                                    {"input_bytes", "integer"},
+                                    {"output_bytes", "integer"},
+                                    {"tokens_before", "integer", false},
+                                    {"tokens_after", "integer", false},
+                                    {"note", "string", false}});
   t.annotations = read_only_annotations(true);
   t.handler = [engine](const Json& args, const CallContext&) {
     ToolResult err;
@@ -355,12 +341,8 @@ Tool toon_decode_tool() {
   t.input_schema = Json{{"type", "object"},
                         {"properties", {{"input", {{"type", "string"}, {"description", "TOON text."}}}}},
                         {"required", Json::array({"input"})}};
-  t.output_schema = Json{{"type", "object"},
-                         {"properties",
-                          {{"output", {{"type", "string"}}},
-                           {"input_bytes", {{"type", "integer"}}},
-                           {"output_bytes", {{"type", "integer"}}}}},
-                         {"required", Json::array({"output", "input_bytes", "output_bytes"})}};
+  t.output_schema = schema::object(
+      {{"output", "string"}, {"input_bytes", "integer"}, {"output_bytes", "integer"}});
   t.annotations = read_only_annotations(true);
   t.handler = [](const Json& args, const CallContext&) {
     ToolResult err;

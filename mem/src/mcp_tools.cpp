@@ -7,12 +7,14 @@
 
 #include "caveman/version.h"
 #include "json_io.h"
+#include "schema.h"
 
 namespace caveman::mem {
 namespace {
 
 using mcp::Tool;
 using mcp::ToolResult;
+namespace schema = mcp::schema;
 
 // The text's cap is in bytes (validate_text → cave_memory_too_large), not characters.
 constexpr std::size_t kNoCharLimit = static_cast<std::size_t>(-1);
@@ -166,24 +168,19 @@ mcp::Json tags_schema(const char* description) {
                    {"description", description}};
 }
 
-mcp::Json nullable(const char* type) { return mcp::Json{{"type", mcp::Json::array({type, "null"})}}; }
+mcp::Json string_list() { return mcp::Json{{"type", "array"}, {"items", {{"type", "string"}}}}; }
 
 mcp::Json memory_schema() {
-  return mcp::Json{
-      {"type", "object"},
-      {"properties",
-       {{"id", {{"type", "string"}}},
-        {"text", {{"type", "string"}}},
-        {"created_at", {{"type", "string"}}},
-        {"valid_from", {{"type", "string"}}},
-        {"valid_until", nullable("string")},
-        {"supersedes", nullable("string")},
-        {"superseded_by", nullable("string")},
-        {"project", nullable("string")},
-        {"tags", {{"type", "array"}, {"items", {{"type", "string"}}}}},
-        {"current", {{"type", "boolean"}}}}},
-      {"required", mcp::Json::array({"id", "text", "created_at", "valid_from", "valid_until", "supersedes",
-                                     "superseded_by", "project", "tags", "current"})}};
+  return schema::object({{"id", "string"},
+                         {"text", "string"},
+                         {"created_at", "string"},
+                         {"valid_from", "string"},
+                         {"valid_until", schema::nullable("string")},
+                         {"supersedes", schema::nullable("string")},
+                         {"superseded_by", schema::nullable("string")},
+                         {"project", schema::nullable("string")},
+                         {"tags", string_list()},
+                         {"current", "boolean"}});
 }
 
 Tool remember_tool(std::shared_ptr<ServiceHandle> service) {
@@ -201,14 +198,8 @@ Tool remember_tool(std::shared_ptr<ServiceHandle> service) {
         {"tags", tags_schema("Optional tags (lowercased).")}}},
       {"required", mcp::Json::array({"text"})},
       {"additionalProperties", false}};
-  t.output_schema = mcp::Json{
-      {"type", "object"},
-      {"properties",
-       {{"id", {{"type", "string"}}},
-        {"created_at", {{"type", "string"}}},
-        {"created", {{"type", "boolean"}}},
-        {"basis", {{"type", "string"}}}}},
-      {"required", mcp::Json::array({"id", "created_at", "created", "basis"})}};
+  t.output_schema = schema::object(
+      {{"id", "string"}, {"created_at", "string"}, {"created", "boolean"}, {"basis", "string"}});
   t.annotations = annotations(false, false, true);
   t.handler = [service](const mcp::Json& args, const mcp::CallContext&) {
     Args a(args);
@@ -253,32 +244,23 @@ Tool recall_tool(std::shared_ptr<ServiceHandle> service) {
                        {"description", "Minimum BM25 score."}}}}},
       {"required", mcp::Json::array({"query"})},
       {"additionalProperties", false}};
-  mcp::Json hit = mcp::Json{
-      {"type", "object"},
-      {"properties",
-       {{"id", {{"type", "string"}}},
-        {"text", {{"type", "string"}}},
-        {"score", {{"type", "number"}}},
-        {"tokens_added", {{"type", "integer"}}},
-        {"basis", {{"type", "string"}}},
-        {"recovery_handle", nullable("string")},
-        {"truncated", {{"type", "boolean"}}},
-        {"created_at", {{"type", "string"}}},
-        {"project", nullable("string")},
-        {"tags", {{"type", "array"}, {"items", {{"type", "string"}}}}},
-        {"error", {{"type", "string"}}}}},
-      {"required", mcp::Json::array({"id", "text", "score", "tokens_added", "basis", "recovery_handle",
-                                     "truncated", "created_at", "project", "tags"})}};
-  t.output_schema = mcp::Json{
-      {"type", "object"},
-      {"properties",
-       {{"notice", {{"type", "string"}}},
-        {"hits", {{"type", "array"}, {"items", hit}}},
-        {"token_budget", {{"type", "integer"}}},
-        {"tokens_used", {{"type", "integer"}}},
-        {"candidates", {{"type", "integer"}}},
-        {"basis", {{"type", "string"}}}}},
-      {"required", mcp::Json::array({"notice", "hits", "token_budget", "tokens_used", "candidates", "basis"})}};
+  mcp::Json hit = schema::object({{"id", "string"},
+                                  {"text", "string"},
+                                  {"score", "number"},
+                                  {"tokens_added", "integer"},
+                                  {"basis", "string"},
+                                  {"recovery_handle", schema::nullable("string")},
+                                  {"truncated", "boolean"},
+                                  {"created_at", "string"},
+                                  {"project", schema::nullable("string")},
+                                  {"tags", string_list()},
+                                  {"error", "string", false}});
+  t.output_schema = schema::object({{"notice", "string"},
+                                    {"hits", {{"type", "array"}, {"items", hit}}},
+                                    {"token_budget", "integer"},
+                                    {"tokens_used", "integer"},
+                                    {"candidates", "integer"},
+                                    {"basis", "string"}});
   t.annotations = annotations(true, false, true);
   t.handler = [service](const mcp::Json& args, const mcp::CallContext&) {
     Args a(args);
@@ -323,14 +305,8 @@ Tool supersede_tool(std::shared_ptr<ServiceHandle> service) {
         {"tags", tags_schema("New tags (default: inherited).")}}},
       {"required", mcp::Json::array({"id", "text"})},
       {"additionalProperties", false}};
-  t.output_schema = mcp::Json{
-      {"type", "object"},
-      {"properties",
-       {{"id", {{"type", "string"}}},
-        {"supersedes", {{"type", "string"}}},
-        {"created_at", {{"type", "string"}}},
-        {"basis", {{"type", "string"}}}}},
-      {"required", mcp::Json::array({"id", "supersedes", "created_at", "basis"})}};
+  t.output_schema = schema::object(
+      {{"id", "string"}, {"supersedes", "string"}, {"created_at", "string"}, {"basis", "string"}});
   t.annotations = annotations(false, false, false);
   t.handler = [service](const mcp::Json& args, const mcp::CallContext&) {
     Args a(args);
@@ -364,13 +340,9 @@ Tool history_tool(std::shared_ptr<ServiceHandle> service) {
                              {"properties", {{"id", id_schema("Any version's id.")}}},
                              {"required", mcp::Json::array({"id"})},
                              {"additionalProperties", false}};
-  t.output_schema = mcp::Json{
-      {"type", "object"},
-      {"properties",
-       {{"notice", {{"type", "string"}}},
-        {"history", {{"type", "array"}, {"items", memory_schema()}}},
-        {"basis", {{"type", "string"}}}}},
-      {"required", mcp::Json::array({"notice", "history", "basis"})}};
+  t.output_schema = schema::object({{"notice", "string"},
+                                    {"history", {{"type", "array"}, {"items", memory_schema()}}},
+                                    {"basis", "string"}});
   t.annotations = annotations(true, false, true);
   t.handler = [service](const mcp::Json& args, const mcp::CallContext&) {
     Args a(args);
@@ -400,10 +372,8 @@ Tool forget_tool(std::shared_ptr<ServiceHandle> service) {
                              {"properties", {{"id", id_schema("The memory version to delete.")}}},
                              {"required", mcp::Json::array({"id"})},
                              {"additionalProperties", false}};
-  t.output_schema = mcp::Json{
-      {"type", "object"},
-      {"properties", {{"forgotten", {{"type", "boolean"}}}, {"recovery_copies_removed", {{"type", "integer"}}}}},
-      {"required", mcp::Json::array({"forgotten", "recovery_copies_removed"})}};
+  t.output_schema =
+      schema::object({{"forgotten", "boolean"}, {"recovery_copies_removed", "integer"}});
   t.annotations = annotations(false, true, true);
   t.handler = [service](const mcp::Json& args, const mcp::CallContext&) {
     Args a(args);

@@ -38,6 +38,12 @@ Status parse_count(std::string_view text, std::string_view what, std::int64_t mi
   return Status::Ok();
 }
 
+// The count in environment variable `name` into `*out` when it is set (parse_count's checks).
+Status env_count(const EnvLookup& env, std::string_view name, std::int64_t min, std::int64_t* out) {
+  std::optional<std::string> v = env(name);
+  return v ? parse_count(*v, name, min, out) : Status::Ok();
+}
+
 std::string scalar(const YAML::Node& node) {
   return node && node.IsScalar() ? node.Scalar() : std::string();
 }
@@ -189,27 +195,16 @@ Result<Config> parse_config(std::string_view yaml, const EnvLookup& env, std::st
   config.listen_port = listen.port;
 
   config.recovery_via_mcp = env("CAVEMAN_RECOVERY").value_or("") == "mcp";
-  if (auto v = env("CAVE_MAX_REQUEST_BYTES")) {
-    CAVEMAN_RETURN_IF_ERROR(parse_count(*v, "CAVE_MAX_REQUEST_BYTES", 1, &config.max_request_bytes));
-  }
-  if (auto v = env("CAVE_GATEWAY_UPSTREAM_TIMEOUT_MS")) {
-    CAVEMAN_RETURN_IF_ERROR(
-        parse_count(*v, "CAVE_GATEWAY_UPSTREAM_TIMEOUT_MS", 1, &config.upstream_timeout_ms));
-  }
-  if (auto v = env("CAVE_GATEWAY_CONNECT_TIMEOUT_MS")) {
-    CAVEMAN_RETURN_IF_ERROR(
-        parse_count(*v, "CAVE_GATEWAY_CONNECT_TIMEOUT_MS", 1, &config.connect_timeout_ms));
-  }
-  if (auto v = env("CAVEMAN_COMPRESS_MIN_BYTES")) {
-    CAVEMAN_RETURN_IF_ERROR(parse_count(*v, "CAVEMAN_COMPRESS_MIN_BYTES", 1, &config.min_bytes));
-  }
-  if (auto v = env("CAVEMAN_COMPRESS_BUDGET_TOKENS")) {
-    CAVEMAN_RETURN_IF_ERROR(parse_count(*v, "CAVEMAN_COMPRESS_BUDGET_TOKENS", 0, &config.budget_tokens));
-  }
-  if (auto v = env("CAVEMAN_COMPRESS_MIN_SAVING_TOKENS")) {
-    CAVEMAN_RETURN_IF_ERROR(
-        parse_count(*v, "CAVEMAN_COMPRESS_MIN_SAVING_TOKENS", 0, &config.min_saving_tokens));
-  }
+  CAVEMAN_RETURN_IF_ERROR(env_count(env, "CAVE_MAX_REQUEST_BYTES", 1, &config.max_request_bytes));
+  CAVEMAN_RETURN_IF_ERROR(
+      env_count(env, "CAVE_GATEWAY_UPSTREAM_TIMEOUT_MS", 1, &config.upstream_timeout_ms));
+  CAVEMAN_RETURN_IF_ERROR(
+      env_count(env, "CAVE_GATEWAY_CONNECT_TIMEOUT_MS", 1, &config.connect_timeout_ms));
+  CAVEMAN_RETURN_IF_ERROR(env_count(env, "CAVEMAN_COMPRESS_MIN_BYTES", 1, &config.min_bytes));
+  CAVEMAN_RETURN_IF_ERROR(
+      env_count(env, "CAVEMAN_COMPRESS_BUDGET_TOKENS", 0, &config.budget_tokens));
+  CAVEMAN_RETURN_IF_ERROR(
+      env_count(env, "CAVEMAN_COMPRESS_MIN_SAVING_TOKENS", 0, &config.min_saving_tokens));
   if (auto v = env("CAVEMAN_CANARY_PERCENT")) {
     std::int64_t p = 0;
     CAVEMAN_RETURN_IF_ERROR(parse_count(*v, "CAVEMAN_CANARY_PERCENT", 0, &p));
@@ -224,9 +219,8 @@ Result<Config> parse_config(std::string_view yaml, const EnvLookup& env, std::st
     CAVEMAN_RETURN_IF_ERROR(parse_count(*v, "CAVEMAN_PROXY_THREADS", 1, &n));
     config.worker_threads = static_cast<int>(std::min<std::int64_t>(n, 4096));
   }
-  if (auto v = env("CAVEMAN_SHUTDOWN_GRACE_MS")) {
-    CAVEMAN_RETURN_IF_ERROR(parse_count(*v, "CAVEMAN_SHUTDOWN_GRACE_MS", 0, &config.shutdown_grace_ms));
-  }
+  CAVEMAN_RETURN_IF_ERROR(
+      env_count(env, "CAVEMAN_SHUTDOWN_GRACE_MS", 0, &config.shutdown_grace_ms));
   config.ssrf_allowlist = env("CAVE_SSRF_ALLOWLIST").value_or("");
   // Lowercase first, as curl reads them.
   std::optional<std::string> proxy = env("https_proxy");

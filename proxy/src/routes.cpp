@@ -88,6 +88,14 @@ std::string base_path(std::string_view base_url) {
   return url ? url->path : std::string();
 }
 
+// The upstream of a built-in provider's route: `path` (its provider prefix removed) under the
+// configured base URL of route->provider.
+Status fill_provider_upstream(const Config& config, std::string_view path, std::string_view query,
+                              Route* route) {
+  std::string base = base_url_for(config, std::string(provider_name(route->provider)));
+  return fill_upstream(base, base_path(base) + std::string(path), query, route);
+}
+
 Endpoint openai_endpoint(std::string_view path) {
   if (ends_with(path, "/chat/completions")) return Endpoint::kChatCompletions;
   if (ends_with(path, "/responses")) return Endpoint::kResponses;
@@ -149,9 +157,7 @@ Result<Route> match_route(std::string_view method, std::string_view target, cons
     if (p == "/v1/messages" || p == "/v1/messages/count_tokens") {
       route.provider = Provider::kAnthropic;
       route.endpoint = p == "/v1/messages" ? Endpoint::kMessages : Endpoint::kCountTokens;
-      std::string base = base_url_for(config, "anthropic");
-      std::string joined = base_path(base) + std::string(p);
-      CAVEMAN_RETURN_IF_ERROR(fill_upstream(base, joined, query, &route));
+      CAVEMAN_RETURN_IF_ERROR(fill_provider_upstream(config, p, query, &route));
       return route;
     }
   }
@@ -162,9 +168,7 @@ Result<Route> match_route(std::string_view method, std::string_view target, cons
     if (p == "/v1/chat/completions" || p == "/v1/responses" || p == "/v1/embeddings") {
       route.provider = Provider::kOpenAI;
       route.endpoint = openai_endpoint(p);
-      std::string base = base_url_for(config, "openai");
-      std::string joined = base_path(base) + std::string(p);
-      CAVEMAN_RETURN_IF_ERROR(fill_upstream(base, joined, query, &route));
+      CAVEMAN_RETURN_IF_ERROR(fill_provider_upstream(config, p, query, &route));
       return route;
     }
   }
@@ -187,9 +191,7 @@ Result<Route> match_route(std::string_view method, std::string_view target, cons
           route.provider = Provider::kGemini;
           route.endpoint = e;
           route.model = std::string(tail.substr(0, colon));
-          std::string base = base_url_for(config, "gemini");
-          std::string joined = base_path(base) + std::string(p);
-          CAVEMAN_RETURN_IF_ERROR(fill_upstream(base, joined, query, &route));
+          CAVEMAN_RETURN_IF_ERROR(fill_provider_upstream(config, p, query, &route));
           return route;
         }
       }

@@ -177,9 +177,16 @@ void link_children(std::vector<Record>& records) {
   }
 }
 
-// `records` without the dropped ones, parents remapped (a dropped parent leaves a root) and
-// children relinked.
-std::vector<Record> without(std::vector<Record> records, const std::vector<bool>& drop) {
+// Appends what a kept record becomes (itself, or records that take its place) to `out`.
+using Emit = void (*)(Record& r, std::vector<Record>& out);
+
+void emit_itself(Record& r, std::vector<Record>& out) { out.push_back(std::move(r)); }
+
+// `records` without the dropped ones, each kept one replaced by what `emit` appends; parents
+// are remapped to the first record their parent became (a dropped parent, or one that became
+// nothing, leaves a root) and children relinked.
+std::vector<Record> rebuilt(std::vector<Record> records, const std::vector<bool>& drop,
+                            Emit emit = emit_itself) {
   std::vector<int> remap(records.size(), -1);
   std::vector<Record> out;
   out.reserve(records.size());
@@ -188,11 +195,39 @@ std::vector<Record> without(std::vector<Record> records, const std::vector<bool>
     Record& r = records[i];
     r.parent = r.parent >= 0 ? remap[static_cast<std::size_t>(r.parent)] : -1;
     r.children.clear();
-    remap[i] = static_cast<int>(out.size());
-    out.push_back(std::move(r));
+    const std::size_t first = out.size();
+    emit(r, out);
+    if (out.size() > first) remap[i] = static_cast<int>(first);
   }
   link_children(out);
   return out;
+}
+
+// A text record as one record per line of its name (a '\n' in a StaticText name is a
+// rendered break: <pre> lines, <br>), blank lines left out; any other record as itself.
+void emit_text_lines(Record& r, std::vector<Record>& out) {
+  if (!r.is_text) {
+    out.push_back(std::move(r));
+    return;
+  }
+  std::string_view rest = r.name;
+  while (true) {
+    std::size_t nl = rest.find('\n');
+    std::string line = collapse_whitespace(rest.substr(0, nl));
+    if (!line.empty()) {
+      Record piece;
+      piece.parent = r.parent;
+      piece.node = r.node;
+      piece.depth = r.depth;
+      piece.role = "text";
+      piece.is_text = true;
+      piece.backend_id = r.backend_id;
+      piece.name = std::move(line);
+      out.push_back(std::move(piece));
+    }
+    if (nl == std::string_view::npos) break;
+    rest.remove_prefix(nl + 1);
+  }
 }
 
 }  // namespace
@@ -444,42 +479,8 @@ std::vector<Record> build_records(const std::vector<AxNode>& nodes) {
     }
     run_head = static_cast<int>(i);
   }
-  // Compact: drop removed records, remap parents, and split text at its line breaks (a
-  // '\n' in a StaticText name is a rendered break: <pre> lines, <br>), one record per line.
-  std::vector<int> remap(records.size(), -1);
-  std::vector<Record> out;
-  out.reserve(records.size());
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    if (removed[i]) continue;
-    Record& r = records[i];
-    r.parent = r.parent >= 0 ? remap[static_cast<std::size_t>(r.parent)] : -1;
-    r.children.clear();
-    if (!r.is_text) {
-      remap[i] = static_cast<int>(out.size());
-      out.push_back(std::move(r));
-      continue;
-    }
-    std::string_view rest = r.name;
-    while (true) {
-      std::size_t nl = rest.find('\n');
-      std::string line = collapse_whitespace(rest.substr(0, nl));
-      if (!line.empty()) {
-        Record piece;
-        piece.parent = r.parent;
-        piece.node = r.node;
-        piece.depth = r.depth;
-        piece.role = "text";
-        piece.is_text = true;
-        piece.backend_id = r.backend_id;
-        piece.name = std::move(line);
-        if (remap[i] < 0) remap[i] = static_cast<int>(out.size());
-        out.push_back(std::move(piece));
-      }
-      if (nl == std::string_view::npos) break;
-      rest.remove_prefix(nl + 1);
-    }
-  }
-  link_children(out);
+  // Compact: drop removed records, remap parents, and split text at its line breaks.
+  std::vector<Record> out = rebuilt(std::move(records), removed, emit_text_lines);
 
   // Records left with nothing to show (a caption or legend whose text moved to the table
   // or group name, an emptied row group) go too; interactive ones keep their uid line.
@@ -491,7 +492,7 @@ std::vector<Record> build_records(const std::vector<AxNode>& nodes) {
     empty[i] = !r.is_text && r.parent >= 0 && r.name.empty() && r.value.empty() &&
                !r.states.any() && r.uid.empty() && kids_empty;
   }
-  return without(std::move(out), empty);
+  return rebuilt(std::move(out), empty);
 }
 
 }  // namespace caveman::compress::a11y

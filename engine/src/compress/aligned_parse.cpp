@@ -63,21 +63,21 @@ std::optional<std::vector<std::string_view>> split_aligned_row(std::string_view 
     if (row.size() < 2 || !row.ends_with("|")) return std::nullopt;
     row.remove_suffix(1);
   }
-  std::vector<std::string_view> cells;
-  cells.reserve(rule.widths.size());
-  for (std::size_t c = 0; c < rule.widths.size(); ++c) {
-    const bool last = c + 1 == rule.widths.size();
-    std::size_t bar = last ? std::string_view::npos : row.find('|');
-    if (!last && bar == std::string_view::npos) return std::nullopt;
-    std::string_view cell = row.substr(0, bar);
-    if (last && cell.find('|') != std::string_view::npos) return std::nullopt;
-    std::size_t width = code_points(cell);
+  std::optional<std::vector<std::string_view>> cells = split_at_bars(row, rule.widths.size());
+  if (!cells) return std::nullopt;
+  for (std::size_t c = 0; c < cells->size(); ++c) {
+    const bool last = c + 1 == cells->size();
+    std::size_t width = code_points((*cells)[c]);
     if (width > rule.widths[c] || (width < rule.widths[c] && (!last || rule.right_border))) {
       return std::nullopt;
     }
-    cells.push_back(cell);
-    if (!last) row.remove_prefix(bar + 1);
   }
+  return cells;
+}
+
+std::optional<std::vector<std::string_view>> split_at_bars(std::string_view row, std::size_t n) {
+  std::vector<std::string_view> cells = text::split_all(row, '|');
+  if (cells.size() != n) return std::nullopt;
   return cells;
 }
 

@@ -36,6 +36,10 @@ std::optional<Rule> parse_rule(std::string_view line);
 // without a right border). nullopt otherwise.
 std::optional<std::vector<std::string_view>> split_aligned_row(std::string_view row, const Rule& rule);
 
+// `row` (borders removed) split at '|' into exactly `n` cells, unchecked for width; nullopt
+// for any other number of cells.
+std::optional<std::vector<std::string_view>> split_at_bars(std::string_view row, std::size_t n);
+
 // The first aligned table in `text` with ≥ 1 data row; nullopt when there is none.
 std::optional<AlignedTable> find_aligned_table(std::string_view text);
 

@@ -148,73 +148,60 @@ std::vector<code::Edit> keep_relevant_bodies(std::vector<code::Edit> edits, std:
   return out;
 }
 
-class CodeCompressor final : public Compressor {
- public:
-  std::string_view type() const override { return "code"; }
+std::optional<CompressorOutput> compress_parsed(code::Language lang, const code::CleanParse& parsed,
+                                                std::string_view input, std::string_view query) {
+  TSNode root = ts_tree_root_node(parsed.tree.get());
+  code::BodyScan scan = code::elide_bodies(lang, root, input);
+  std::vector<code::Edit> edits = keep_relevant_bodies(std::move(scan.edits), input, query);
+  if (scan.bodies == 0) edits = code::trim_doc_comments(lang, root, input);
+  if (edits.empty()) return std::nullopt;
+  std::string out = code::apply_edits(input, edits);
+  if (!code::parse_clean(lang, out)) return std::nullopt;  // never emit broken code
+  return output_of(std::move(out), "code");
+}
 
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view query) const override {
-    if (input.empty() || input.size() > code::kMaxParseBytes) return std::nullopt;
-    std::vector<code::Language> candidates = code::candidate_languages(input);
-    if (input.size() > kSingleGuessBytes && candidates.size() > 1) candidates.resize(1);
-    for (code::Language lang : candidates) {
-      std::unique_ptr<code::CleanParse> parsed = code::parse_clean(lang, input);
-      if (!parsed) continue;  // a syntax error under this grammar: try the next guess
-      // The first grammar that parses cleanly decides; a second one would see the same code.
-      return compress_parsed(lang, *parsed, input, query);
-    }
-    if (candidates.empty()) return std::nullopt;
-    return compress_slice(candidates.front(), input, query);
+// A Read with an offset or a limit starts and ends inside a construct, so no grammar parses
+// it cleanly. The whole functions between the cut edges still parse without error: only
+// their bodies are elided, every other byte (the broken edges too) stays as it was, so the
+// output is exactly as well-formed as the input. Taken only when the erroneous top-level
+// stretches are a small part of the text (kMaxSliceErrorShare).
+std::optional<CompressorOutput> compress_slice(code::Language lang, std::string_view input,
+                                               std::string_view query) {
+  code::TreePtr tree = code::parse_raw(lang, input);
+  if (!tree) return std::nullopt;
+  TSNode root = ts_tree_root_node(tree.get());
+  std::size_t broken = 0;
+  for (std::uint32_t i = 0; i < ts_node_child_count(root); ++i) {
+    TSNode child = ts_node_child(root, i);
+    if (ts_node_has_error(child)) broken += ts_node_end_byte(child) - ts_node_start_byte(child);
   }
+  if (static_cast<double>(broken) > kMaxSliceErrorShare * static_cast<double>(input.size())) {
+    return std::nullopt;
+  }
+  code::BodyScan scan = code::elide_bodies(lang, root, input);
+  std::vector<code::Edit> edits = keep_relevant_bodies(std::move(scan.edits), input, query);
+  if (edits.empty()) return std::nullopt;
+  return output_of(code::apply_edits(input, edits), "code");
+}
 
- private:
-  // A Read with an offset or a limit starts and ends inside a construct, so no grammar parses
-  // it cleanly. The whole functions between the cut edges still parse without error: only
-  // their bodies are elided, every other byte (the broken edges too) stays as it was, so the
-  // output is exactly as well-formed as the input. Taken only when the erroneous top-level
-  // stretches are a small part of the text (kMaxSliceErrorShare).
-  static std::optional<CompressorOutput> compress_slice(code::Language lang, std::string_view input,
-                                                        std::string_view query) {
-    code::TreePtr tree = code::parse_raw(lang, input);
-    if (!tree) return std::nullopt;
-    TSNode root = ts_tree_root_node(tree.get());
-    std::size_t broken = 0;
-    for (std::uint32_t i = 0; i < ts_node_child_count(root); ++i) {
-      TSNode child = ts_node_child(root, i);
-      if (ts_node_has_error(child)) broken += ts_node_end_byte(child) - ts_node_start_byte(child);
-    }
-    if (static_cast<double>(broken) > kMaxSliceErrorShare * static_cast<double>(input.size())) {
-      return std::nullopt;
-    }
-    code::BodyScan scan = code::elide_bodies(lang, root, input);
-    std::vector<code::Edit> edits = keep_relevant_bodies(std::move(scan.edits), input, query);
-    if (edits.empty()) return std::nullopt;
-    CompressorOutput result;
-    result.bytes = code::apply_edits(input, edits);
-    result.method = "code";
-    return result;
+std::optional<CompressorOutput> compress_code(std::string_view input, std::string_view query) {
+  if (input.empty() || input.size() > code::kMaxParseBytes) return std::nullopt;
+  std::vector<code::Language> candidates = code::candidate_languages(input);
+  if (input.size() > kSingleGuessBytes && candidates.size() > 1) candidates.resize(1);
+  for (code::Language lang : candidates) {
+    std::unique_ptr<code::CleanParse> parsed = code::parse_clean(lang, input);
+    if (!parsed) continue;  // a syntax error under this grammar: try the next guess
+    // The first grammar that parses cleanly decides; a second one would see the same code.
+    return compress_parsed(lang, *parsed, input, query);
   }
-
-  static std::optional<CompressorOutput> compress_parsed(code::Language lang,
-                                                         const code::CleanParse& parsed,
-                                                         std::string_view input,
-                                                         std::string_view query) {
-    TSNode root = ts_tree_root_node(parsed.tree.get());
-    code::BodyScan scan = code::elide_bodies(lang, root, input);
-    std::vector<code::Edit> edits = keep_relevant_bodies(std::move(scan.edits), input, query);
-    if (scan.bodies == 0) edits = code::trim_doc_comments(lang, root, input);
-    if (edits.empty()) return std::nullopt;
-    std::string out = code::apply_edits(input, edits);
-    if (!code::parse_clean(lang, out)) return std::nullopt;  // never emit broken code
-    CompressorOutput result;
-    result.bytes = std::move(out);
-    result.method = "code";
-    return result;
-  }
-};
+  if (candidates.empty()) return std::nullopt;
+  return compress_slice(candidates.front(), input, query);
+}
 
 }  // namespace
 
-std::unique_ptr<Compressor> make_code_compressor() { return std::make_unique<CodeCompressor>(); }
+std::unique_ptr<Compressor> make_code_compressor() {
+  return make_compressor("code", compress_code);
+}
 
 }  // namespace caveman::compress

@@ -2,12 +2,34 @@
 #ifndef CAVEMAN_COMPRESS_COMPRESSORS_H_
 #define CAVEMAN_COMPRESS_COMPRESSORS_H_
 
+#include <functional>
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "caveman/compressor.h"
 #include "caveman/tokens.h"
 
 namespace caveman::compress {
+
+// One compressor's whole algorithm: a pure function of the input and the query hint, safe to
+// call concurrently (Compressor's contract).
+using CompressFn =
+    std::function<std::optional<CompressorOutput>(std::string_view input, std::string_view query)>;
+
+// A compressor of registry key `type` (safety class S4, no token budget) that runs `compress`:
+// the class every compressor shares, so that each compressor file holds only its algorithm.
+std::unique_ptr<Compressor> make_compressor(std::string_view type, CompressFn compress);
+
+// `bytes` under `method` (empty: the compressor's type), as lossless as the safety class says.
+inline CompressorOutput output_of(std::string bytes, std::string method = {}) {
+  CompressorOutput out;
+  out.bytes = std::move(bytes);
+  out.method = std::move(method);
+  return out;
+}
 
 std::unique_ptr<Compressor> make_json_compressor();
 std::unique_ptr<Compressor> make_log_compressor();

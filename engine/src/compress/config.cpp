@@ -10,8 +10,7 @@
 #include "compress/compressors.h"
 #include "compress/config_parse.h"
 #include "compress/elide_lines.h"
-#include "compress/redundancy.h"
-#include "text/bm25.h"
+#include "compress/keep_policy.h"
 #include "text/lines.h"
 #include "text/utf8.h"
 #include "text/words.h"
@@ -19,12 +18,9 @@
 namespace caveman::compress {
 namespace {
 
-constexpr std::size_t kMinLines = 14;
-constexpr std::size_t kKeepHead = 3;
-constexpr std::size_t kKeepTail = 2;
-constexpr int kQueryLimit = 16;
+constexpr KeepPolicy kKeep{.min_units = 14, .head = 3, .tail = 2, .query_limit = 16};
 constexpr std::size_t kChildLines = 8;
-constexpr std::string_view kReentryNeedle = "config lines elided (caveman)";
+constexpr std::string_view kMarkerWhat = "config lines";
 
 bool has_problem_word(std::string_view line) {
   return text::contains_word_ci(line, {"error", "fail", "failed", "fatal", "panic", "exception",
@@ -113,104 +109,99 @@ void expand_toml(const std::vector<ConfigLineInfo>& info, std::vector<bool>& kee
   keep = std::move(out);
 }
 
-class ConfigCompressor final : public Compressor {
- public:
-  std::string_view type() const override { return "config"; }
+// Content indentation of the block scalar holding line `i`: that of its first non-blank
+// content line.
+std::size_t block_indent(const std::vector<std::string_view>& lines,
+                         const std::vector<ConfigLineInfo>& info, std::size_t i) {
+  std::size_t first = i;
+  for (std::size_t j = i; j-- > 0;) {
+    if (info[j].kind == ConfigLine::kBlank) continue;
+    if (info[j].kind != ConfigLine::kBlockContent) break;
+    first = j;
+  }
+  std::string_view l = lines[first];
+  std::size_t k = 0;
+  while (k < l.size() && (l[k] == ' ' || l[k] == '\t')) ++k;
+  return k;
+}
 
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view query) const override {
-    if (input.find(kReentryNeedle) != std::string_view::npos) return std::nullopt;
-    std::optional<ConfigShape> shape = classify_config(input);
-    if (!shape) return std::nullopt;
-    const bool yaml = shape->kind == ConfigKind::kYaml;
-    text::Lines split = text::split_lines(input);
-    const std::vector<std::string_view>& lines = split.lines;
-    const std::size_t n = lines.size();
-    if (n < kMinLines) return std::nullopt;
-    std::vector<ConfigLineInfo> info = classify_config_lines(lines);
-
-    std::size_t comments = 0, active = 0;
-    for (const ConfigLineInfo& li : info) {
-      comments += li.kind == ConfigLine::kComment;
-      active += is_active(li.kind);
+// The marker for the `run` lines from `first`, a comment. Inside a YAML block scalar it must
+// sit at the block's indentation, or it would end the scalar; elsewhere a comment may start in
+// column 0. The run is inside a block when its first non-blank line, or the first non-blank
+// line after it, is block content.
+std::string run_marker(const std::vector<std::string_view>& lines,
+                       const std::vector<ConfigLineInfo>& info, bool yaml, std::size_t first,
+                       std::size_t run) {
+  std::string marker = "# " + count_marker(run, kMarkerWhat);
+  if (!yaml) return marker;
+  const std::size_t n = lines.size();
+  auto first_non_blank = [&](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to; ++i) {
+      if (info[i].kind != ConfigLine::kBlank) return i;
     }
-    // Beyond the original: in a commented template (more comment lines than settings, as in
-    // postgresql.conf or a documented values.yaml) the effective settings are the signal,
-    // so every one of them is kept and only commentary is elided.
-    const bool template_like = comments > active;
+    return to;
+  };
+  std::size_t inside = first_non_blank(first, first + run);
+  if (inside == first + run || info[inside].kind != ConfigLine::kBlockContent) {
+    inside = first_non_blank(first + run, n);
+  }
+  if (inside < n && info[inside].kind == ConfigLine::kBlockContent) {
+    marker.insert(0, block_indent(lines, info, inside), ' ');
+  }
+  return marker;
+}
 
-    std::vector<bool> keep(n, false);
-    for (std::size_t i = 0; i < n; ++i) {
-      std::string_view l = lines[i];
-      std::string_view t = text::trim_ascii(l);
-      bool k = i < kKeepHead || i + kKeepTail >= n || has_problem_word(l);
-      if (yaml && info[i].kind == ConfigLine::kYamlKey && yaml_indent(l) == 0) k = true;
-      if (yaml && (t == "---" || t == "...")) k = true;  // document boundaries
-      if (template_like && is_active(info[i].kind)) k = true;
-      keep[i] = k;
-    }
-    text::keep_query_relevant(lines, query, keep, kQueryLimit);
-    keep_non_redundant(lines, keep);
-    if (yaml) {
-      expand_yaml(lines, info, keep);
-    } else {
-      expand_toml(info, keep);
-    }
+std::optional<CompressorOutput> compress_config(std::string_view input, std::string_view query) {
+  if (has_count_marker(input, kMarkerWhat)) return std::nullopt;
+  std::optional<ConfigShape> shape = classify_config(input);
+  if (!shape) return std::nullopt;
+  const bool yaml = shape->kind == ConfigKind::kYaml;
+  text::Lines split = text::split_lines(input);
+  const std::vector<std::string_view>& lines = split.lines;
+  const std::size_t n = lines.size();
+  if (n < kKeep.min_units) return std::nullopt;
+  std::vector<ConfigLineInfo> info = classify_config_lines(lines);
 
-    ElidedLines out = elide_runs(
-        lines, keep, split.trailing_newline, split.crlf_majority,
-        [&](std::size_t first, std::size_t run) {
-          std::string marker = "# " + count_marker(run, "config lines");
-          // Inside a YAML block scalar the marker must sit at the block's indentation, or
-          // it would end the scalar; elsewhere a comment may start in column 0. The run is
-          // inside a block when its first non-blank line, or the first non-blank line after
-          // it, is block content.
-          if (yaml) {
-            auto first_non_blank = [&](std::size_t from, std::size_t to) {
-              for (std::size_t i = from; i < to; ++i) {
-                if (info[i].kind != ConfigLine::kBlank) return i;
-              }
-              return to;
-            };
-            std::size_t inside = first_non_blank(first, first + run);
-            if (inside == first + run || info[inside].kind != ConfigLine::kBlockContent) {
-              inside = first_non_blank(first + run, n);
-            }
-            if (inside < n && info[inside].kind == ConfigLine::kBlockContent) {
-              marker.insert(0, block_indent(lines, info, inside), ' ');
-            }
-          }
-          return marker;
-        });
-    if (out.markers == 0 || out.text.size() >= input.size()) return std::nullopt;
-    if (yaml && !yaml_parses(out.text)) return std::nullopt;
-    CompressorOutput result;
-    result.bytes = std::move(out.text);
-    return result;
+  std::size_t comments = 0, active = 0;
+  for (const ConfigLineInfo& li : info) {
+    comments += li.kind == ConfigLine::kComment;
+    active += is_active(li.kind);
+  }
+  // Beyond the original: in a commented template (more comment lines than settings, as in
+  // postgresql.conf or a documented values.yaml) the effective settings are the signal,
+  // so every one of them is kept and only commentary is elided.
+  const bool template_like = comments > active;
+
+  std::vector<bool> keep(n, false);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::string_view l = lines[i];
+    std::string_view t = text::trim_ascii(l);
+    bool k = kKeep.at_ends(i, n) || has_problem_word(l);
+    if (yaml && info[i].kind == ConfigLine::kYamlKey && yaml_indent(l) == 0) k = true;
+    if (yaml && (t == "---" || t == "...")) k = true;  // document boundaries
+    if (template_like && is_active(info[i].kind)) k = true;
+    keep[i] = k;
+  }
+  keep_relevant_and_novel(lines, query, kKeep, keep);
+  if (yaml) {
+    expand_yaml(lines, info, keep);
+  } else {
+    expand_toml(info, keep);
   }
 
- private:
-  // Content indentation of the block scalar holding line `i`: that of its first non-blank
-  // content line.
-  static std::size_t block_indent(const std::vector<std::string_view>& lines,
-                                  const std::vector<ConfigLineInfo>& info, std::size_t i) {
-    std::size_t first = i;
-    for (std::size_t j = i; j-- > 0;) {
-      if (info[j].kind == ConfigLine::kBlank) continue;
-      if (info[j].kind != ConfigLine::kBlockContent) break;
-      first = j;
-    }
-    std::string_view l = lines[first];
-    std::size_t k = 0;
-    while (k < l.size() && (l[k] == ' ' || l[k] == '\t')) ++k;
-    return k;
-  }
-};
+  ElidedLines out = elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
+                               [&](std::size_t first, std::size_t run) {
+                                 return run_marker(lines, info, yaml, first, run);
+                               });
+  if (out.markers == 0 || out.text.size() >= input.size()) return std::nullopt;
+  if (yaml && !yaml_parses(out.text)) return std::nullopt;
+  return output_of(std::move(out.text));
+}
 
 }  // namespace
 
 std::unique_ptr<Compressor> make_config_compressor() {
-  return std::make_unique<ConfigCompressor>();
+  return make_compressor("config", compress_config);
 }
 
 }  // namespace caveman::compress

@@ -385,80 +385,76 @@ bool write_word_diffs(Kept& out, const diff::Parsed& p, const tokens::Counter& c
   return any;
 }
 
-class DiffCompressor final : public Compressor {
- public:
-  explicit DiffCompressor(const tokens::Counter& counter) : counter_(&counter) {}
-  std::string_view type() const override { return "diff"; }
+// The query is ignored; `counter` prices word-diff lines (write_word_diffs).
+std::optional<CompressorOutput> compress_diff(std::string_view input,
+                                              const tokens::Counter& counter) {
+  if (!text::is_valid_utf8(input)) return std::nullopt;
+  text::Lines split = text::split_lines(input);
+  const std::vector<std::string_view>& lines = split.lines;
+  if (lines.size() < kMinLines) return std::nullopt;
+  diff::Parsed parsed = diff::parse(lines);
+  Plan plan = plan_diff(lines, parsed);
+  const std::size_t n = lines.size();
 
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view /*query*/) const override {
-    if (!text::is_valid_utf8(input)) return std::nullopt;
-    text::Lines split = text::split_lines(input);
-    const std::vector<std::string_view>& lines = split.lines;
-    if (lines.size() < kMinLines) return std::nullopt;
-    diff::Parsed parsed = diff::parse(lines);
-    Plan plan = plan_diff(lines, parsed);
-    const std::size_t n = lines.size();
-
-    Kept kept;
-    std::vector<std::string>& out = kept.lines;
-    out.reserve(n);
-    bool dropped_any = false;
-    for (std::size_t i = 0; i < n;) {
-      if (plan.in_body[i]) {
-        if (!plan.body[i].empty()) {
-          out.push_back(text::marker_line(plan.body[i], split.crlf_majority));
-          kept.source.push_back(kNone);
-          dropped_any = true;
-        }
-        ++i;
-        continue;
-      }
-      if (plan.keep[i]) {
-        out.emplace_back(lines[i]);
-        kept.source.push_back(i);
-        ++i;
-        continue;
-      }
-      // A run of one kind (context, added or removed) and one note.
-      Kind k = parsed.kinds[i];
-      std::size_t note = plan.note[i];
-      std::size_t j = i;
-      std::size_t run_bytes = 0;
-      while (j < n && !plan.keep[j] && !plan.in_body[j] && parsed.kinds[j] == k && plan.note[j] == note) {
-        run_bytes += lines[j++].size() + 1;
-      }
-      std::string marker = text::marker_line(
-          diff::run_marker(k, static_cast<std::int64_t>(j - i), plan.notes[note]), split.crlf_majority);
-      // Worth eliding (as docs/spec/markers.md#worth-eliding has it for short runs): the marker is
-      // at most half the run.
-      if (2 * (marker.size() + 1) <= run_bytes) {
-        out.push_back(std::move(marker));
+  Kept kept;
+  std::vector<std::string>& out = kept.lines;
+  out.reserve(n);
+  bool dropped_any = false;
+  for (std::size_t i = 0; i < n;) {
+    if (plan.in_body[i]) {
+      if (!plan.body[i].empty()) {
+        out.push_back(text::marker_line(plan.body[i], split.crlf_majority));
         kept.source.push_back(kNone);
         dropped_any = true;
-      } else {
-        for (std::size_t x = i; x < j; ++x) {
-          out.emplace_back(lines[x]);
-          kept.source.push_back(x);
-        }
       }
-      i = j;
+      ++i;
+      continue;
     }
-    const bool paired_any = write_word_diffs(kept, parsed, *counter_);
-    if (!dropped_any && !paired_any) return std::nullopt;
-    std::string result = text::join_lines(out, split.trailing_newline);
-    if (result.size() >= input.size()) return std::nullopt;
-    return CompressorOutput{std::move(result), "diff", std::nullopt, {}};
+    if (plan.keep[i]) {
+      out.emplace_back(lines[i]);
+      kept.source.push_back(i);
+      ++i;
+      continue;
+    }
+    // A run of one kind (context, added or removed) and one note.
+    Kind k = parsed.kinds[i];
+    std::size_t note = plan.note[i];
+    std::size_t j = i;
+    std::size_t run_bytes = 0;
+    while (j < n && !plan.keep[j] && !plan.in_body[j] && parsed.kinds[j] == k &&
+           plan.note[j] == note) {
+      run_bytes += lines[j++].size() + 1;
+    }
+    std::string marker =
+        text::marker_line(diff::run_marker(k, static_cast<std::int64_t>(j - i), plan.notes[note]),
+                          split.crlf_majority);
+    // Worth eliding (as docs/spec/markers.md#worth-eliding has it for short runs): the marker is
+    // at most half the run.
+    if (2 * (marker.size() + 1) <= run_bytes) {
+      out.push_back(std::move(marker));
+      kept.source.push_back(kNone);
+      dropped_any = true;
+    } else {
+      for (std::size_t x = i; x < j; ++x) {
+        out.emplace_back(lines[x]);
+        kept.source.push_back(x);
+      }
+    }
+    i = j;
   }
-
- private:
-  const tokens::Counter* counter_;
-};
+  const bool paired_any = write_word_diffs(kept, parsed, counter);
+  if (!dropped_any && !paired_any) return std::nullopt;
+  std::string result = text::join_lines(out, split.trailing_newline);
+  if (result.size() >= input.size()) return std::nullopt;
+  return CompressorOutput{std::move(result), "diff", std::nullopt, {}};
+}
 
 }  // namespace
 
 std::unique_ptr<Compressor> make_diff_compressor(const tokens::Counter& counter) {
-  return std::make_unique<DiffCompressor>(counter);
+  return make_compressor("diff", [&counter](std::string_view input, std::string_view /*query*/) {
+    return compress_diff(input, counter);
+  });
 }
 
 }  // namespace caveman::compress

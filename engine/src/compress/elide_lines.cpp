@@ -3,14 +3,29 @@
 #include "text/lines.h"
 
 namespace caveman::compress {
+namespace {
+
+// What follows `what` in every count marker; the text after it differs (" …", ": facts …").
+constexpr std::string_view kElided = " elided (caveman)";
+
+}  // namespace
 
 std::string count_marker(std::size_t n, std::string_view what) {
   std::string out = "… ";
   out += std::to_string(n);
   out += ' ';
   out += what;
-  out += " elided (caveman) …";
+  out += kElided;
+  out += " …";
   return out;
+}
+
+bool has_count_marker(std::string_view text, std::string_view what) {
+  for (std::size_t at = text.find(what); at != std::string_view::npos;
+       at = text.find(what, at + 1)) {
+    if (text.substr(at + what.size()).starts_with(kElided)) return true;
+  }
+  return false;
 }
 
 ElidedLines elide_runs(const std::vector<std::string_view>& lines, const std::vector<bool>& keep,

@@ -15,21 +15,17 @@ namespace {
 
 constexpr std::size_t kMinOutput = 200;  // shorter extracts are too thin to replace a page
 
-class HtmlCompressor final : public Compressor {
- public:
-  std::string_view type() const override { return "html"; }
-
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view /*query*/) const override {
-    std::optional<std::string> text = html::extract_article(input);
-    if (text) text = elide_repeated_paragraphs(elide_licence_text(*text));
-    if (!text || text->size() < kMinOutput || text->size() >= input.size()) return std::nullopt;
-    return CompressorOutput{std::move(*text), "html", std::nullopt, {}};
-  }
-};
+std::optional<CompressorOutput> compress_html(std::string_view input, std::string_view /*query*/) {
+  std::optional<std::string> text = html::extract_article(input);
+  if (text) text = elide_repeated_paragraphs(elide_licence_text(*text));
+  if (!text || text->size() < kMinOutput || text->size() >= input.size()) return std::nullopt;
+  return CompressorOutput{std::move(*text), "html", std::nullopt, {}};
+}
 
 }  // namespace
 
-std::unique_ptr<Compressor> make_html_compressor() { return std::make_unique<HtmlCompressor>(); }
+std::unique_ptr<Compressor> make_html_compressor() {
+  return make_compressor("html", compress_html);
+}
 
 }  // namespace caveman::compress

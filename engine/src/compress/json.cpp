@@ -64,9 +64,7 @@ Fields unit_fields(const json::Value& v, const std::string* key) {
     Fields members = json_element_fields(v);
     f.insert(f.end(), std::make_move_iterator(members.begin()),
              std::make_move_iterator(members.end()));
-  } else if (v.is_string() && !v.text.empty()) {
-    f.emplace_back(std::string(kValueField), v.text);
-  } else if (v.is_number()) {
+  } else if ((v.is_string() && !v.text.empty()) || v.is_number()) {
     f.emplace_back(std::string(kValueField), v.text);
   } else if (v.is_bool()) {
     f.emplace_back(std::string(kValueField), v.boolean ? "true" : "false");
@@ -269,31 +267,24 @@ json::Value* first_marker(json::Value& root) {
   return nullptr;
 }
 
-class JsonCompressor final : public Compressor {
- public:
-  std::string_view type() const override { return "json"; }
-
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view query) const override {
-    std::optional<json::Value> root = json::parse(input);
-    if (!root || contains_marker(*root)) return std::nullopt;
-    Transformer t(query, 8 * input.size() + (1u << 20));
-    t.transform(*root);
-    if (!t.collapsed()) return std::nullopt;  // re-serialisation alone is never claimed
-    if (t.elided_bytes() >= kNoteMinElidedBytes) {
-      if (json::Value* m = first_marker(*root)) {
-        m->add(std::string(kNoteKey), json::Value::string(elision_note("elements")));
-      }
+std::optional<CompressorOutput> compress_json(std::string_view input, std::string_view query) {
+  std::optional<json::Value> root = json::parse(input);
+  if (!root || contains_marker(*root)) return std::nullopt;
+  Transformer t(query, 8 * input.size() + (1u << 20));
+  t.transform(*root);
+  if (!t.collapsed()) return std::nullopt;  // re-serialisation alone is never claimed
+  if (t.elided_bytes() >= kNoteMinElidedBytes) {
+    if (json::Value* m = first_marker(*root)) {
+      m->add(std::string(kNoteKey), json::Value::string(elision_note("elements")));
     }
-    CompressorOutput out;
-    out.bytes = json::to_compact(*root);
-    out.method = "elision";
-    return out;
   }
-};
+  return output_of(json::to_compact(*root), "elision");
+}
 
 }  // namespace
 
-std::unique_ptr<Compressor> make_json_compressor() { return std::make_unique<JsonCompressor>(); }
+std::unique_ptr<Compressor> make_json_compressor() {
+  return make_compressor("json", compress_json);
+}
 
 }  // namespace caveman::compress

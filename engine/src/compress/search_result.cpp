@@ -5,8 +5,7 @@
 
 #include "compress/compressors.h"
 #include "compress/elide_lines.h"
-#include "compress/redundancy.h"
-#include "text/bm25.h"
+#include "compress/keep_policy.h"
 #include "text/lines.h"
 #include "text/utf8.h"
 #include "text/words.h"
@@ -14,13 +13,9 @@
 namespace caveman::compress {
 namespace {
 
-constexpr std::size_t kMinLines = 18;
-constexpr std::size_t kKeepHead = 8;
-constexpr std::size_t kKeepTail = 4;
-constexpr int kQueryLimit = 24;
+constexpr KeepPolicy kKeep{.min_units = 18, .head = 8, .tail = 4, .query_limit = 24};
 constexpr std::size_t kMaxPathBytes = 240;
 constexpr std::string_view kMarkerWhat = "search result lines";
-constexpr std::string_view kMarkerNeedle = "search result lines elided (caveman)";
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -45,41 +40,31 @@ bool has_problem_in_match(std::string_view line) {
                                                    "failure", "failed"});
 }
 
-class SearchResultCompressor final : public Compressor {
- public:
-  std::string_view type() const override { return "search-result"; }
+std::optional<CompressorOutput> compress_search_result(std::string_view input,
+                                                       std::string_view query) {
+  // Our own output is final (re-entry guard): a second pass could elide more.
+  if (has_count_marker(input, kMarkerWhat)) return std::nullopt;
+  if (!text::is_valid_utf8(input)) return std::nullopt;
+  text::Lines split = text::split_lines(input);
+  const std::vector<std::string_view>& lines = split.lines;
+  const std::size_t n = lines.size();
+  if (n < kKeep.min_units) return std::nullopt;
 
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view query) const override {
-    // Our own output is final (re-entry guard): a second pass could elide more.
-    if (input.find(kMarkerNeedle) != std::string_view::npos) return std::nullopt;
-    if (!text::is_valid_utf8(input)) return std::nullopt;
-    text::Lines split = text::split_lines(input);
-    const std::vector<std::string_view>& lines = split.lines;
-    const std::size_t n = lines.size();
-    if (n < kMinLines) return std::nullopt;
-
-    std::vector<bool> keep(n, false);
-    for (std::size_t i = 0; i < n; ++i) {
-      std::string_view l = lines[i];
-      if (i < kKeepHead || i + kKeepTail >= n || has_line_keyword(l) ||
-          has_problem_in_match(l)) {
-        keep[i] = true;
-      }
+  std::vector<bool> keep(n, false);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::string_view l = lines[i];
+    if (kKeep.at_ends(i, n) || has_line_keyword(l) || has_problem_in_match(l)) {
+      keep[i] = true;
     }
-    text::keep_query_relevant(lines, query, keep, kQueryLimit);
-    keep_non_redundant(lines, keep);
-
-    ElidedLines out = elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
-                                 [](std::size_t, std::size_t run) {
-                                   return count_marker(run, kMarkerWhat);
-                                 });
-    if (out.markers == 0) return std::nullopt;
-    CompressorOutput result;
-    result.bytes = std::move(out.text);
-    return result;
   }
-};
+  keep_relevant_and_novel(lines, query, kKeep, keep);
+
+  ElidedLines out =
+      elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
+                 [](std::size_t, std::size_t run) { return count_marker(run, kMarkerWhat); });
+  if (out.markers == 0) return std::nullopt;
+  return output_of(std::move(out.text));
+}
 
 }  // namespace
 
@@ -100,7 +85,7 @@ std::optional<std::size_t> search_hit_text_offset(std::string_view line) {
 }
 
 std::unique_ptr<Compressor> make_search_result_compressor() {
-  return std::make_unique<SearchResultCompressor>();
+  return make_compressor("search-result", compress_search_result);
 }
 
 }  // namespace caveman::compress

@@ -15,20 +15,17 @@
 #include "compress/compressors.h"
 #include "compress/csv_write.h"
 #include "compress/go_float.h"
-#include "compress/redundancy.h"
+#include "compress/keep_policy.h"
 #include "compress/summary.h"
 #include "compress/table_parse.h"
-#include "text/bm25.h"
 #include "text/utf8.h"
 #include "text/words.h"
 
 namespace caveman::compress {
 namespace {
 
-constexpr std::size_t kMinRows = 12;
-constexpr std::size_t kKeepFirst = 3;
-constexpr std::size_t kKeepLast = 2;
-constexpr int kQueryLimit = 24;
+// head: the first data rows (after the header rows, which are always kept).
+constexpr KeepPolicy kKeep{.min_units = 12, .head = 3, .tail = 2, .query_limit = 24};
 constexpr double kNumericShare = 0.70;
 constexpr std::string_view kReentryNeedle = "rows elided (caveman)";
 // Minority shapes: applies when one shape covers ≥ kDominantShare of the data rows; rows of
@@ -121,111 +118,102 @@ void keep_minority_shapes(const Table& t, std::size_t first_data, std::vector<bo
   }
 }
 
-class TabularCompressor final : public Compressor {
- public:
-  std::string_view type() const override { return "tabular"; }
+std::optional<CompressorOutput> compress_tabular(std::string_view input, std::string_view query) {
+  if (input.find(kReentryNeedle) != std::string_view::npos) return std::nullopt;
+  std::optional<Table> parsed = parse_table(input);
+  if (!parsed) return std::nullopt;
+  const Table& t = *parsed;
+  const std::size_t n = t.rows.size();
+  const std::size_t header_rows = t.header_rows();
+  if (n < kKeep.min_units || n <= header_rows + 6) return std::nullopt;
 
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view query) const override {
-    if (input.find(kReentryNeedle) != std::string_view::npos) return std::nullopt;
-    std::optional<Table> parsed = parse_table(input);
-    if (!parsed) return std::nullopt;
-    const Table& t = *parsed;
-    const std::size_t n = t.rows.size();
-    const std::size_t header_rows = t.header_rows();
-    if (n < kMinRows || n <= header_rows + 6) return std::nullopt;
+  std::vector<std::string> joined;
+  joined.reserve(n);
+  for (const auto& row : t.rows) joined.push_back(join(row, " "));
+  std::vector<std::string_view> docs(joined.begin(), joined.end());
 
-    std::vector<std::string> joined;
-    joined.reserve(n);
-    for (const auto& row : t.rows) joined.push_back(join(row, " "));
-    std::vector<std::string_view> docs(joined.begin(), joined.end());
-
-    std::vector<bool> keep(n, false);
-    for (std::size_t r = 0; r < n; ++r) {
-      keep[r] = r < header_rows + kKeepFirst || r + kKeepLast >= n || has_problem_word(docs[r]);
-    }
-    keep_extremes(t, header_rows, keep);
-    keep_minority_shapes(t, header_rows, keep);
-    text::keep_query_relevant(docs, query, keep, kQueryLimit);
-    keep_non_redundant(docs, keep);
-
-    const std::string_view nl = t.crlf ? "\r\n" : "\n";
-    const std::vector<std::string>& header = t.rows[0];
-    const std::size_t width = std::max<std::size_t>(t.width, 1);
-    auto synth_row = [&](std::string first_cell) {
-      std::vector<std::string> cells(width);
-      cells[0] = std::move(first_cell);
-      if (t.format == Table::Format::kMarkdown) return "| " + join(cells, " | ") + " |";
-      return csv_record(cells, t.delimiter, t.crlf);
-    };
-
-    std::vector<std::string> records;  // output records, line endings added at the end
-    std::size_t next_comment = 0;
-    auto emit_comments_before = [&](std::size_t row) {
-      while (next_comment < t.comments.size() && t.comments[next_comment].before_row <= row) {
-        const Table::Comment& c = t.comments[next_comment++];
-        records.emplace_back(input.substr(c.begin, c.end - c.begin));
-      }
-    };
-    auto verbatim = [&](std::size_t r) {
-      return std::string(input.substr(t.spans[r].first, t.spans[r].second - t.spans[r].first));
-    };
-
-    std::size_t elided_rows = 0;
-    std::int64_t elided_bytes = 0;
-    for (std::size_t r = 0; r < n;) {
-      emit_comments_before(r);
-      if (keep[r]) {
-        if (!(r == 0 && t.header_in_prelude)) records.push_back(verbatim(r));
-        ++r;
-        continue;
-      }
-      // A run ends at the next kept row or the next comment line.
-      std::size_t j = r;
-      std::size_t run_bytes = 0;
-      std::vector<Fields> fields;
-      while (j < n && !keep[j] &&
-             (j == r || next_comment >= t.comments.size() ||
-              t.comments[next_comment].before_row > j)) {
-        run_bytes += join(t.rows[j], ",").size() + 1;
-        fields.push_back(table_row_fields(header, t.rows[j]));
-        ++j;
-      }
-      std::string summary = summarize(fields, static_cast<std::int64_t>(run_bytes));
-      std::string marker = "… " + std::to_string(j - r) + " rows elided (caveman)";
-      marker += summary.empty() ? " …" : ": " + summary + " …";
-      if (worth_eliding(j - r, summary, marker.size(), run_bytes)) {
-        records.push_back(synth_row(marker));
-        elided_rows += j - r;
-        elided_bytes += static_cast<std::int64_t>(run_bytes);
-      } else {
-        for (std::size_t k = r; k < j; ++k) records.push_back(verbatim(k));
-      }
-      r = j;
-    }
-    emit_comments_before(n);
-    if (elided_rows == 0) return std::nullopt;
-    if (elided_bytes >= static_cast<std::int64_t>(kNoteMinElidedBytes)) {
-      records.push_back(synth_row(elision_note("rows")));
-    }
-
-    std::string out = t.prelude;
-    for (std::size_t i = 0; i < records.size(); ++i) {
-      if (i > 0) out += nl;
-      out += records[i];
-    }
-    if (t.trailing_newline) out += nl;
-    if (out.size() >= input.size()) return std::nullopt;
-    CompressorOutput result;
-    result.bytes = std::move(out);
-    return result;
+  std::vector<bool> keep(n, false);
+  for (std::size_t r = 0; r < n; ++r) {
+    keep[r] = r < header_rows + kKeep.head || r + kKeep.tail >= n || has_problem_word(docs[r]);
   }
-};
+  keep_extremes(t, header_rows, keep);
+  keep_minority_shapes(t, header_rows, keep);
+  keep_relevant_and_novel(docs, query, kKeep, keep);
+
+  const std::string_view nl = t.crlf ? "\r\n" : "\n";
+  const std::vector<std::string>& header = t.rows[0];
+  const std::size_t width = std::max<std::size_t>(t.width, 1);
+  auto synth_row = [&](std::string first_cell) {
+    std::vector<std::string> cells(width);
+    cells[0] = std::move(first_cell);
+    if (t.format == Table::Format::kMarkdown) return "| " + join(cells, " | ") + " |";
+    return csv_record(cells, t.delimiter, t.crlf);
+  };
+
+  std::vector<std::string> records;  // output records, line endings added at the end
+  std::size_t next_comment = 0;
+  auto emit_comments_before = [&](std::size_t row) {
+    while (next_comment < t.comments.size() && t.comments[next_comment].before_row <= row) {
+      const Table::Comment& c = t.comments[next_comment++];
+      records.emplace_back(input.substr(c.begin, c.end - c.begin));
+    }
+  };
+  auto verbatim = [&](std::size_t r) {
+    return std::string(input.substr(t.spans[r].first, t.spans[r].second - t.spans[r].first));
+  };
+
+  std::size_t elided_rows = 0;
+  std::int64_t elided_bytes = 0;
+  for (std::size_t r = 0; r < n;) {
+    emit_comments_before(r);
+    if (keep[r]) {
+      if (!(r == 0 && t.header_in_prelude)) records.push_back(verbatim(r));
+      ++r;
+      continue;
+    }
+    // A run ends at the next kept row or the next comment line.
+    std::size_t j = r;
+    std::size_t run_bytes = 0;
+    std::vector<Fields> fields;
+    while (
+        j < n && !keep[j] &&
+        (j == r || next_comment >= t.comments.size() || t.comments[next_comment].before_row > j)) {
+      run_bytes += join(t.rows[j], ",").size() + 1;
+      fields.push_back(table_row_fields(header, t.rows[j]));
+      ++j;
+    }
+    std::string summary = summarize(fields, static_cast<std::int64_t>(run_bytes));
+    std::string marker = "… " + std::to_string(j - r) + " rows elided (caveman)";
+    marker += summary.empty() ? " …" : ": " + summary + " …";
+    if (worth_eliding(j - r, summary, marker.size(), run_bytes)) {
+      records.push_back(synth_row(marker));
+      elided_rows += j - r;
+      elided_bytes += static_cast<std::int64_t>(run_bytes);
+    } else {
+      for (std::size_t k = r; k < j; ++k) records.push_back(verbatim(k));
+    }
+    r = j;
+  }
+  emit_comments_before(n);
+  if (elided_rows == 0) return std::nullopt;
+  if (elided_bytes >= static_cast<std::int64_t>(kNoteMinElidedBytes)) {
+    records.push_back(synth_row(elision_note("rows")));
+  }
+
+  std::string out = t.prelude;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (i > 0) out += nl;
+    out += records[i];
+  }
+  if (t.trailing_newline) out += nl;
+  if (out.size() >= input.size()) return std::nullopt;
+  return output_of(std::move(out));
+}
 
 }  // namespace
 
 std::unique_ptr<Compressor> make_tabular_compressor() {
-  return std::make_unique<TabularCompressor>();
+  return make_compressor("tabular", compress_tabular);
 }
 
 }  // namespace caveman::compress

@@ -7,6 +7,7 @@
 #include "caveman/base/text.h"
 #include "compress/compressors.h"
 #include "compress/elide_lines.h"
+#include "compress/keep_policy.h"
 #include "compress/redundancy.h"
 #include "compress/terminal_clean.h"
 #include "text/lines.h"
@@ -16,11 +17,9 @@
 namespace caveman::compress {
 namespace {
 
-constexpr std::size_t kKeepHead = 3;
-constexpr std::size_t kKeepTail = 3;
-constexpr std::size_t kMinLinesToElide = 4;
+// The query is ignored: terminal output has no relevance ranking.
+constexpr KeepPolicy kKeep{.min_units = 4, .head = 3, .tail = 3, .query_limit = 0};
 constexpr std::string_view kMarkerWhat = "lines";
-constexpr std::string_view kMarkerNeedle = "lines elided (caveman)";
 
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -113,54 +112,43 @@ bool is_terminal_problem_line(std::string_view line) {
 
 namespace {
 
-class TerminalCompressor final : public Compressor {
- public:
-  std::string_view type() const override { return "terminal"; }
-
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view) const override {
-    if (input.empty() || !text::is_valid_utf8(input)) return std::nullopt;
-    // Our own output (markers, no escape sequences) is final: a second pass could elide more.
-    if (input.find(kMarkerNeedle) != std::string_view::npos &&
-        input.find('\x1b') == std::string_view::npos) {
-      return std::nullopt;
-    }
-    text::Lines split = text::split_lines(input);
-    std::vector<std::string> cleaned;
-    cleaned.reserve(split.lines.size());
-    for (std::string_view l : split.lines) cleaned.push_back(clean_terminal_line(l));
-    std::vector<std::string_view> lines(cleaned.begin(), cleaned.end());
-    const std::size_t n = lines.size();
-
-    std::vector<bool> keep(n, true);
-    if (n >= kMinLinesToElide) {
-      // A problem line is force-kept once; byte-identical repeats (the same warning from
-      // every translation unit) are left to the redundancy gate like any other line.
-      std::unordered_set<std::string_view> problems_seen;
-      for (std::size_t i = 0; i < n; ++i) {
-        std::string_view l = lines[i];
-        bool k = i < kKeepHead || i + kKeepTail >= n || is_diffstat_line(l) ||
-                 l.find(kMarkerNeedle) != std::string_view::npos;
-        if (!k && is_terminal_problem_line(l)) k = problems_seen.insert(l).second;
-        keep[i] = k;
-      }
-      keep_non_redundant(lines, keep);
-    }
-    ElidedLines out = elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
-                                 [](std::size_t, std::size_t run) {
-                                   return count_marker(run, kMarkerWhat);
-                                 });
-    if (out.text == input) return std::nullopt;
-    CompressorOutput result;
-    result.bytes = std::move(out.text);
-    return result;
+std::optional<CompressorOutput> compress_terminal(std::string_view input, std::string_view) {
+  if (input.empty() || !text::is_valid_utf8(input)) return std::nullopt;
+  // Our own output (markers, no escape sequences) is final: a second pass could elide more.
+  if (has_count_marker(input, kMarkerWhat) && input.find('\x1b') == std::string_view::npos) {
+    return std::nullopt;
   }
-};
+  text::Lines split = text::split_lines(input);
+  std::vector<std::string> cleaned;
+  cleaned.reserve(split.lines.size());
+  for (std::string_view l : split.lines) cleaned.push_back(clean_terminal_line(l));
+  std::vector<std::string_view> lines(cleaned.begin(), cleaned.end());
+  const std::size_t n = lines.size();
+
+  std::vector<bool> keep(n, true);
+  if (n >= kKeep.min_units) {
+    // A problem line is force-kept once; byte-identical repeats (the same warning from
+    // every translation unit) are left to the redundancy gate like any other line.
+    std::unordered_set<std::string_view> problems_seen;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string_view l = lines[i];
+      bool k = kKeep.at_ends(i, n) || is_diffstat_line(l) || has_count_marker(l, kMarkerWhat);
+      if (!k && is_terminal_problem_line(l)) k = problems_seen.insert(l).second;
+      keep[i] = k;
+    }
+    keep_non_redundant(lines, keep);
+  }
+  ElidedLines out =
+      elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
+                 [](std::size_t, std::size_t run) { return count_marker(run, kMarkerWhat); });
+  if (out.text == input) return std::nullopt;
+  return output_of(std::move(out.text));
+}
 
 }  // namespace
 
 std::unique_ptr<Compressor> make_terminal_compressor() {
-  return std::make_unique<TerminalCompressor>();
+  return make_compressor("terminal", compress_terminal);
 }
 
 }  // namespace caveman::compress

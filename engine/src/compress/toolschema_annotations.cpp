@@ -96,27 +96,22 @@ void document(const Node& doc, Ranges& out) {
   each_or_one(doc, out, envelope);
 }
 
-class ToolSchemaAnnotationsCompressor final : public Compressor {
- public:
-  std::string_view type() const override { return "toolschema-annotations"; }
-
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view /*query*/) const override {
-    std::optional<Node> doc = json::parse(input);
-    if (!doc) return std::nullopt;
-    Ranges ranges;
-    document(*doc, ranges);
-    std::string out = ranges.empty() ? std::string(input)
-                                     : json::erase_ranges(input, std::move(ranges));
-    if (!json::is_valid(out)) return std::nullopt;
-    return CompressorOutput{std::move(out), "toolschema-annotations", std::nullopt, {}};
-  }
-};
+std::optional<CompressorOutput> compress_annotations(std::string_view input,
+                                                     std::string_view /*query*/) {
+  std::optional<Node> doc = json::parse(input);
+  if (!doc) return std::nullopt;
+  Ranges ranges;
+  document(*doc, ranges);
+  std::string out =
+      ranges.empty() ? std::string(input) : json::erase_ranges(input, std::move(ranges));
+  if (!json::is_valid(out)) return std::nullopt;
+  return CompressorOutput{std::move(out), "toolschema-annotations", std::nullopt, {}};
+}
 
 }  // namespace
 
 std::unique_ptr<Compressor> make_toolschema_annotations_compressor() {
-  return std::make_unique<ToolSchemaAnnotationsCompressor>();
+  return make_compressor("toolschema-annotations", compress_annotations);
 }
 
 }  // namespace caveman::compress

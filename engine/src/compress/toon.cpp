@@ -9,25 +9,21 @@
 namespace caveman::compress {
 namespace {
 
-class ToonCompressor final : public Compressor {
- public:
-  std::string_view type() const override { return "toon"; }
-
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view /*query*/) const override {
-    Result<std::string> toon = toon::toon_encode(input);
-    // An empty object encodes to an empty document, which would read as "no output".
-    if (!toon.ok() || toon.value().empty()) return std::nullopt;
-    CompressorOutput out;
-    out.bytes = std::move(toon).value();
-    out.method = "toon";
-    out.lossless_to_model = true;
-    return out;
-  }
-};
+std::optional<CompressorOutput> compress_toon(std::string_view input, std::string_view /*query*/) {
+  Result<std::string> toon = toon::toon_encode(input);
+  // An empty object encodes to an empty document, which would read as "no output".
+  if (!toon.ok() || toon.value().empty()) return std::nullopt;
+  CompressorOutput out;
+  out.bytes = std::move(toon).value();
+  out.method = "toon";
+  out.lossless_to_model = true;
+  return out;
+}
 
 }  // namespace
 
-std::unique_ptr<Compressor> make_toon_compressor() { return std::make_unique<ToonCompressor>(); }
+std::unique_ptr<Compressor> make_toon_compressor() {
+  return make_compressor("toon", compress_toon);
+}
 
 }  // namespace caveman::compress

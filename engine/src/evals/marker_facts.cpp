@@ -3,6 +3,7 @@
 #include <functional>
 #include <optional>
 #include <tuple>
+#include <utility>
 
 #include "compress/diff_facts.h"
 #include "compress/diff_words.h"
@@ -286,13 +287,20 @@ void check_text(std::string_view original, std::string_view output, MarkerFacts&
   }
 }
 
+// Whether the original (`in`) and the output both parsed as `what`; if not, a failure says
+// which one did not.
+template <typename T>
+bool both_parsed(const std::optional<T>& in, const std::optional<T>& out, std::string_view what,
+                 MarkerFacts& r) {
+  if (in && out) return true;
+  r.failures.push_back(std::string(in ? "output" : "original") + " is not " + std::string(what));
+  return false;
+}
+
 void check_tabular(std::string_view original, std::string_view output, MarkerFacts& r) {
   std::optional<compress::Table> in = compress::parse_table(original);
   std::optional<compress::Table> out = compress::parse_table(output);
-  if (!in || !out) {
-    r.failures.push_back(in ? "output is not a table" : "original is not a table");
-    return;
-  }
+  if (!both_parsed(in, out, "a table", r)) return;
   const std::size_t h = in->header_rows();
   if (out->rows.size() < h ||
       !std::equal(in->rows.begin(), in->rows.begin() + h, out->rows.begin())) {
@@ -428,10 +436,7 @@ void align_json(const json::Value& in, const json::Value& out, const std::string
 void check_json(std::string_view original, std::string_view output, MarkerFacts& r) {
   std::optional<json::Value> in = json::parse(original);
   std::optional<json::Value> out = json::parse(output);
-  if (!in || !out) {
-    r.failures.push_back(in ? "output is not JSON" : "original is not JSON");
-    return;
-  }
+  if (!both_parsed(in, out, "JSON", r)) return;
   align_json(*in, *out, "$", r);
 }
 
@@ -439,28 +444,26 @@ void check_json(std::string_view original, std::string_view output, MarkerFacts&
 
 MarkerFacts check_marker_facts(std::string_view content_type, std::string_view original,
                                std::string_view output) {
+  using Check = void (*)(std::string_view, std::string_view, MarkerFacts&);
+  // One marker grammar per content type whose compressor writes markers.
+  static constexpr std::pair<std::string_view, Check> kChecks[] = {
+      {"json", check_json},
+      {"log", check_log},
+      {"terminal", check_terminal},
+      {"search-result", check_search},
+      {"config", check_config},
+      {"diff", check_diff},
+      {"text", check_text},
+      {"tabular", check_tabular},
+      {"repetition", check_repetition}};
   MarkerFacts r;
-  if (content_type == "json") {
-    check_json(original, output, r);
-  } else if (content_type == "log") {
-    check_log(original, output, r);
-  } else if (content_type == "terminal") {
-    check_terminal(original, output, r);
-  } else if (content_type == "search-result") {
-    check_search(original, output, r);
-  } else if (content_type == "config") {
-    check_config(original, output, r);
-  } else if (content_type == "diff") {
-    check_diff(original, output, r);
-  } else if (content_type == "text") {
-    check_text(original, output, r);
-  } else if (content_type == "tabular") {
-    check_tabular(original, output, r);
-  } else if (content_type == "repetition") {
-    check_repetition(original, output, r);
-  } else {
-    r.failures.push_back("no marker grammar for content type " + std::string(content_type));
+  for (const auto& [type, check] : kChecks) {
+    if (type == content_type) {
+      check(original, output, r);
+      return r;
+    }
   }
+  r.failures.push_back("no marker grammar for content type " + std::string(content_type));
   return r;
 }
 

@@ -3,11 +3,16 @@
 #include <algorithm>
 #include <cctype>
 
+#include "caveman/base/enum_names.h"
 #include "caveman/base/text.h"
 #include "caveman/pixel.h"
 
 namespace caveman::pixel {
 namespace {
+
+constexpr base::EnumName<Density> kDensities[] = {{Density::kConservative, "conservative"},
+                                                  {Density::kBalanced, "balanced"},
+                                                  {Density::kMax, "max"}};
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -82,19 +87,11 @@ bool opus_at_least_4_8(const std::string& c) {
 }  // namespace
 
 std::string_view density_name(Density density) {
-  switch (density) {
-    case Density::kConservative: return "conservative";
-    case Density::kBalanced: return "balanced";
-    case Density::kMax: return "max";
-  }
-  return "conservative";
+  return base::name_of(kDensities, density, "conservative");
 }
 
 std::optional<Density> parse_density(std::string_view name) {
-  if (name == "conservative") return Density::kConservative;
-  if (name == "balanced") return Density::kBalanced;
-  if (name == "max") return Density::kMax;
-  return std::nullopt;
+  return base::value_named(kDensities, name);
 }
 
 Density density_from_env(std::optional<std::string_view> value) {

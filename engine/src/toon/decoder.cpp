@@ -42,11 +42,11 @@ bool is_list_item(std::string_view content) {
   return content == "-" || (content.size() >= 2 && content[0] == '-' && content[1] == ' ');
 }
 
-// Scans `s` left to right, skipping quoted sections (backslash escapes inside quotes), and
-// returns the first unquoted character among `a` and `b`, or '\0'.
-char first_unquoted_of(std::string_view s, char a, char b) {
+// Scans `s` left to right from `from` (outside quotes), skipping quoted sections (backslash
+// escapes inside quotes), and returns the position of the first unquoted `a` or `b`, or npos.
+std::size_t find_unquoted(std::string_view s, std::size_t from, char a, char b) {
   bool quoted = false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  for (std::size_t i = from; i < s.size(); ++i) {
     char c = s[i];
     if (quoted) {
       if (c == '\\') {
@@ -57,10 +57,16 @@ char first_unquoted_of(std::string_view s, char a, char b) {
     } else if (c == '"') {
       quoted = true;
     } else if (c == a || c == b) {
-      return c;
+      return i;
     }
   }
-  return '\0';
+  return std::string_view::npos;
+}
+
+// The first unquoted character among `a` and `b`, or '\0'.
+char first_unquoted_of(std::string_view s, char a, char b) {
+  std::size_t at = find_unquoted(s, 0, a, b);
+  return at == std::string_view::npos ? '\0' : s[at];
 }
 
 bool has_unquoted(std::string_view s, char c) { return first_unquoted_of(s, c, c) == c; }
@@ -73,22 +79,12 @@ bool is_data_row(std::string_view content, char delimiter) {
 // Splits on unquoted `delimiter`; tokens are trimmed. Empty input yields one empty token.
 void split_values(std::string_view s, char delimiter, std::vector<std::string_view>& out) {
   out.clear();
-  bool quoted = false;
   std::size_t start = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (quoted) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == delimiter) {
-      out.push_back(trim_space(s.substr(start, i - start)));
-      start = i + 1;
-    }
+  // A delimiter is outside quotes, so each scan starts outside them too.
+  for (std::size_t at = find_unquoted(s, 0, delimiter, delimiter); at != std::string_view::npos;
+       at = find_unquoted(s, start, delimiter, delimiter)) {
+    out.push_back(trim_space(s.substr(start, at - start)));
+    start = at + 1;
   }
   out.push_back(trim_space(s.substr(start)));
 }
@@ -351,23 +347,8 @@ class Decoder {
     h.length = static_cast<std::uint32_t>(n);
     std::size_t pos = close + 1;
     if (pos < content.size() && content[pos] == '{') {
-      std::size_t end = pos + 1;
-      bool quoted = false;
-      for (; end < content.size(); ++end) {
-        char c = content[end];
-        if (quoted) {
-          if (c == '\\') {
-            ++end;
-          } else if (c == '"') {
-            quoted = false;
-          }
-        } else if (c == '"') {
-          quoted = true;
-        } else if (c == '}') {
-          break;
-        }
-      }
-      if (end >= content.size()) return malformed(line, "unterminated field list");
+      std::size_t end = find_unquoted(content, pos + 1, '}', '}');
+      if (end == std::string_view::npos) return malformed(line, "unterminated field list");
       std::string_view fields = content.substr(pos + 1, end - pos - 1);
       for (char other : {',', '\t', '|'}) {
         if (other != h.delimiter && has_unquoted(fields, other)) {

@@ -52,29 +52,31 @@ bool is_trim_space(char32_t cp) {
          cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000 || cp == 0xFEFF;
 }
 
+namespace {
+
+// Bytes of the white-space code point that starts `s`; 0 when there is none.
+std::size_t leading_space(std::string_view s) {
+  if (s.empty()) return 0;
+  unsigned char c = static_cast<unsigned char>(s.front());
+  if (c < 0x80) return is_trim_space(c) ? 1 : 0;  // ASCII needs no decoding
+  text::Decoded d = text::decode_utf8(s, 0);
+  return d.valid && is_trim_space(d.cp) ? d.len : 0;
+}
+
+// Bytes of the white-space code point that ends `s`; 0 when there is none.
+std::size_t trailing_space(std::string_view s) {
+  if (s.empty()) return 0;
+  unsigned char c = static_cast<unsigned char>(s.back());
+  if (c < 0x80) return is_trim_space(c) ? 1 : 0;
+  Tail t = last_code_point(s);
+  return is_trim_space(t.cp) ? t.len : 0;
+}
+
+}  // namespace
+
 std::string_view trim_space(std::string_view s) {
-  while (!s.empty()) {
-    unsigned char c = static_cast<unsigned char>(s.front());
-    if (c < 0x80) {
-      if (!is_trim_space(c)) break;
-      s.remove_prefix(1);
-      continue;
-    }
-    text::Decoded d = text::decode_utf8(s, 0);
-    if (!d.valid || !is_trim_space(d.cp)) break;
-    s.remove_prefix(d.len);
-  }
-  while (!s.empty()) {
-    unsigned char c = static_cast<unsigned char>(s.back());
-    if (c < 0x80) {
-      if (!is_trim_space(c)) break;
-      s.remove_suffix(1);
-      continue;
-    }
-    Tail t = last_code_point(s);
-    if (!is_trim_space(t.cp)) break;
-    s.remove_suffix(t.len);
-  }
+  while (std::size_t n = leading_space(s)) s.remove_prefix(n);
+  while (std::size_t n = trailing_space(s)) s.remove_suffix(n);
   return s;
 }
 

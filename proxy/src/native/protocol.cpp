@@ -1,8 +1,8 @@
 #include "native/protocol.h"
 
-#include <array>
 #include <nlohmann/json.hpp>
 
+#include "caveman/base/enum_names.h"
 #include "caveman/base/text.h"
 
 namespace caveman::proxy::native {
@@ -10,7 +10,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr std::array<std::pair<EventType, std::string_view>, 13> kEvents{{
+constexpr base::EnumName<EventType> kEvents[] = {
     {EventType::kSessionStart, "session.start"},
     {EventType::kPromptSubmit, "prompt.submit"},
     {EventType::kModelBefore, "model.before"},
@@ -24,7 +24,14 @@ constexpr std::array<std::pair<EventType, std::string_view>, 13> kEvents{{
     {EventType::kSessionEnd, "session.end"},
     {EventType::kSubagentStart, "subagent.start"},
     {EventType::kSubagentStop, "subagent.stop"},
-}};
+};
+constexpr base::EnumName<PolicyMode> kPolicies[] = {
+    {PolicyMode::kRecord, "record"}, {PolicyMode::kSafe, "safe"}, {PolicyMode::kMax, "max"}};
+constexpr base::EnumName<Action> kActions[] = {{Action::kAllow, "allow"},
+                                               {Action::kObserve, "observe"},
+                                               {Action::kBlock, "block"},
+                                               {Action::kAsk, "ask"},
+                                               {Action::kDefer, "defer"}};
 
 Status bad(std::string message) {
   return Status::InvalidArgument("cave_native_bad_request", std::move(message));
@@ -72,46 +79,20 @@ std::string capped(std::string_view s, std::size_t max) { return std::string(utf
 
 }  // namespace
 
-std::string_view event_name(EventType type) {
-  for (const auto& [t, name] : kEvents) {
-    if (t == type) return name;
-  }
-  return "unknown";
-}
+std::string_view event_name(EventType type) { return base::name_of(kEvents, type, "unknown"); }
 
 EventType parse_event_type(std::string_view name) {
-  for (const auto& [t, n] : kEvents) {
-    if (n == name) return t;
-  }
-  return EventType::kUnknown;
+  return base::value_named(kEvents, name).value_or(EventType::kUnknown);
 }
 
-std::string_view policy_name(PolicyMode mode) {
-  switch (mode) {
-    case PolicyMode::kRecord: return "record";
-    case PolicyMode::kSafe: return "safe";
-    case PolicyMode::kMax: return "max";
-  }
-  return "safe";
-}
+std::string_view policy_name(PolicyMode mode) { return base::name_of(kPolicies, mode, "safe"); }
 
 std::optional<PolicyMode> parse_policy(std::string_view name) {
-  if (name.empty() || name == "safe") return PolicyMode::kSafe;
-  if (name == "record") return PolicyMode::kRecord;
-  if (name == "max") return PolicyMode::kMax;
-  return std::nullopt;
+  if (name.empty()) return PolicyMode::kSafe;  // the default when a request names none
+  return base::value_named(kPolicies, name);
 }
 
-std::string_view action_name(Action action) {
-  switch (action) {
-    case Action::kAllow: return "allow";
-    case Action::kObserve: return "observe";
-    case Action::kBlock: return "block";
-    case Action::kAsk: return "ask";
-    case Action::kDefer: return "defer";
-  }
-  return "allow";
-}
+std::string_view action_name(Action action) { return base::name_of(kActions, action, "allow"); }
 
 Result<NativeRequest> parse_request(std::string_view text) {
   if (text.size() > kMaxRequestBytes) return bad("request larger than 2 MiB");
@@ -235,11 +216,7 @@ Result<NativeResponse> parse_response(std::string_view text) {
   CAVEMAN_RETURN_IF_ERROR(get_string(doc, "profile", &r.profile));
   std::string action;
   CAVEMAN_RETURN_IF_ERROR(get_string(doc, "action", &action));
-  const Action actions[] = {Action::kAllow, Action::kObserve, Action::kBlock, Action::kAsk, Action::kDefer};
-  r.action = Action::kAllow;
-  for (Action a : actions) {
-    if (action_name(a) == action) r.action = a;
-  }
+  r.action = base::value_named(kActions, action).value_or(Action::kAllow);
   CAVEMAN_RETURN_IF_ERROR(get_string(doc, "context", &r.context));
   CAVEMAN_RETURN_IF_ERROR(get_string(doc, "message", &r.message));
   if (auto it = doc.find("output_replacement"); it != doc.end() && it->is_string()) {

@@ -1,6 +1,6 @@
 #include "compress/factor/aligned_syntax.h"
 
-#include <charconv>
+#include "compress/factor/header_count.h"
 
 namespace caveman::compress::factor {
 namespace {
@@ -48,16 +48,12 @@ std::string write_aligned_header(const AlignedHeader& h) {
   return out;
 }
 
-bool could_be_aligned_header(std::string_view line) { return line.starts_with(kOpen); }
-
 std::optional<AlignedHeader> parse_aligned_header(std::string_view s) {
-  if (!s.starts_with(kOpen) || !s.ends_with("]")) return std::nullopt;
+  if (!s.ends_with("]")) return std::nullopt;
   AlignedHeader h;
-  s.remove_prefix(kOpen.size());
-  s.remove_suffix(1);
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), h.rows);
-  if (ec != std::errc() || h.rows == 0) return std::nullopt;
-  s.remove_prefix(static_cast<std::size_t>(p - s.data()));
+  std::optional<std::string_view> rest = after_count(s.substr(0, s.size() - 1), kOpen, &h.rows);
+  if (!rest) return std::nullopt;
+  s = *rest;
   if (!s.starts_with(kMiddle)) return std::nullopt;
   s.remove_prefix(kMiddle.size());
   while (true) {
@@ -81,21 +77,16 @@ std::optional<AlignedHeader> parse_aligned_header(std::string_view s) {
 std::optional<std::string> decode_aligned_row(std::string_view row, const Rule& rule,
                                               const std::vector<bool>& right) {
   if (right.size() != rule.widths.size()) return std::nullopt;
+  std::optional<std::vector<std::string_view>> texts = split_at_bars(row, rule.widths.size());
+  if (!texts) return std::nullopt;
   std::string out = rule.left_border ? "|" : "";
-  for (std::size_t c = 0; c < rule.widths.size(); ++c) {
-    const bool last = c + 1 == rule.widths.size();
-    std::size_t bar = last ? std::string_view::npos : row.find('|');
-    if (!last && bar == std::string_view::npos) return std::nullopt;
-    std::string_view text = row.substr(0, bar);
-    if (last && text.find('|') != std::string_view::npos) return std::nullopt;
+  for (std::size_t c = 0; c < texts->size(); ++c) {
+    const bool last = c + 1 == texts->size();
     std::optional<std::string> cell =
-        pad_aligned_cell(text, rule.widths[c], right[c], last && !rule.right_border);
+        pad_aligned_cell((*texts)[c], rule.widths[c], right[c], last && !rule.right_border);
     if (!cell) return std::nullopt;
+    if (c > 0) out += '|';
     out += *cell;
-    if (!last) {
-      out += '|';
-      row.remove_prefix(bar + 1);
-    }
   }
   if (rule.right_border) out += '|';
   return out;

@@ -34,7 +34,6 @@ struct AlignedHeader {
 
 std::string write_aligned_header(const AlignedHeader& header);
 std::optional<AlignedHeader> parse_aligned_header(std::string_view line);
-bool could_be_aligned_header(std::string_view line);
 
 // The padded cell of a column `width` wide holding `text`; `open_end`: the row ends right
 // after the text (the last cell without a right border). nullopt when the text is too wide.

@@ -199,11 +199,11 @@ bool contains_block(std::string_view text) {
     std::size_t nl = text.find('\n', at);
     std::string_view line = text.substr(at, nl == std::string_view::npos ? nl : nl - at);
     if (line.size() > 10 && line[0] == '[' && is_digit(line[1]) && parse_header(line)) return true;
-    if (could_be_table_header(line) && parse_table_header(line)) return true;
-    if (could_be_aligned_header(line) && parse_aligned_header(line)) return true;
-    if (could_be_csv_header(line) && parse_csv_header(line)) return true;
-    if (could_be_grep_header(line) && parse_grep_header(line)) return true;
-    if (could_be_prose_header(line) && parse_prose_header(line)) return true;
+    // Each parse first tests the words its header opens with, which is cheap.
+    if (parse_table_header(line) || parse_aligned_header(line) || parse_csv_header(line) ||
+        parse_grep_header(line) || (could_be_prose_header(line) && parse_prose_header(line))) {
+      return true;
+    }
     if (nl == std::string_view::npos) break;
     at = nl + 1;
   }

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "compress/factor/header_count.h"
+
 namespace caveman::compress::factor {
 namespace {
 
@@ -134,15 +136,11 @@ std::optional<std::string> write_csv_header(const CsvHeader& h) {
   return out;
 }
 
-bool could_be_csv_header(std::string_view line) { return line.starts_with(kOpen); }
-
 std::optional<CsvHeader> parse_csv_header(std::string_view s) {
-  if (!s.starts_with(kOpen)) return std::nullopt;
   CsvHeader h;
-  std::size_t i = kOpen.size();
-  auto [p, ec] = std::from_chars(s.data() + i, s.data() + s.size(), h.rows);
-  if (ec != std::errc() || h.rows == 0) return std::nullopt;
-  i = static_cast<std::size_t>(p - s.data());
+  std::optional<std::string_view> counted = after_count(s, kOpen, &h.rows);
+  if (!counted) return std::nullopt;
+  std::size_t i = s.size() - counted->size();
   if (!s.substr(i).starts_with(kRecords)) return std::nullopt;
   i += kRecords.size();
   while (true) {

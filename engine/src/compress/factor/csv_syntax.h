@@ -42,7 +42,6 @@ struct CsvHeader {
 // nullopt when a part cannot be written so that it reads back the same.
 std::optional<std::string> write_csv_header(const CsvHeader& header);
 std::optional<CsvHeader> parse_csv_header(std::string_view line);
-bool could_be_csv_header(std::string_view line);
 
 // The fields of a one-line CSV record as written (quotes included); nullopt when a quoted
 // field does not close on the line or a quote stands inside an unquoted field.

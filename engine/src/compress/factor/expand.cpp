@@ -132,22 +132,50 @@ std::optional<std::size_t> read_csv(const Lines& lines, std::size_t i, const Csv
   return i + 1 + h.rows;
 }
 
-// A grep block at lines[i]: each hit back under its path.
-std::optional<std::size_t> read_grep(const Lines& lines, std::size_t i, const GrepHeader& h,
-                                     Output& out) {
+// A block at lines[i] that its own syntax decodes into lines (a grep block: each hit back
+// under its path; wrapped prose: each row filled back into its lines).
+template <typename Header, std::optional<std::size_t> (*decode)(
+                               const Lines&, std::size_t, const Header&, std::vector<std::string>&)>
+std::optional<std::size_t> read_decoded(const Lines& lines, std::size_t i, const Header& h,
+                                        Output& out) {
   std::vector<std::string> expanded;
-  std::optional<std::size_t> next = decode_grep_block(lines, i, h, expanded);
+  std::optional<std::size_t> next = decode(lines, i, h, expanded);
   for (std::string& l : expanded) out.line(std::move(l));
   return next;
 }
 
-// Wrapped prose at lines[i]: each row filled back into its lines.
-std::optional<std::size_t> read_prose(const Lines& lines, std::size_t i, const ProseHeader& h,
-                                      Output& out) {
-  std::vector<std::string> expanded;
-  std::optional<std::size_t> next = decode_prose_block(lines, i, h, expanded);
-  for (std::string& l : expanded) out.line(std::move(l));
-  return next;
+// What reading a view at a line found: whether a header of the kind stands there, and then
+// the index after its block, nullopt when the block does not decode.
+struct ViewRead {
+  bool header = false;
+  std::optional<std::size_t> next;
+};
+
+template <typename Header, std::optional<Header> (*parse)(std::string_view),
+          std::optional<std::size_t> (*read)(const Lines&, std::size_t, const Header&, Output&)>
+ViewRead read_view(const Lines& lines, std::size_t i, Output& out) {
+  std::optional<Header> h = parse(lines[i]);
+  if (!h) return {};
+  return {true, read(lines, i, *h, out)};
+}
+
+// The views other than line templates. Each parse first tests the words its header opens
+// with, which is cheap, and no line parses as two kinds.
+using ReadView = ViewRead (*)(const Lines& lines, std::size_t i, Output& out);
+constexpr ReadView kViewReaders[] = {
+    read_view<TableHeader, parse_table_header, read_table>,
+    read_view<AlignedHeader, parse_aligned_header, read_aligned>,
+    read_view<CsvHeader, parse_csv_header, read_csv>,
+    read_view<GrepHeader, parse_grep_header, read_decoded<GrepHeader, decode_grep_block>>,
+    read_view<ProseHeader, parse_prose_header, read_decoded<ProseHeader, decode_prose_block>>,
+};
+
+// The view whose header stands at lines[i], read into `out`.
+ViewRead read_any_view(const Lines& lines, std::size_t i, Output& out) {
+  for (ReadView read : kViewReaders) {
+    if (ViewRead r = read(lines, i, out); r.header) return r;
+  }
+  return {};
 }
 
 }  // namespace
@@ -156,38 +184,9 @@ std::optional<std::string> expand_blocks(std::string_view view) {
   Lines lines = text::split_all(view);
   Output out;
   for (std::size_t i = 0; i < lines.size();) {
-    if (could_be_table_header(lines[i])) {
-      if (std::optional<TableHeader> t = parse_table_header(lines[i])) {
-        std::optional<std::size_t> next = read_table(lines, i, *t, out);
-        if (!next) return std::nullopt;
-        i = *next;
-        continue;
-      }
-    }
-    std::optional<std::size_t> next_table;
-    if (could_be_aligned_header(lines[i])) {
-      if (std::optional<AlignedHeader> a = parse_aligned_header(lines[i])) {
-        next_table = read_aligned(lines, i, *a, out);
-        if (!next_table) return std::nullopt;
-      }
-    } else if (could_be_csv_header(lines[i])) {
-      if (std::optional<CsvHeader> c = parse_csv_header(lines[i])) {
-        next_table = read_csv(lines, i, *c, out);
-        if (!next_table) return std::nullopt;
-      }
-    } else if (could_be_grep_header(lines[i])) {
-      if (std::optional<GrepHeader> g = parse_grep_header(lines[i])) {
-        next_table = read_grep(lines, i, *g, out);
-        if (!next_table) return std::nullopt;
-      }
-    } else if (could_be_prose_header(lines[i])) {
-      if (std::optional<ProseHeader> p = parse_prose_header(lines[i])) {
-        next_table = read_prose(lines, i, *p, out);
-        if (!next_table) return std::nullopt;
-      }
-    }
-    if (next_table) {
-      i = *next_table;
+    if (ViewRead found = read_any_view(lines, i, out); found.header) {
+      if (!found.next) return std::nullopt;
+      i = *found.next;
       continue;
     }
     std::optional<BlockHeader> h = header_at(lines, i);

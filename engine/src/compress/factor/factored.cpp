@@ -2,12 +2,13 @@
 // compressor keeps — or the whole input when it declines — is written as a factored view
 // when that costs fewer o200k tokens. Elision markers stay literal lines outside blocks.
 #include <algorithm>
+#include <functional>
 #include <memory>
 
 #include "compress/compressors.h"
-#include "compress/factor/decorator.h"
 #include "compress/factor/block_syntax.h"
 #include "compress/factor/budget.h"
+#include "compress/factor/decorator.h"
 #include "compress/factor/grep_view.h"
 #include "compress/factor/line_blocks.h"
 #include "compress/factor/prose_view.h"
@@ -63,105 +64,99 @@ bool costs_at_most(const Option& a, const Option& b, double slack, const tokens:
   return static_cast<double>(a.tokens(c)) <= slack * static_cast<double>(b.tokens(c));
 }
 
-class FactoredCompressor final : public factor::ViewDecorator {
- public:
-  FactoredCompressor(std::unique_ptr<Compressor> inner, const tokens::Counter& counter,
-                     FactorViews views)
-      : ViewDecorator(std::move(inner), counter), views_(views) {}
-
-  std::optional<CompressorOutput> compress_with(std::string_view input,
-                                                const Request& request) const override {
-    // A view is final: compressing it again changes nothing (idempotence).
-    if (factor::contains_block(input)) return std::nullopt;
-    std::optional<CompressorOutput> out = inner().compress(input, request.query);
-    std::string_view base = out ? std::string_view(out->bytes) : input;
-    Option best = best_view(input, out ? &out->bytes : nullptr);
-    const auto budget = static_cast<std::size_t>(std::max<std::int64_t>(request.budget_tokens, 0));
-    // A token is at least one byte: a view no longer than the budget in bytes fits it.
-    if (budget > 0 && best.bytes().size() > budget && best.tokens(counter()) > budget) {
-      std::optional<factor::Fitted> fitted =
-          factor::fit_budget(base, request.query, request.budget_tokens, kMarkerNeedle, counter());
-      if (fitted && fitted->tokens < best.tokens(counter())) {
-        best = Option(base, std::move(fitted->view), false);
-      }
+// `text` factored when that is cheaper than `text`, else `text` itself (lossy: a view of
+// an elided text, or no view at all, is not the caller's input in full).
+Option cheaper_view(std::string_view text, bool lossless, const tokens::Counter& counter,
+                    FactorViews views) {
+  Option best(text, std::nullopt, false);
+  // Unwrapped unindented prose saves tokens but no bytes, so with prose only tokens count.
+  auto consider = [&](std::optional<std::string> v) {
+    Option view(text, std::move(v), lossless);
+    if (!view.has_view()) return;
+    if (views.prose
+            ? view.tokens(counter) < best.tokens(counter)
+            : view.bytes().size() < text.size() && costs_at_most(view, best, 1.0, counter, false)) {
+      best = std::move(view);
     }
-    if (!best.has_view()) return lossless_unless_lossy_pays(input, request, std::move(out));
-    CompressorOutput result;
-    if (out) result = std::move(*out);
-    result.method = result.method.empty() ? std::string(inner().type()) : result.method;
-    result.method += "+factored";
-    // Lossless exactly when nothing was elided: the view then expands to the input.
-    result.lossless_to_model = best.lossless();
-    result.bytes = best.take_view();
-    return lossless_unless_lossy_pays(input, request, std::move(result));
-  }
+  };
+  if (views.grep) consider(factor::grep_view(text, verbatim));
+  if (views.prose) consider(factor::unwrap_view(text));
+  consider(factor::factor_text(text, verbatim, views.sections));
+  return best;
+}
 
- private:
-  // An output that elides content, in a prompt the caller knows, gives way to the input's
-  // lossless view (or to no output) unless its saving over that pays for the retrieves it may
-  // cause (lossy_view_pays): a factored log the model reads in full beats a cut one that
-  // saves a little more.
-  std::optional<CompressorOutput> lossless_unless_lossy_pays(std::string_view input,
-                                                             const Request& request,
-                                                             std::optional<CompressorOutput> out) const {
-    if (!out || out->lossless_to_model.value_or(false) || request.context_tokens <= 0) return out;
-    Option whole = cheaper_view(input, true);
-    auto lossy = static_cast<std::int64_t>(counter().count(out->bytes));
-    auto full = static_cast<std::int64_t>(whole.tokens(counter()));
-    if (lossy_view_pays(full - lossy, lossy, request.context_tokens, request.context_cached)) return out;
-    if (!whole.has_view()) return std::nullopt;
-    CompressorOutput result;
-    result.method = std::string(inner().type()) + "+factored";
-    result.lossless_to_model = true;
-    result.bytes = whole.take_view();
-    return result;
+// The cheapest view: of the input (lossless), or of the inner compressor's `elided` text.
+// The input's view is preferred unless the elided one is clearly cheaper, and it is the only
+// candidate when the elision took off little (factoring then runs once).
+Option best_view(std::string_view input, const std::string* elided, const tokens::Counter& counter,
+                 FactorViews views) {
+  if (elided == nullptr) return cheaper_view(input, true, counter, views);
+  bool small =
+      static_cast<double>(elided->size()) >= kSmallElision * static_cast<double>(input.size());
+  Option whole = cheaper_view(input, true, counter, views);
+  // Unwrapped prose saves a little on every line, elided or not, so both views are measured.
+  if (small && whole.has_view() && !views.prose) return whole;
+  Option cut = cheaper_view(*elided, false, counter, views);
+  if (whole.has_view() && costs_at_most(whole, cut, factor::kLosslessSlack, counter, views.prose)) {
+    return whole;
   }
+  return cut;
+}
 
-  // The cheapest view: of the input (lossless), or of the inner compressor's `elided` text.
-  // The input's view is preferred unless the elided one is clearly cheaper, and it is the only
-  // candidate when the elision took off little (factoring then runs once).
-  Option best_view(std::string_view input, const std::string* elided) const {
-    if (elided == nullptr) return cheaper_view(input, true);
-    bool small = static_cast<double>(elided->size()) >= kSmallElision * static_cast<double>(input.size());
-    Option whole = cheaper_view(input, true);
-    // Unwrapped prose saves a little on every line, elided or not, so both views are measured.
-    if (small && whole.has_view() && !views_.prose) return whole;
-    Option cut = cheaper_view(*elided, false);
-    if (whole.has_view() &&
-        costs_at_most(whole, cut, factor::kLosslessSlack, counter(), views_.prose)) {
-      return whole;
+// An output that elides content, in a prompt the caller knows, gives way to the input's
+// lossless view (or to no output) unless its saving over that pays for the retrieves it may
+// cause (lossy_view_pays): a factored log the model reads in full beats a cut one that saves
+// a little more.
+std::optional<CompressorOutput> lossless_unless_lossy_pays(
+    std::optional<CompressorOutput> out, FactorViews views, const Compressor& inner,
+    const tokens::Counter& counter, std::string_view input, const Request& request) {
+  if (!out || out->lossless_to_model.value_or(false) || request.context_tokens <= 0) return out;
+  Option whole = cheaper_view(input, true, counter, views);
+  auto lossy = static_cast<std::int64_t>(counter.count(out->bytes));
+  auto full = static_cast<std::int64_t>(whole.tokens(counter));
+  if (lossy_view_pays(full - lossy, lossy, request.context_tokens, request.context_cached))
+    return out;
+  if (!whole.has_view()) return std::nullopt;
+  CompressorOutput result;
+  result.method = std::string(inner.type()) + "+factored";
+  result.lossless_to_model = true;
+  result.bytes = whole.take_view();
+  return result;
+}
+
+std::optional<CompressorOutput> choose_factored(FactorViews views, const Compressor& inner,
+                                                const tokens::Counter& counter,
+                                                std::string_view input, const Request& request) {
+  std::optional<CompressorOutput> out = inner.compress(input, request.query);
+  std::string_view base = out ? std::string_view(out->bytes) : input;
+  Option best = best_view(input, out ? &out->bytes : nullptr, counter, views);
+  const auto budget = static_cast<std::size_t>(std::max<std::int64_t>(request.budget_tokens, 0));
+  // A token is at least one byte: a view no longer than the budget in bytes fits it.
+  if (budget > 0 && best.bytes().size() > budget && best.tokens(counter) > budget) {
+    std::optional<factor::Fitted> fitted =
+        factor::fit_budget(base, request.query, request.budget_tokens, kMarkerNeedle, counter);
+    if (fitted && fitted->tokens < best.tokens(counter)) {
+      best = Option(base, std::move(fitted->view), false);
     }
-    return cut;
   }
-
-  // `text` factored when that is cheaper than `text`, else `text` itself (lossy: a view of
-  // an elided text, or no view at all, is not the caller's input in full).
-  Option cheaper_view(std::string_view text, bool lossless) const {
-    Option best(text, std::nullopt, false);
-    // Unwrapped unindented prose saves tokens but no bytes, so with prose only tokens count.
-    auto consider = [&](std::optional<std::string> v) {
-      Option view(text, std::move(v), lossless);
-      if (!view.has_view()) return;
-      if (views_.prose ? view.tokens(counter()) < best.tokens(counter())
-                       : view.bytes().size() < text.size() &&
-                             costs_at_most(view, best, 1.0, counter(), false)) {
-        best = std::move(view);
-      }
-    };
-    if (views_.grep) consider(factor::grep_view(text, verbatim));
-    if (views_.prose) consider(factor::unwrap_view(text));
-    consider(factor::factor_text(text, verbatim, views_.sections));
-    return best;
-  }
-
-  FactorViews views_;
-};
+  if (!best.has_view())
+    return lossless_unless_lossy_pays(std::move(out), views, inner, counter, input, request);
+  CompressorOutput result;
+  if (out) result = std::move(*out);
+  result.method = result.method.empty() ? std::string(inner.type()) : result.method;
+  result.method += "+factored";
+  // Lossless exactly when nothing was elided: the view then expands to the input.
+  result.lossless_to_model = best.lossless();
+  result.bytes = best.take_view();
+  return lossless_unless_lossy_pays(std::move(result), views, inner, counter, input, request);
+}
 
 }  // namespace
 
 std::unique_ptr<Compressor> make_factored(std::unique_ptr<Compressor> inner,
                                           const tokens::Counter& counter, FactorViews views) {
-  return std::make_unique<FactoredCompressor>(std::move(inner), counter, views);
+  return factor::make_view_layer(std::move(inner), counter,
+                                 std::bind_front(choose_factored, views));
 }
 
 }  // namespace caveman::compress

@@ -1,6 +1,6 @@
 #include "compress/factor/grep_syntax.h"
 
-#include <charconv>
+#include "compress/factor/header_count.h"
 
 namespace caveman::compress::factor {
 namespace {
@@ -53,16 +53,13 @@ std::optional<std::string> write_grep_header(const GrepHeader& h) {
   return out;
 }
 
-bool could_be_grep_header(std::string_view line) { return line.starts_with(kOpen); }
-
 std::optional<GrepHeader> parse_grep_header(std::string_view line) {
-  if (!could_be_grep_header(line) || !line.ends_with(']')) return std::nullopt;
-  line.remove_prefix(kOpen.size());
-  line.remove_suffix(1);
+  if (!line.ends_with(']')) return std::nullopt;
   GrepHeader h;
-  auto [p, ec] = std::from_chars(line.data(), line.data() + line.size(), h.lines);
-  if (ec != std::errc() || h.lines == 0) return std::nullopt;
-  line.remove_prefix(static_cast<std::size_t>(p - line.data()));
+  std::optional<std::string_view> rest =
+      after_count(line.substr(0, line.size() - 1), kOpen, &h.lines);
+  if (!rest) return std::nullopt;
+  line = *rest;
   if (!line.starts_with(kLines)) return std::nullopt;
   line.remove_prefix(kLines.size());
   if (line.ends_with(kAsWritten)) {

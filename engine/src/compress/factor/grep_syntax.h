@@ -35,7 +35,6 @@ struct GrepHeader {
 // nullopt when the root cannot be written so that it reads back the same.
 std::optional<std::string> write_grep_header(const GrepHeader& header);
 std::optional<GrepHeader> parse_grep_header(std::string_view line);
-bool could_be_grep_header(std::string_view line);
 
 // Where a grep line's path ends: line = PATH + c + DIGITS + c + TEXT with c ':' or '-' and
 // PATH not empty. `hint` (the previous line's path) is taken when it fits; otherwise the

@@ -6,64 +6,50 @@
 
 #include "compress/compressors.h"
 #include "compress/factor/decorator.h"
-#include "compress/factor/block_syntax.h"
 #include "compress/factor/json_table.h"
 
 namespace caveman::compress {
 namespace {
 
-
-class JsonViewsCompressor final : public factor::ViewDecorator {
- public:
-  using ViewDecorator::ViewDecorator;
-
-  std::optional<CompressorOutput> compress_with(std::string_view input,
-                                                const Request& request) const override {
-    // A view is final: compressing it again changes nothing (idempotence).
-    if (factor::contains_block(input)) return std::nullopt;
-    // The input's count is taken only when a comparison needs it: when the elided output is
-    // cheaper by far, the whole-input view loses without it (a large payload's costliest count).
-    std::optional<std::size_t> input_count;
-    auto input_tokens = [&] {
-      if (!input_count) input_count = counter().count(input);
-      return *input_count;
-    };
-    std::optional<CompressorOutput> out = inner().compress_with(input, request);
-    std::size_t lossy_tokens = out ? counter().count(out->bytes) : input_tokens();
-    if (out) {
-      if (std::optional<std::string> v = factor::json_table_view(out->bytes, counter())) {
-        std::size_t n = counter().count(*v);
-        if (n < lossy_tokens) {
-          lossy_tokens = n;
-          out->bytes = std::move(*v);
-          out->method = (out->method.empty() ? std::string(inner().type()) : out->method) + "+table";
-          out->lossless_to_model = false;
-        }
+std::optional<CompressorOutput> choose_json_view(const Compressor& inner,
+                                                 const tokens::Counter& counter,
+                                                 std::string_view input, const Request& request) {
+  // The input's count is taken only when a comparison needs it: when the elided output is
+  // cheaper by far, the whole-input view loses without it (a large payload's costliest count).
+  std::optional<std::size_t> input_count;
+  auto input_tokens = [&] {
+    if (!input_count) input_count = counter.count(input);
+    return *input_count;
+  };
+  std::optional<CompressorOutput> out = inner.compress_with(input, request);
+  std::size_t lossy_tokens = out ? counter.count(out->bytes) : input_tokens();
+  if (out) {
+    if (std::optional<std::string> v = factor::json_table_view(out->bytes, counter)) {
+      std::size_t n = counter.count(*v);
+      if (n < lossy_tokens) {
+        lossy_tokens = n;
+        out->bytes = std::move(*v);
+        out->method = (out->method.empty() ? std::string(inner.type()) : out->method) + "+table";
+        out->lossless_to_model = false;
       }
     }
-    if (std::optional<std::string> whole = factor::json_table_view(input, counter())) {
-      std::size_t n = counter().count(*whole);
-      if ((!out || static_cast<double>(n) <=
-                       factor::kLosslessSlack * static_cast<double>(lossy_tokens)) &&
-          n < input_tokens()) {
-        CompressorOutput result;
-        result.bytes = std::move(*whole);
-        result.method = "table";
-        result.lossless_to_model = true;  // verified: the view expands to the input
-        return result;
-      }
-    }
-    return out;
   }
-
- private:
-};
+  if (std::optional<std::string> whole = factor::json_table_view(input, counter)) {
+    std::size_t n = counter.count(*whole);
+    if ((!out ||
+         static_cast<double>(n) <= factor::kLosslessSlack * static_cast<double>(lossy_tokens)) &&
+        n < input_tokens()) {
+      return factor::lossless_view(std::move(*whole), "table");
+    }
+  }
+  return out;
+}
 
 }  // namespace
 
 std::unique_ptr<Compressor> make_json_views(std::unique_ptr<Compressor> inner,
                                             const tokens::Counter& counter) {
-  return std::make_unique<JsonViewsCompressor>(std::move(inner), counter);
+  return factor::make_view_layer(std::move(inner), counter, choose_json_view);
 }
 
 }  // namespace caveman::compress

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "compress/factor/header_count.h"
+
 namespace caveman::compress::factor {
 namespace {
 
@@ -170,16 +172,12 @@ std::optional<std::string> write_table_header(const TableHeader& h) {
   return out;
 }
 
-bool could_be_table_header(std::string_view line) { return line.starts_with(kOpen); }
-
 std::optional<TableHeader> parse_table_header(std::string_view s) {
-  if (!s.starts_with(kOpen)) return std::nullopt;
   TableHeader h;
-  std::size_t i = kOpen.size();
-  auto [p, ec] = std::from_chars(s.data() + i, s.data() + s.size(), h.rows);
-  if (ec != std::errc() || h.rows == 0) return std::nullopt;
-  i = static_cast<std::size_t>(p - s.data());
-  std::string_view rest = s.substr(i);
+  std::optional<std::string_view> counted = after_count(s, kOpen, &h.rows);
+  if (!counted) return std::nullopt;
+  std::size_t i = s.size() - counted->size();
+  std::string_view rest = *counted;
   if (rest.starts_with(kMembers)) {
     h.members = true;
   } else if (!rest.starts_with(kObjects)) {

@@ -44,9 +44,6 @@ std::optional<std::string> write_table_header(const TableHeader& header);
 // Parses a header line; nullopt when `line` is not one.
 std::optional<TableHeader> parse_table_header(std::string_view line);
 
-// Cheap prefix test: could `line` be a table header?
-bool could_be_table_header(std::string_view line);
-
 // A row: "[" cells joined by "," "]"; an absent cell is written as nothing. A row may instead
 // be a minified JSON object: the row's object as written (members: {key: object}), for an
 // object whose keys do not follow the column order.

@@ -303,44 +303,33 @@ std::optional<std::string> aligned_table_view(std::string_view text) {
 namespace caveman::compress {
 namespace {
 
-
-class TabularViewsCompressor final : public factor::ViewDecorator {
- public:
-  using ViewDecorator::ViewDecorator;
-
-  std::optional<CompressorOutput> compress_with(std::string_view input,
-                                                const Request& request) const override {
-    // A view is final: compressing it again changes nothing (idempotence).
-    if (factor::contains_block(input)) return std::nullopt;
-    std::optional<CompressorOutput> out = inner().compress_with(input, request);
-    std::optional<std::string> view = factor::aligned_table_view(input);
-    std::string_view method = "tabular+aligned";
-    if (!view) {
-      view = factor::csv_columns_view(input);
-      method = "tabular+columns";
-    }
-    if (!view) return out;
-    const std::size_t n = counter().count(*view);
-    if (n >= counter().count(input)) return out;
-    if (out && out->lossless_to_model && n >= counter().count(out->bytes)) return out;
-    if (out && static_cast<double>(n) > factor::kLosslessSlack * static_cast<double>(counter().count(out->bytes))) {
-      return out;
-    }
-    CompressorOutput result;
-    result.bytes = std::move(*view);
-    result.method = std::string(method);
-    result.lossless_to_model = true;  // verified: the view expands to the input
-    return result;
+std::optional<CompressorOutput> choose_tabular_view(const Compressor& inner,
+                                                    const tokens::Counter& counter,
+                                                    std::string_view input,
+                                                    const Request& request) {
+  std::optional<CompressorOutput> out = inner.compress_with(input, request);
+  std::optional<std::string> view = factor::aligned_table_view(input);
+  std::string_view method = "tabular+aligned";
+  if (!view) {
+    view = factor::csv_columns_view(input);
+    method = "tabular+columns";
   }
-
- private:
-};
+  if (!view) return out;
+  const std::size_t n = counter.count(*view);
+  if (n >= counter.count(input)) return out;
+  if (out && out->lossless_to_model && n >= counter.count(out->bytes)) return out;
+  if (out && static_cast<double>(n) >
+                 factor::kLosslessSlack * static_cast<double>(counter.count(out->bytes))) {
+    return out;
+  }
+  return factor::lossless_view(std::move(*view), std::string(method));
+}
 
 }  // namespace
 
 std::unique_ptr<Compressor> make_tabular_views(std::unique_ptr<Compressor> inner,
                                                const tokens::Counter& counter) {
-  return std::make_unique<TabularViewsCompressor>(std::move(inner), counter);
+  return factor::make_view_layer(std::move(inner), counter, choose_tabular_view);
 }
 
 }  // namespace caveman::compress

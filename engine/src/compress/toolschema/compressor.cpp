@@ -14,28 +14,23 @@
 namespace caveman::compress {
 namespace {
 
-class ToolSchemaCompressor final : public Compressor {
- public:
-  std::string_view type() const override { return "toolschema"; }
-
-  std::optional<CompressorOutput> compress(std::string_view input,
-                                           std::string_view /*query*/) const override {
-    toolschema::CatalogShrink catalog = toolschema::shrink_catalog(input);
-    std::optional<std::string> out;
-    if (catalog.shrunk) {
-      out = std::move(catalog.output);
-    } else if (catalog.shape == "none") {
-      out = toolschema::shrink_bare_schema(input);
-    }
-    if (!out) return std::nullopt;
-    return CompressorOutput{std::move(*out), "toolschema", std::nullopt, {}};
+std::optional<CompressorOutput> compress_toolschema(std::string_view input,
+                                                    std::string_view /*query*/) {
+  toolschema::CatalogShrink catalog = toolschema::shrink_catalog(input);
+  std::optional<std::string> out;
+  if (catalog.shrunk) {
+    out = std::move(catalog.output);
+  } else if (catalog.shape == "none") {
+    out = toolschema::shrink_bare_schema(input);
   }
-};
+  if (!out) return std::nullopt;
+  return CompressorOutput{std::move(*out), "toolschema", std::nullopt, {}};
+}
 
 }  // namespace
 
 std::unique_ptr<Compressor> make_toolschema_compressor() {
-  return std::make_unique<ToolSchemaCompressor>();
+  return make_compressor("toolschema", compress_toolschema);
 }
 
 }  // namespace caveman::compress
