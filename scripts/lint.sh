@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make lint`: the formatting and static checks that gate a change (docs/RELIABILITY.md, "Lint").
-# - clang-format (.clang-format) over the C++ files changed since LINT_BASE (LINT_ALL=1: all):
-#   a file that would change fails the run (`make format` rewrites them);
+# - clang-format (.clang-format) over the C++ lines changed since LINT_BASE (LINT_ALL=1: all
+#   lines): a line that would change fails the run (`git clang-format LINT_BASE` fixes them);
 # - clang-tidy (.clang-tidy) over the C++ sources changed since LINT_BASE (default HEAD~1:
 #   the commit being landed) — the whole tree takes longer than CI has;
 # - the lint ctests (error-code registry, doc citations) when a configured build exists.
@@ -14,17 +14,16 @@ status=0
 
 sources() { git ls-files '*.cpp' '*.h' ':!:third_party/**'; }
 
-# Formatting is checked on the files changed since LINT_BASE, like clang-tidy: the tree predates
-# the check, and reformatting all of it at once would rewrite every line under review elsewhere.
-# LINT_ALL=1 checks every file.
+# Formatting is checked on the lines changed since LINT_BASE (git clang-format), like clang-tidy
+# on files: the tree predates the check, and reformatting all of it at once would rewrite every
+# line under review elsewhere. LINT_ALL=1 checks every line of every file.
 if [[ ${LINT_ALL:-0} == 1 ]] || ! git rev-parse -q --verify "$base^{commit}" >/dev/null; then
-  format_files=$(sources)
+  unformatted=$(sources | xargs -r clang-format --dry-run 2>&1 | grep -o '^[^:]*:[0-9]*:[0-9]*: warning' | cut -d: -f1 | sort -u || true)
 else
-  format_files=$(git diff --name-only --diff-filter=AM "$base" -- '*.cpp' '*.h' ':!:third_party/**' || true)
+  unformatted=$(git clang-format --diff "$base" -- '*.cpp' '*.h' ':!:third_party/**' 2>/dev/null | sed -n 's|^+++ b/||p' || true)
 fi
-unformatted=$(echo "$format_files" | xargs -r clang-format --dry-run 2>&1 | grep -o '^[^:]*: warning' | cut -d: -f1 | sort -u || true)
 if [[ -n $unformatted ]]; then
-  echo "lint: clang-format would change these files (make format):" >&2
+  echo "lint: clang-format would change lines of these files (git clang-format $base, or make format):" >&2
   echo "$unformatted" | sed 's/^/  /' >&2
   status=1
 fi

@@ -14,10 +14,9 @@ std::int64_t estimate_would_save(const Engine& engine, Endpoint api, std::string
   std::optional<JsonDoc> doc = JsonDoc::parse(body);
   if (!doc) return 0;
   LiveZone zone = extract_live_zone(api, *doc, static_cast<std::size_t>(config.min_bytes));
-  Options options = block_options(
-      knobs_for_request(config.budget_tokens, config.min_saving_tokens, body.size(),
-                        prompt_cached(api, body)),
-      zone.query);
+  Options options = block_options(knobs_for_request(config.budget_tokens, config.min_saving_tokens,
+                                                    body.size(), prompt_cached(api, body)),
+                                  zone.query);
   std::int64_t saved = 0;
   for (const Candidate& c : zone.candidates) {
     if (!c.live) continue;  // compress mode only compresses live blocks anew

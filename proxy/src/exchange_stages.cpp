@@ -194,9 +194,10 @@ void Exchange::transform() {
 bool Exchange::compress() {
   const Config& config = rt->config;
   LiveZone zone = extract_live_zone(route.endpoint, *doc, static_cast<std::size_t>(config.min_bytes));
-  Transformer transformer(rt->engine.get(), rt->store.get(), rt->prefix_cache.get(),
-                          knobs_for_request(config.budget_tokens, config.min_saving_tokens, raw_body->size(),
-                                            prompt_cached(route.endpoint, *raw_body)));
+  Transformer transformer(
+      rt->engine.get(), rt->store.get(), rt->prefix_cache.get(),
+      knobs_for_request(config.budget_tokens, config.min_saving_tokens, raw_body->size(),
+                        prompt_cached(route.endpoint, *raw_body)));
   TransformOutcome outcome = transformer.transform(*raw_body, *doc, zone);
   if (!outcome.error.empty()) spdlog::warn("compress: a block kept its original bytes: {}", outcome.error);
   handles = outcome.handles;

@@ -22,7 +22,8 @@ std::string handle_from_replacement(std::string_view replacement) {
 }
 
 bool prompt_cached(Endpoint endpoint, std::string_view body) {
-  return endpoint != Endpoint::kMessages || body.find("\"cache_control\"") != std::string_view::npos;
+  return endpoint != Endpoint::kMessages ||
+         body.find("\"cache_control\"") != std::string_view::npos;
 }
 
 CompressKnobs knobs_for_request(std::int64_t budget_tokens, std::int64_t min_saving_tokens,
@@ -66,6 +67,7 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
     }
   };
 
+  bool marked = body.find(kMarkerOpen) != std::string_view::npos;
   for (const Candidate& c : zone.candidates) {
     const JsonNode& node = doc.node(c.node);
     const std::string& original = node.text;
@@ -80,6 +82,10 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
 
     CompressResult r = engine_->compress(original, block_options(knobs_, zone.query));
     if (r.passed_through() || r.tokens_after >= r.tokens_before) continue;
+    if (!knobs_.context_cached && !marked &&
+        r.tokens_before - r.tokens_after < kUncachedFirstMarkerTokens) {
+      continue;
+    }
 
     ccr::Record record;
     record.content_type = "block";
@@ -104,6 +110,7 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
     }
     splices.push_back(Splice{node.begin, node.end, json_quote(*stored)});
     note_handle(handle_from_replacement(*stored));
+    marked = true;
     if (*stored == replacement) {
       out.tokens_before += r.tokens_before;
       out.tokens_after += r.tokens_after;

@@ -27,6 +27,10 @@
 namespace caveman::proxy {
 
 inline constexpr std::size_t kMaxDisclosedHandles = 8;
+// An uncached prompt pays for the caveman_retrieve tool the proxy injects on every request once a
+// marker is in it (about 250 o200k tokens), so the first block compressed there must save more
+// than the tool costs over a few turns.
+inline constexpr std::int64_t kUncachedFirstMarkerTokens = 1000;
 
 struct TransformOutcome {
   bool changed = false;

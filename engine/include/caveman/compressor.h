@@ -61,7 +61,7 @@ struct Request {
 // its price in a cached session (written once, read on the turns after) and three times in an
 // uncached one (sent again on each later turn).
 inline bool lossy_view_pays(std::int64_t saved, std::int64_t view, std::int64_t context,
-                           bool cached) {
+                            bool cached) {
   std::int64_t weight = cached ? 2 : 3;
   std::int64_t reread = cached ? context / 10 : context;
   return 3 * weight * saved >= weight * view + reread;

@@ -151,7 +151,7 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   std::optional<CompressorOutput> out;
   try {
     out = c->compress_with(body, Request{options.query, options.budget_tokens,
-                                           options.context_tokens, options.context_cached});
+                                         options.context_tokens, options.context_cached});
   } catch (const std::exception&) {
     return std::nullopt;  // a library threw inside a compressor: fail open
   }
@@ -165,7 +165,8 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   // Content the model reads in full (a factored view, even under a Read gutter whose numbers
   // it drops) never needs a retrieve, so only a view that leaves content out is weighed
   // against one.
-  bool content_lossless = out->lossless_to_model.value_or(safety.reversible) && numbers_implied(u.layers);
+  bool content_lossless =
+      out->lossless_to_model.value_or(safety.reversible) && numbers_implied(u.layers);
   bool lossless = content_lossless && u.layers.empty();
   std::int64_t saved = counter.input_tokens() - a.tokens_after;
   if (!lossless && saved < options.min_lossy_saving_tokens) return std::nullopt;

@@ -194,14 +194,39 @@ TEST(ProxyTransformHelpers, HandlesAreJoinedNewestLast) {
 // Whether a retrieve re-reads the prompt at the cache price: Anthropic caches only up to a
 // cache_control breakpoint, OpenAI and Gemini cache long prefixes on their own.
 TEST(ProxyTransformHelpers, PromptCachedFollowsEachProvidersRule) {
-  EXPECT_FALSE(prompt_cached(Endpoint::kMessages, R"({"messages":[{"role":"user","content":"hi"}]})"));
-  EXPECT_TRUE(prompt_cached(Endpoint::kMessages,
-                            R"({"messages":[{"role":"user","content":[{"type":"text","text":"hi","cache_control":{"type":"ephemeral"}}]}]})"));
+  EXPECT_FALSE(
+      prompt_cached(Endpoint::kMessages, R"({"messages":[{"role":"user","content":"hi"}]})"));
+  EXPECT_TRUE(prompt_cached(
+      Endpoint::kMessages,
+      R"({"messages":[{"role":"user","content":[{"type":"text","text":"hi","cache_control":{"type":"ephemeral"}}]}]})"));
   EXPECT_TRUE(prompt_cached(Endpoint::kChatCompletions, R"({"messages":[]})"));
   EXPECT_TRUE(prompt_cached(Endpoint::kGenerateContent, R"({"contents":[]})"));
   CompressKnobs k = knobs_for_request(100, 5, 4000, false);
   EXPECT_EQ(k.context_tokens, 1000);
   EXPECT_FALSE(block_options(k, "q").context_cached);
+}
+
+// In an uncached prompt the first marker brings the injected retrieve tool into every later
+// request: a small saving is not worth it there, while a cached prompt takes it, and so does
+// an uncached one that already holds a marker.
+TEST_F(ProxyTransform, AnUncachedPromptsFirstMarkerMustPayForTheRetrieveTool) {
+  std::string small;
+  for (int i = 0; i < 30; ++i) small += "2025-06-24 14:36:1" + std::to_string(i % 10) + " INFO worker-1 processed batch " + std::to_string(i) + " status=ok\n";
+  auto body_with = [](const std::string& text, const std::string& before) {
+    return R"({"model":"m","max_tokens":9,"messages":[{"role":"user","content":[{"type":"text","text":)" +
+           json_quote(before) + R"(},{"type":"tool_result","tool_use_id":"t1","content":)" + json_quote(text) + R"(}]}]})";
+  };
+  CompressKnobs cached{25000, 0, 0, true};
+  TransformOutcome on_cached = run(Endpoint::kMessages, body_with(small, "hi"), 512, cached);
+  ASSERT_TRUE(on_cached.changed);
+  ASSERT_LT(on_cached.tokens_before - on_cached.tokens_after, kUncachedFirstMarkerTokens);
+  // Other bytes each time: the prefix cache re-substitutes a block it has seen, in any prompt.
+  CompressKnobs uncached{25000, 0, 0, false};
+  std::string other = small;
+  other.replace(other.find("worker-1"), 8, "worker-2");
+  EXPECT_FALSE(run(Endpoint::kMessages, body_with(other, "hi"), 512, uncached).changed);
+  other.replace(other.find("worker-2"), 8, "worker-3");
+  EXPECT_TRUE(run(Endpoint::kMessages, body_with(other, "earlier: <<ccr:ccr_0123>>"), 512, uncached).changed);
 }
 
 // compress.min_saving_tokens reaches the engine: a lossy view saving fewer tokens than the

@@ -58,8 +58,8 @@ std::string python_replacement(TSNode block, std::string_view text) {
 // `res.redirect`; "" for operators and other names no call site spells.
 std::string_view last_identifier(std::string_view s) {
   auto ident = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '$';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '$';
   };
   s = trim(s);
   std::size_t b = s.size();

@@ -129,17 +129,23 @@ TEST(CodeCompressorTest, QueryKeepsTheBodiesItNames) {
 TEST(CodeCompressorTest, ASliceKeepsItsCutEdgesAndElidesTheWholeFunctions) {
   std::string head = "\t\treturn nil, err\n\t}\n\treturn c.Do(req)\n}\n\n";
   std::string whole =
-      "func (c *Client) checkRedirect(req *Request, via []*Request) error {\n\tfn := c.CheckRedirect\n"
+      "func (c *Client) checkRedirect(req *Request, via []*Request) error {\n\tfn := "
+      "c.CheckRedirect\n"
       "\tif fn == nil {\n\t\tfn = defaultCheckRedirect\n\t}\n\treturn fn(req, via)\n}\n\n"
-      "func redirectBehavior(reqMethod string, resp *Response) (string, bool) {\n\tswitch resp.StatusCode {\n"
+      "func redirectBehavior(reqMethod string, resp *Response) (string, bool) {\n\tswitch "
+      "resp.StatusCode {\n"
       "\tcase 301, 302, 303:\n\t\treturn \"GET\", true\n\t}\n\treturn reqMethod, false\n}\n\n";
-  std::string tail = "func (c *Client) Do(req *Request) (*Response, error) {\n\treturn c.do(req)\n\t// and then\n\tif x {\n";
+  std::string tail =
+      "func (c *Client) Do(req *Request) (*Response, error) {\n\treturn c.do(req)\n\t// and "
+      "then\n\tif x {\n";
   auto out = run(head + whole + tail);
   ASSERT_TRUE(out);
   EXPECT_EQ(out->substr(0, head.size()), head);
   EXPECT_EQ(out->substr(out->size() - tail.size()), tail);
-  EXPECT_NE(out->find("func (c *Client) checkRedirect(req *Request, via []*Request) error { /* caveman: body elided */ }"),
-            std::string::npos) << *out;
+  EXPECT_NE(out->find("func (c *Client) checkRedirect(req *Request, via []*Request) error { /* "
+                      "caveman: body elided */ }"),
+            std::string::npos)
+      << *out;
   EXPECT_EQ(out->find("case 301"), std::string::npos) << *out;
   expect_idempotent(*out);
 }
@@ -148,34 +154,49 @@ TEST(CodeCompressorTest, ASliceKeepsItsCutEdgesAndElidesTheWholeFunctions) {
 // to know what findToken counts. Functions it does not call stay elided.
 TEST(CodeCompressorTest, QueryKeepsTheBodiesOfWhatTheKeptBodiesCall) {
   std::string in =
-      "function findToken(str, token) {\n  let ind = 0;\n  for (const c of str) if (c === token) ind++;\n  return ind;\n}\n"
-      "const isHex = (s) => {\n  const t = s.trim();\n  return /^[0-9a-f]+$/i.test(t) && t.length > 0;\n};\n"
-      "function normalizeIPv6(host) {\n  if (findToken(host, ':') < 2) return { host, isIPV6: false };\n"
+      "function findToken(str, token) {\n  let ind = 0;\n  for (const c of str) if (c === token) "
+      "ind++;\n  return ind;\n}\n"
+      "const isHex = (s) => {\n  const t = s.trim();\n  return /^[0-9a-f]+$/i.test(t) && t.length "
+      "> 0;\n};\n"
+      "function normalizeIPv6(host) {\n  if (findToken(host, ':') < 2) return { host, isIPV6: "
+      "false };\n"
       "  return { host: isHex(host) ? host : host.toLowerCase(), isIPV6: true };\n}\n"
-      "function isPort(value) {\n  const n = Number(value);\n  return n >= 0 && n < 65536 && String(n) === value;\n}\n";
+      "function isPort(value) {\n  const n = Number(value);\n  return n >= 0 && n < 65536 && "
+      "String(n) === value;\n}\n";
   auto out = code().compress(in, "grep -n normalizeIPv6 lib/utils.js");
   ASSERT_TRUE(out);
-  EXPECT_NE(out->bytes.find("  for (const c of str) if (c === token) ind++;"), std::string::npos) << out->bytes;
-  EXPECT_NE(out->bytes.find("  return /^[0-9a-f]+$/i.test(t) && t.length > 0;"), std::string::npos) << out->bytes;
-  EXPECT_NE(out->bytes.find("function isPort(value) { /* caveman: body elided */ }"), std::string::npos) << out->bytes;
+  EXPECT_NE(out->bytes.find("  for (const c of str) if (c === token) ind++;"), std::string::npos)
+      << out->bytes;
+  EXPECT_NE(out->bytes.find("  return /^[0-9a-f]+$/i.test(t) && t.length > 0;"), std::string::npos)
+      << out->bytes;
+  EXPECT_NE(out->bytes.find("function isPort(value) { /* caveman: body elided */ }"),
+            std::string::npos)
+      << out->bytes;
 }
 
 // The function the query names comes first, before bodies that only mention it often, so its
 // own helpers are kept even when the callee budget runs out on the others.
 TEST(CodeCompressorTest, TheNamedFunctionAndItsHelpersComeFirst) {
   std::string in =
-      "function findToken(str, token) {\n  let ind = 0;\n  for (const c of str) if (c === token) ind++;\n  return ind;\n}\n";
+      "function findToken(str, token) {\n  let ind = 0;\n  for (const c of str) if (c === token) "
+      "ind++;\n  return ind;\n}\n";
   for (const char* h : {"helperOne", "helperTwo", "helperThree", "helperFour", "helperFive"}) {
     in += std::string("function ") + h + "(x) {\n  const y = x + 1;\n  return y * 2 + x;\n}\n";
   }
-  in += "function recompose(host) {\n  const a = normalizeIPv6(host) || normalizeIPv6(host.trim());\n"
-        "  return helperOne(a) + helperTwo(a) + helperThree(a) + helperFour(a) + helperFive(a) + normalizeIPv6(a);\n}\n"
-        "function normalizeIPv6(host) {\n  if (findToken(host, ':') < 2) return { host, isIPV6: false };\n"
-        "  return { host: host.toLowerCase(), isIPV6: true };\n}\n";
+  in +=
+      "function recompose(host) {\n  const a = normalizeIPv6(host) || normalizeIPv6(host.trim());\n"
+      "  return helperOne(a) + helperTwo(a) + helperThree(a) + helperFour(a) + helperFive(a) + "
+      "normalizeIPv6(a);\n}\n"
+      "function normalizeIPv6(host) {\n  if (findToken(host, ':') < 2) return { host, isIPV6: "
+      "false };\n"
+      "  return { host: host.toLowerCase(), isIPV6: true };\n}\n";
   auto out = code().compress(in, "grep -n normalizeIPv6 lib/utils.js");
   ASSERT_TRUE(out);
-  EXPECT_NE(out->bytes.find("  if (findToken(host, ':') < 2) return { host, isIPV6: false };"), std::string::npos) << out->bytes;
-  EXPECT_NE(out->bytes.find("  for (const c of str) if (c === token) ind++;"), std::string::npos) << out->bytes;
+  EXPECT_NE(out->bytes.find("  if (findToken(host, ':') < 2) return { host, isIPV6: false };"),
+            std::string::npos)
+      << out->bytes;
+  EXPECT_NE(out->bytes.find("  for (const c of str) if (c === token) ind++;"), std::string::npos)
+      << out->bytes;
 }
 
 // Names as call sites spell them: a C++ qualified definition, a Python method, a Go method.
@@ -190,7 +211,8 @@ TEST(CodeCompressorTest, CalleesAreFoundByTheNameTheirCallersUse) {
   EXPECT_EQ(out->bytes.find("int total = n * 3;"), std::string::npos) << out->bytes;
 
   std::string py =
-      "class Popen:\n    def _wait(self, timeout):\n        result = self._poll(timeout)\n        return result\n\n"
+      "class Popen:\n    def _wait(self, timeout):\n        result = self._poll(timeout)\n        "
+      "return result\n\n"
       "    def _poll(self, timeout):\n        value = timeout * 1000\n        return value\n\n"
       "    def kill(self):\n        signal = 9\n        return signal\n";
   out = code().compress(py, "result");
@@ -383,9 +405,9 @@ TEST(CodeCompressorTest, DeeplyNestedInputDoesNotOverflowTheStack) {
 // retrieve in four, a saving pays when 3·w·saved ≥ w·view + reread.
 TEST(LossyViewPaysTest, WeighsTheSavingAgainstTheRetrievesItMayCause) {
   // Cached (w = 2, reread = a tenth of the prompt): 6·saved ≥ 2·view + C/10.
-  EXPECT_TRUE(lossy_view_pays(3500, 4100, 40000, true));    // 21000 ≥ 8200 + 4000
-  EXPECT_FALSE(lossy_view_pays(1000, 4100, 40000, true));   // 6000 < 12200
-  EXPECT_TRUE(lossy_view_pays(1000, 2000, 20000, true));    // 6000 ≥ 4000 + 2000 (the edge)
+  EXPECT_TRUE(lossy_view_pays(3500, 4100, 40000, true));   // 21000 ≥ 8200 + 4000
+  EXPECT_FALSE(lossy_view_pays(1000, 4100, 40000, true));  // 6000 < 12200
+  EXPECT_TRUE(lossy_view_pays(1000, 2000, 20000, true));   // 6000 ≥ 4000 + 2000 (the edge)
   // Uncached (w = 3, reread = the whole prompt): 9·saved ≥ 3·view + C.
   EXPECT_FALSE(lossy_view_pays(3500, 4100, 40000, false));  // 31500 < 12300 + 40000
   EXPECT_TRUE(lossy_view_pays(1500, 2500, 6000, false));    // 13500 ≥ 7500 + 6000
@@ -432,11 +454,13 @@ TEST(LossyViewPaysTest, ContentLosslessViewsUnderAGutterAreNotWeighed) {
   o.context_tokens = 100'000'000;
   std::string in;  // dpkg.log's four lines per package, under Read's gutter
   int line = 0;
-  for (std::string pkg : {"libgdbm6", "libjs-underscore", "libkmod2", "libargon2-1", "dmsetup",
-                          "libjson-c5", "libcryptsetup12", "libdevmapper1", "libexpat1", "libffi8"}) {
+  for (std::string pkg :
+       {"libgdbm6", "libjs-underscore", "libkmod2", "libargon2-1", "dmsetup", "libjson-c5",
+        "libcryptsetup12", "libdevmapper1", "libexpat1", "libffi8"}) {
     std::string v = ":amd64 1." + std::to_string(pkg.size()) + "-3";
-    for (std::string step : {" configure " + pkg + v + " <none>", " status unpacked " + pkg + v,
-                             " status half-configured " + pkg + v, " status installed " + pkg + v}) {
+    for (std::string step :
+         {" configure " + pkg + v + " <none>", " status unpacked " + pkg + v,
+          " status half-configured " + pkg + v, " status installed " + pkg + v}) {
       in += std::to_string(++line) + "\t2025-06-24 14:36:55" + step + "\n";
     }
   }
@@ -455,7 +479,8 @@ TEST(LossyViewPaysTest, GrepLineNumbersAreContent) {
   o.external_recovery = true;
   std::string in;
   for (int i = 0; i < 24; ++i) {
-    in += std::to_string(41 + 7 * i) + ":        st.equal(qs.stringify({ a: ['b', 'c'] }, { arrayFormat: '" +
+    in += std::to_string(41 + 7 * i) +
+          ":        st.equal(qs.stringify({ a: ['b', 'c'] }, { arrayFormat: '" +
           std::string(i % 2 ? "brackets" : "indices") + "' }), 'a" + std::to_string(i) + "');\n";
   }
   CompressResult unknown = engine.compress(in, o);
