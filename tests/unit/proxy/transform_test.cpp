@@ -211,10 +211,13 @@ TEST(ProxyTransformHelpers, PromptCachedFollowsEachProvidersRule) {
 // an uncached one that already holds a marker.
 TEST_F(ProxyTransform, AnUncachedPromptsFirstMarkerMustPayForTheRetrieveTool) {
   std::string small;
-  for (int i = 0; i < 30; ++i) small += "2025-06-24 14:36:1" + std::to_string(i % 10) + " INFO worker-1 processed batch " + std::to_string(i) + " status=ok\n";
+  for (int i = 0; i < 30; ++i)
+    small += "2025-06-24 14:36:1" + std::to_string(i % 10) + " INFO worker-1 processed batch " +
+             std::to_string(i) + " status=ok\n";
   auto body_with = [](const std::string& text, const std::string& before) {
     return R"({"model":"m","max_tokens":9,"messages":[{"role":"user","content":[{"type":"text","text":)" +
-           json_quote(before) + R"(},{"type":"tool_result","tool_use_id":"t1","content":)" + json_quote(text) + R"(}]}]})";
+           json_quote(before) + R"(},{"type":"tool_result","tool_use_id":"t1","content":)" +
+           json_quote(text) + R"(}]}]})";
   };
   CompressKnobs cached{25000, 0, 0, true};
   TransformOutcome on_cached = run(Endpoint::kMessages, body_with(small, "hi"), 512, cached);
@@ -226,7 +229,8 @@ TEST_F(ProxyTransform, AnUncachedPromptsFirstMarkerMustPayForTheRetrieveTool) {
   other.replace(other.find("worker-1"), 8, "worker-2");
   EXPECT_FALSE(run(Endpoint::kMessages, body_with(other, "hi"), 512, uncached).changed);
   other.replace(other.find("worker-2"), 8, "worker-3");
-  EXPECT_TRUE(run(Endpoint::kMessages, body_with(other, "earlier: <<ccr:ccr_0123>>"), 512, uncached).changed);
+  EXPECT_TRUE(run(Endpoint::kMessages, body_with(other, "earlier: <<ccr:ccr_0123>>"), 512, uncached)
+                  .changed);
 }
 
 // compress.min_saving_tokens reaches the engine: a lossy view saving fewer tokens than the
