@@ -32,6 +32,14 @@ void expect_idempotent(const std::string& out) {
   EXPECT_FALSE(again.has_value()) << "second pass changed:\n" << (again ? again->bytes : "");
 }
 
+// What a proxy passes: compress, the original stored by the caller.
+Options proxy_like_options() {
+  Options o;
+  o.mode = "compress";
+  o.external_recovery = true;
+  return o;
+}
+
 constexpr std::string_view kLongBody = "  int total = 0;\n  for (int i = 0; i < n; ++i) total += i;\n";
 
 TEST(CodeCompressorTest, Python) {
@@ -417,9 +425,7 @@ TEST(LossyViewPaysTest, WeighsTheSavingAgainstTheRetrievesItMayCause) {
 // and an uncached prompt needs a larger saving than a cached one of the same size.
 TEST(LossyViewPaysTest, TheEngineAppliesItOnlyWhenThePromptIsKnown) {
   Engine engine(nullptr);
-  Options o;
-  o.mode = "compress";
-  o.external_recovery = true;
+  Options o = proxy_like_options();
   std::string in;
   for (int i = 0; i < 20; ++i) {
     in += "function step" + std::to_string(i) + "(input) {\n  const doubled = input * 2 + " +
@@ -448,9 +454,7 @@ TEST(LossyViewPaysTest, TheEngineAppliesItOnlyWhenThePromptIsKnown) {
 // retrieve, so no prompt is too large for it; the same log cut lossily would be weighed.
 TEST(LossyViewPaysTest, ContentLosslessViewsUnderAGutterAreNotWeighed) {
   Engine engine(nullptr);
-  Options o;
-  o.mode = "compress";
-  o.external_recovery = true;
+  Options o = proxy_like_options();
   o.context_tokens = 100'000'000;
   std::string in;  // dpkg.log's four lines per package, under Read's gutter
   int line = 0;
@@ -474,9 +478,7 @@ TEST(LossyViewPaysTest, ContentLosslessViewsUnderAGutterAreNotWeighed) {
 // content out, so in a large prompt it is weighed like any lossy view and passes through.
 TEST(LossyViewPaysTest, GrepLineNumbersAreContent) {
   Engine engine(nullptr);
-  Options o;
-  o.mode = "compress";
-  o.external_recovery = true;
+  Options o = proxy_like_options();
   std::string in;
   for (int i = 0; i < 24; ++i) {
     in += std::to_string(41 + 7 * i) +
@@ -491,9 +493,7 @@ TEST(LossyViewPaysTest, GrepLineNumbersAreContent) {
 
 TEST(CodeCompressorTest, ThroughTheEngineAutoDetectAndForced) {
   Engine engine(nullptr);
-  Options o;
-  o.mode = "compress";
-  o.external_recovery = true;
+  Options o = proxy_like_options();
   std::string in = "package main\n\nimport \"fmt\"\n\nfunc main() {\n"
                    "\tfor i := 0; i < 10; i++ {\n\t\tfmt.Println(i, i*i, i*i*i, \"squares and cubes\")\n\t}\n}\n";
   for (std::string type : {"", "code"}) {
