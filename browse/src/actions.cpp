@@ -170,7 +170,7 @@ Result<Json> wait_for_text(Browser& b, const std::string& text, Clock::time_poin
 
 Result<Json> navigate(Browser& b, const std::string& url, Clock::time_point deadline) {
   Status s = b.navigate(url, deadline);
-  if (s.cave_code() == "cave_browser_navigation_failed") return action_failed(s.message());
+  if (s.error_code() == "cave_browser_navigation_failed") return action_failed(s.message());
   CAVEMAN_RETURN_IF_ERROR(s);
   return Json{{"ok", true}, {"settled", true}};
 }
@@ -233,7 +233,7 @@ Result<Json> perform_action(Browser& b, const ActRequest& req, const UidTarget& 
   Json resolve_params = Json{{"backendNodeId", target.backend_node_id}, {"objectGroup", kObjectGroup}};
   Result<Json> resolved = b.cdp().call_json("DOM.resolveNode", resolve_params, b.session(), deadline);
   if (!resolved.ok()) {
-    if (resolved.status().cave_code() == "cave_browser_cdp_error") return unknown_uid(req.uid);
+    if (resolved.status().error_code() == "cave_browser_cdp_error") return unknown_uid(req.uid);
     return resolved.status();
   }
   std::string object_id = resolved->value("object", Json::object()).value("objectId", std::string());

@@ -25,7 +25,7 @@ Status snapshot_failed(std::string message) {
 // tool's own failure code; connection loss stays cave_browser_unavailable.
 Status as_tool_failure(const Status& s, const char* code, const std::string& what, milliseconds limit) {
   if (is_timeout(s)) return Status::Unavailable(code, what + " timed out after " + ms_text(limit));
-  if (s.cave_code() == "cave_browser_cdp_error" || s.cave_code() == "cave_browser_protocol") {
+  if (s.error_code() == "cave_browser_cdp_error" || s.error_code() == "cave_browser_protocol") {
     return Status::Unavailable(code, what + " failed: " + s.message());
   }
   return s;
@@ -121,7 +121,7 @@ Result<SnapshotOutcome> take_snapshot(Browser& b, const Engine& engine, const Sn
         return snapshot_failed(shown + " did not finish loading within " + ms_text(limit) +
                                "; loading was stopped (browser_snapshot without url shows what did load)");
       }
-      if (nav.cave_code() == "cave_browser_navigation_failed") {
+      if (nav.error_code() == "cave_browser_navigation_failed") {
         return snapshot_failed(nav.message() + "; the browser is still usable");
       }
       return as_tool_failure(nav, "cave_browser_snapshot_failed", "navigation to " + shown, limit);
@@ -285,7 +285,7 @@ Status BrowseSession::after_failure(Status s) {
   if (!browser_ || browser_->alive()) return s;
   std::string why = browser_->exit_description();
   close();
-  if (s.code() != Code::kUnavailable || s.cave_code() != "cave_browser_unavailable") return s;
+  if (s.code() != Code::kUnavailable || s.error_code() != "cave_browser_unavailable") return s;
   return Status::Unavailable("cave_browser_unavailable",
                              s.message() + (why.empty() ? "" : " (" + why + ")") +
                                  "; the next call starts a new browser");

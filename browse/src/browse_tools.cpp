@@ -9,7 +9,7 @@ using mcp::Tool;
 using mcp::ToolResult;
 
 ToolResult error_result(const Status& s) {
-  std::string code = s.cave_code().empty() ? "cave_internal_error" : s.cave_code();
+  std::string code = s.error_code().empty() ? "cave_internal_error" : s.error_code();
   // Internal codes that never reach an agent as such.
   if (code == "cave_browser_timeout" || code == "cave_browser_cdp_error" || code == "cave_browser_protocol") {
     code = "cave_browser_unavailable";

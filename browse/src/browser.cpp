@@ -237,7 +237,7 @@ Result<Json> Browser::evaluate(std::string_view expression, Clock::time_point de
                      {"timeout", std::max(1, ms_until(deadline) - 250)}};
   Result<Json> r = cdp_->call_json("Runtime.evaluate", params, session_id_, deadline);
   if (!r.ok()) {
-    if (r.status().cave_code() == "cave_browser_cdp_error") {
+    if (r.status().error_code() == "cave_browser_cdp_error") {
       return Status::InvalidArgument("cave_browser_eval_failed", r.status().message());
     }
     return r.status();

@@ -13,7 +13,7 @@ Status timeout_status(std::string message) {
   return Status::Unavailable(std::string(kTimeoutCode), std::move(message));
 }
 
-bool is_timeout(const Status& s) { return s.cave_code() == kTimeoutCode; }
+bool is_timeout(const Status& s) { return s.error_code() == kTimeoutCode; }
 
 int ms_until(Clock::time_point deadline) {
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();

@@ -109,7 +109,7 @@ Result<std::vector<AppliedEdit>> apply_edits(const std::string& home, const std:
     auto after = with_entries(before, e.entries);
     if (!after.ok()) {
       // Every add_entry error is an argument error; name the file in it.
-      return Status::InvalidArgument(after.status().cave_code(),
+      return Status::InvalidArgument(after.status().error_code(),
                                      e.path + ": " + after.status().message());
     }
     afters.push_back(*after);

@@ -47,9 +47,9 @@ ToolResult ToolResult::payload(Json object) {
   return r;
 }
 
-ToolResult ToolResult::error(std::string_view cave_code, std::string_view message) {
+ToolResult ToolResult::error(std::string_view error_code, std::string_view message) {
   Json e = Json::object();
-  e["error"] = std::string(cave_code);
+  e["error"] = std::string(error_code);
   e["message"] = std::string(message);
   ToolResult r;
   r.texts.push_back(dump(e));

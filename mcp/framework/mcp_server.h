@@ -63,7 +63,7 @@ struct ToolResult {
   // A payload object given both as structuredContent and as the JSON text of the first item.
   static ToolResult payload(Json object);
   // {"error":"cave_…","message":…} as an isError result.
-  static ToolResult error(std::string_view cave_code, std::string_view message);
+  static ToolResult error(std::string_view error_code, std::string_view message);
   // An input_required answer; the client retries with inputResponses and the sealed state.
   static ToolResult ask(Json input_requests, Json state);
 };

@@ -188,7 +188,7 @@ Json Session::call_tool_modern(const Json& params, const Json& capabilities, boo
                                                                     "requestState must be a string"));
     if (!state.ok()) {
       *ok = false;
-      return invalid_params(state.status().cave_code() + ": " + state.status().message());
+      return invalid_params(state.status().error_code() + ": " + state.status().message());
     }
     ctx.state = std::move(state).value();
   }

@@ -234,7 +234,7 @@ Tool retrieve_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Retriev
       if (got.status().code() == Code::kNotFound) {
         return ToolResult::error("cave_unknown_handle", "no stored original for " + handle);
       }
-      return ToolResult::error(got.status().cave_code(), got.status().message());
+      return ToolResult::error(got.status().error_code(), got.status().message());
     }
     if (std::optional<ToolResult> gate = confirm_over_budget(ctx, handle, got.value().size(), max_bytes)) {
       return std::move(*gate);

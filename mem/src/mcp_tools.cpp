@@ -135,8 +135,8 @@ ToolResult invalid(const Args& a) { return ToolResult::error("cave_invalid_argum
 // The error vocabulary (docs/mem.md#mcp-tools): argument problems and size keep their code; the
 // rest is cave_<tool>_failed with the specific code leading the message.
 ToolResult failed(std::string_view tool, const Status& s) {
-  if (s.cave_code() == "cave_invalid_arguments" || s.cave_code() == "cave_memory_too_large") {
-    return ToolResult::error(s.cave_code(), s.message());
+  if (s.error_code() == "cave_invalid_arguments" || s.error_code() == "cave_memory_too_large") {
+    return ToolResult::error(s.error_code(), s.message());
   }
   return ToolResult::error("cave_" + std::string(tool) + "_failed", s.ToString());
 }

@@ -90,7 +90,7 @@ RecallResult pack_hits(const std::vector<Hit>& hits, const Engine* engine,
         if (handle.ok()) {
           top.recovery_handle = handle.value();
         } else {
-          top.error = handle.status().cave_code();
+          top.error = handle.status().error_code();
         }
       }
     }

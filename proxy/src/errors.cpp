@@ -88,7 +88,7 @@ std::string error_envelope(int http_status, std::string_view code, std::string_v
 }
 
 int http_status_for(const Status& status) {
-  const std::string& c = status.cave_code();
+  const std::string& c = status.error_code();
   if (c == "cave_route_not_found") return 404;
   if (c == "cave_request_too_large") return 413;
   if (c == "cave_header_mapping_failed" || c == "cave_provider_request_invalid") return 400;

@@ -238,7 +238,7 @@ void Exchange::party_done() {
     row.response_bytes = bytes_written.load();
     if (row.error_code.empty()) {
       if (!relay_status.ok() && status != 0) {
-        row.error_code = relay_status.cave_code();
+        row.error_code = relay_status.error_code();
       } else if (!client_ok) {
         row.error_code = "cave_client_cancelled";
       } else if (status >= 400) {
@@ -263,7 +263,7 @@ void Exchange::reply_error(const Status& status, ProxyResponse& res) {
   add_cave_headers(*this, "", res);
   // The client sees a generic 5xx message; the operator sees the cause.
   if (http >= 500) spdlog::warn("request {}: {}", request_id, status.ToString());
-  res.set_content(error_envelope(http, status.cave_code(), status.message(), request_id, trace_id), kJson);
+  res.set_content(error_envelope(http, status.error_code(), status.message(), request_id, trace_id), kJson);
 }
 
 // The answer failed before the client got anything: an error envelope, and the row says why.
@@ -272,7 +272,7 @@ void Exchange::reply_failure(const Status& status, ProxyResponse& res) {
   {
     base::MutexLock lock(mu);
     status_code = res.status;
-    row.error_code = status.cave_code();
+    row.error_code = status.error_code();
   }
   party_done();
 }

@@ -108,7 +108,7 @@ ExchangeResult UpstreamClient::exchange(const UpstreamRequest& request, const He
   if (!ip.ok()) {
     // Behind an outbound proxy the local resolver may know no public names: the proxy
     // resolves them. An address the guard refuses is refused either way.
-    if (!via_proxy || ip.status().cave_code() != "cave_upstream_unavailable") {
+    if (!via_proxy || ip.status().error_code() != "cave_upstream_unavailable") {
       result.status = ip.status();
       return result;
     }
