@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "caveman/base/cli.h"
+#include "caveman/base/codes.h"
 #include "caveman/common_flags.h"
 #include "context.h"
 #include "flags.h"
@@ -184,7 +185,7 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
     }
     if (!args[0].starts_with("-") && args[0] != "version" && args[0] != "help") {
       std::string hint = suggest(args[0], known_words());
-      err << "caveman: cave_unknown_command: unknown command \"" << args[0] << "\"";
+      err << "caveman: " << codes::kUnknownCommand << ": unknown command \"" << args[0] << "\"";
       if (!hint.empty()) err << " — did you mean \"" << hint << "\"?";
       err << " (see caveman --help)\n";
       return kExitUsage;

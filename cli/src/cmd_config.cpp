@@ -8,6 +8,7 @@
 
 #include "binaries.h"
 #include "caveman/base/atomic_file.h"
+#include "caveman/base/codes.h"
 #include "caveman/base/paths.h"
 #include "config.h"
 #include "config_edit.h"
@@ -62,8 +63,8 @@ int set(Context& ctx, YAML::Node root, const std::string& path, const std::strin
              << checked.status().ToString() << "\n";
     return kExitError;
   }
-  Status s = base::write_file_atomic(path, text, {.io_code = "cave_config_not_writable",
-                                                  .keep_existing_mode = true});
+  Status s = base::write_file_atomic(
+      path, text, {.io_code = codes::kConfigNotWritable, .keep_existing_mode = true});
   if (!s.ok()) {
     *ctx.err << "caveman config: " << s.ToString() << "\n";
     return kExitError;

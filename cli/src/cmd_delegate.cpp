@@ -2,6 +2,7 @@
 // finds the binary and runs it in the foreground with the caller's stdio, so pipes stay byte-exact.
 #include <ostream>
 
+#include "caveman/base/codes.h"
 #include "context.h"
 
 namespace caveman::cli {
@@ -10,7 +11,7 @@ int cmd_delegate(Context& ctx, std::string_view binary, const Args& prefix, cons
   BinaryLocation where = ctx.locate(binary);
   if (!where.found()) {
     const BinarySpec* spec = find_binary_spec(binary);
-    *ctx.err << "caveman: cave_binary_missing: " << binary << " not found (set "
+    *ctx.err << "caveman: " << codes::kBinaryMissing << ": " << binary << " not found (set "
              << spec->env_var << ", put it on PATH, or run `caveman install`); this verb is "
              << "unavailable until then\n";
     return kExitError;

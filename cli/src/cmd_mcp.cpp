@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "agent_mcp.h"
+#include "caveman/base/codes.h"
 #include "context.h"
 #include "flags.h"
 #include "mcp_marker.h"
@@ -237,7 +238,8 @@ int cmd_mcp(Context& ctx, const Args& args) {
   }
   std::string home = caveman_home(ctx.env);
   if (home.empty()) {
-    *ctx.err << "caveman tools mcp: cave_no_home: neither CAVEMAN_HOME nor HOME is set\n";
+    *ctx.err << "caveman tools mcp: " << codes::kNoHome
+             << ": neither CAVEMAN_HOME nor HOME is set\n";
     return kExitError;
   }
   const McpServerSpec& server = *find_mcp_server(server_name);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <ostream>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/net.h"
 #include "config.h"
 #include "context.h"
@@ -108,7 +109,7 @@ int cmd_start(Context& ctx, const Args& args) {
     std::string h = host.empty() ? address.host : host;
     std::string listen = (h.find(':') != std::string::npos && h.front() != '[' ? "[" + h + "]" : h) +
                          ":" + std::to_string(port != 0 ? port : address.port);
-    Result<base::ListenAddress> parsed = base::parse_loopback_listen(listen, "cave_invalid_config");
+    Result<base::ListenAddress> parsed = base::parse_loopback_listen(listen, codes::kInvalidConfig);
     if (!parsed.ok()) {
       *ctx.err << "caveman start: " << parsed.status().ToString() << "\n";
       return kExitUsage;
@@ -119,14 +120,15 @@ int cmd_start(Context& ctx, const Args& args) {
   if (address.port != 0) {
     Listener listener = inspect_listener(address);
     if (listener.kind != ListenerKind::kFree) {
-      *ctx.err << "caveman start: cave_port_in_use: " << describe_busy_port(address, listener)
-               << ". Choose another port with --port N.\n";
+      *ctx.err << "caveman start: " << codes::kPortInUse << ": "
+               << describe_busy_port(address, listener) << ". Choose another port with --port N.\n";
       return kExitError;
     }
   }
   BinaryLocation proxy = ctx.locate("caveman-proxy");
   if (!proxy.found()) {
-    *ctx.err << "caveman start: cave_binary_missing: caveman-proxy not found (checked "
+    *ctx.err << "caveman start: " << codes::kBinaryMissing
+             << ": caveman-proxy not found (checked "
                 "$CAVEMAN_PROXY_BIN, PATH, $CAVEMAN_HOME/bin and the caveman binary's "
                 "directory). Build it with `make build` or copy it with `caveman install`.\n";
     return kExitError;

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "caveman/base/cli.h"
+#include "caveman/base/codes.h"
 #include "caveman/base/net.h"
 #include "caveman/ccr.h"
 #include "caveman/common_flags.h"
@@ -114,7 +115,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   std::string host;
   int port = 0;
   if (!http.empty()) {
-    Result<base::ListenAddress> listen = base::parse_loopback_listen(http, "cave_invalid_arguments");
+    Result<base::ListenAddress> listen =
+        base::parse_loopback_listen(http, codes::kInvalidArguments);
     if (!listen.ok()) {
       err << kTool << ": " << listen.status().ToString() << "\n";
       return base::kExitUsage;

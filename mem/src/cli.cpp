@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "caveman/base/cli.h"
+#include "caveman/base/codes.h"
 #include "caveman/common_flags.h"
 #include "json_io.h"
 #include "mcp_tools.h"
@@ -28,12 +29,19 @@ constexpr const char* kSynopsis =
     "  cavemem history <id> | forget <id> | recover <handle> | stats\n"
     "  cavemem export [--current] | import          JSONL, one memory version per line";
 
-constexpr const char* kFooter =
-    "Output is JSON (2-space indent; --json is accepted and changes nothing). Store:\n"
-    "$CAVEMAN_HOME/mem/mem.db (default ~/.caveman/mem/mem.db), recall originals in mem/ccr.db.\n"
-    "\n"
-    "exit codes: 0 ok, 1 refused or failed (stderr: cavemem: cave_<code>: message),\n"
-    "            2 usage error, 65 memory text larger than 256 KiB (cave_memory_too_large)\n";
+// The help footer (exit codes spelled with the registry's codes).
+std::string footer() {
+  return std::string(
+             "Output is JSON (2-space indent; --json is accepted and changes nothing). Store:\n"
+             "$CAVEMAN_HOME/mem/mem.db (default ~/.caveman/mem/mem.db), recall originals in "
+             "mem/ccr.db.\n"
+             "\n"
+             "exit codes: 0 ok, 1 refused or failed (stderr: cavemem: ") +
+         std::string(codes::kPrefix) +
+         "<code>: message),\n"
+         "            2 usage error, 65 memory text larger than 256 KiB (" +
+         std::string(codes::kMemoryTooLarge) + ")\n";
+}
 
 // What the command line asked for, filled by CLI11.
 struct Flags {
@@ -50,7 +58,7 @@ struct Flags {
 };
 
 std::unique_ptr<CLI::App> make_cli(const ToolInfo& tool, Flags* f) {
-  std::unique_ptr<CLI::App> app = base::make_app(tool, kSynopsis, kFooter);
+  std::unique_ptr<CLI::App> app = base::make_app(tool, kSynopsis, footer());
   app->require_subcommand(0, 1);
   auto verb = [&](const char* name, const char* what) {
     CLI::App* sub = app->add_subcommand(name, what);
@@ -116,7 +124,7 @@ class Cli {
       data.append(buf, static_cast<std::size_t>(in_.gcount()));
     }
     if (data.size() > kMaxMemoryBytes) {
-      return Status::ResourceExhausted("cave_memory_too_large",
+      return Status::ResourceExhausted(codes::kMemoryTooLarge,
                                        "memory text on stdin is larger than " +
                                            std::to_string(kMaxMemoryBytes) + " bytes (256 KiB)");
     }

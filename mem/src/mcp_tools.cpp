@@ -5,6 +5,7 @@
 #include <cmath>
 #include <ostream>
 
+#include "caveman/base/codes.h"
 #include "caveman/version.h"
 #include "json_io.h"
 
@@ -14,7 +15,7 @@ namespace {
 using mcp::Tool;
 using mcp::ToolResult;
 
-// The text's cap is in bytes (validate_text → cave_memory_too_large), not characters.
+// The text's cap is in bytes (validate_text → codes::kMemoryTooLarge), not characters.
 constexpr std::size_t kNoCharLimit = static_cast<std::size_t>(-1);
 constexpr const char* kIdPattern = "^mem_[0-9a-f]{16}$";
 // Clients can check the shape; the handler checks the exact character classes.
@@ -29,11 +30,6 @@ constexpr const char* kInstructions =
     "old id instead of remembering a contradiction; cavemem_history shows a fact's versions.";
 
 // ---- argument checks (the schema's limits, enforced server-side) ----
-
-struct ArgError {
-  std::string code = "cave_invalid_arguments";
-  std::string message;
-};
 
 class Args {
  public:
@@ -130,15 +126,15 @@ class Args {
   std::string error_;
 };
 
-ToolResult invalid(const Args& a) { return ToolResult::error("cave_invalid_arguments", a.error()); }
+ToolResult invalid(const Args& a) { return ToolResult::error(codes::kInvalidArguments, a.error()); }
 
 // The error vocabulary (docs/mem.md#mcp-tools): argument problems and size keep their code; the
-// rest is cave_<tool>_failed with the specific code leading the message.
+// rest is codes::tool_failed(tool) with the specific code leading the message.
 ToolResult failed(std::string_view tool, const Status& s) {
-  if (s.error_code() == "cave_invalid_arguments" || s.error_code() == "cave_memory_too_large") {
+  if (s.error_code() == codes::kInvalidArguments || s.error_code() == codes::kMemoryTooLarge) {
     return ToolResult::error(s.error_code(), s.message());
   }
-  return ToolResult::error("cave_" + std::string(tool) + "_failed", s.ToString());
+  return ToolResult::error(codes::tool_failed(tool), s.ToString());
 }
 
 mcp::Json annotations(bool read_only, bool destructive, bool idempotent) {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "caveman/base/ccr_handle.h"
+#include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 #include "caveman/base/cli.h"
 #include "caveman/ccr.h"
@@ -80,11 +81,11 @@ Result<std::string> read_all(std::istream& in, std::size_t cap) {
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
     data.append(buf, static_cast<std::size_t>(in.gcount()));
     if (data.size() > cap) {
-      return Status::ResourceExhausted("cave_input_too_large",
+      return Status::ResourceExhausted(codes::kInputTooLarge,
                                        "stdin exceeds " + std::to_string(cap) + " bytes");
     }
   }
-  if (in.bad()) return Status::Io("cave_io_error", "cannot read input");
+  if (in.bad()) return Status::Io(codes::kIoError, "cannot read input");
   return data;
 }
 
@@ -119,13 +120,13 @@ int cmd_shrink(bool as_json, Io& io) {
 }
 
 int cmd_lint(const std::string& file, bool as_json, Io& io) {
-  Result<std::string> input = Status::Internal("cave_internal_error", "unread");
+  Result<std::string> input = Status::Internal(codes::kInternalError, "unread");
   if (file.empty() || file == "-") {
     input = read_all(io.in, kMaxStdinBytes);
   } else {
     std::ifstream f(file, std::ios::binary);
     if (!f) {
-      io.err << "caveman-shrink lint: cave_not_found: cannot open " << file << "\n";
+      io.err << "caveman-shrink lint: " << codes::kNotFound << ": cannot open " << file << "\n";
       return kExitError;
     }
     input = read_all(f, kMaxStdinBytes);
@@ -174,9 +175,10 @@ int cmd_run(const Flags& flags, const Args& command, Io& io) {
   const RunResult& run = ran.value();
   if (run.exec_failed) {
     io.err << "caveman-shrink: "
-           << (run.exit_code == base::kExitNotFound ? "cave_command_not_found: "
-                                              : "cave_command_not_executable: ")
-           << (shell ? std::string("/bin/sh") : command[0]) << ": " << run.exec_error << "\n";
+           << (run.exit_code == base::kExitNotFound ? codes::kCommandNotFound
+                                                    : codes::kCommandNotExecutable)
+           << ": " << (shell ? std::string("/bin/sh") : command[0]) << ": " << run.exec_error
+           << "\n";
     return run.exit_code;
   }
   if (flags.full) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "caveman/base/codes.h"
 namespace caveman::base {
 
 std::unique_ptr<CLI::App> make_app(const ToolInfo& tool, std::string description,
@@ -65,8 +66,8 @@ std::optional<int> parse_args(CLI::App& app, const ToolInfo& tool,
                               const std::vector<std::string>& args, std::ostream& out,
                               std::ostream& err, int usage_code) {
   if (is_unknown_command(app, args)) {
-    err << tool.name << ": cave_unknown_command: unknown command \"" << args[0] << "\" (see "
-        << tool.name << " --help)\n";
+    err << tool.name << ": " << codes::kUnknownCommand << ": unknown command \"" << args[0]
+        << "\" (see " << tool.name << " --help)\n";
     return usage_code;
   }
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 pops from the back
@@ -109,7 +110,8 @@ const CLI::Validator& decimal() {
 }
 
 int usage_error(std::string_view tool, std::string_view message, std::ostream& err, int code) {
-  err << tool << ": cave_invalid_arguments: " << message << " (see " << tool << " --help)\n";
+  err << tool << ": " << codes::kInvalidArguments << ": " << message << " (see " << tool
+      << " --help)\n";
   return code;
 }
 

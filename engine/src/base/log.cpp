@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/env.h"
 #include "caveman/base/exit_code.h"
 
@@ -28,9 +29,9 @@ int guarded_main(std::string_view tool, const std::function<int()>& body) {
   try {
     return body();
   } catch (const std::exception& e) {
-    spdlog::critical("cave_internal_error: {}", e.what());
+    spdlog::critical("{}: {}", codes::kInternalError, e.what());
   } catch (...) {
-    spdlog::critical("cave_internal_error: unknown exception");
+    spdlog::critical("{}: unknown exception", codes::kInternalError);
   }
   return kExitError;
 }

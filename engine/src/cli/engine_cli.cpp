@@ -9,6 +9,7 @@
 
 #include "caveman/base/ccr_handle.h"
 #include "caveman/base/cli.h"
+#include "caveman/base/codes.h"
 #include "caveman/ccr.h"
 #include "caveman/engine.h"
 #include "caveman/tokens.h"
@@ -173,7 +174,8 @@ int cmd_count(const Flags& f, Io& io) {
     rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
     std::optional<json::Value> v = json::parse(line);
     if (!v || !v->is_string()) {
-      io.err << "count: cave_invalid_input: line " << line_no << " is not a JSON string\n";
+      io.err << "count: " << codes::kInvalidInput << ": line " << line_no
+             << " is not a JSON string\n";
       return kExitError;
     }
     write_count(counter, v->text, ids, out);

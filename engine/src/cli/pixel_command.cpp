@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "caveman/base/cli.h"
+#include "caveman/base/codes.h"
 #include "caveman/pixel.h"
 #include "cli/engine_cli.h"
 #include "json/json.h"
@@ -29,14 +30,14 @@ constexpr std::size_t kMaxFileBytes = 64ULL * 1024 * 1024;
 bool read_file(const std::string& path, std::string& out, std::string& problem) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    problem = "cave_file_not_found: cannot read " + path;
+    problem = std::string(codes::kFileNotFound) + ": cannot read " + path;
     return false;
   }
   std::ostringstream ss;
   ss << in.rdbuf();
   out = std::move(ss).str();
   if (out.size() > kMaxFileBytes) {
-    problem = "cave_input_too_large: " + path + " exceeds 67108864 bytes";
+    problem = std::string(codes::kInputTooLarge) + ": " + path + " exceeds 67108864 bytes";
     return false;
   }
   return true;
@@ -67,7 +68,7 @@ Status write_png(const std::string& path, const std::string& bytes) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   f.close();
-  if (!f) return Status::Io("cave_io_error", "cannot write " + path);
+  if (!f) return Status::Io(codes::kIoError, "cannot write " + path);
   ::chmod(path.c_str(), 0644);
   return Status::Ok();
 }
@@ -135,7 +136,8 @@ int cmd_simulate(const PixelFlags& f, std::ostream& out, std::ostream& err, Pixe
   std::optional<pixel::WireFormat> sniffed =
       f.format ? wire_format(*f.format) : pixel::sniff_wire_format(body);
   if (!sniffed) {
-    err << "pixel simulate: cave_invalid_input: no `input`, `contents` or `messages` in " << file << "\n";
+    err << "pixel simulate: " << codes::kInvalidInput
+        << ": no `input`, `contents` or `messages` in " << file << "\n";
     return kExitError;
   }
   const pixel::WireFormat format = *sniffed;

@@ -1,5 +1,6 @@
 #include "caveman/common_flags.h"
 
+#include "caveman/base/codes.h"
 #include "caveman/version.h"
 #include "json/json.h"
 
@@ -40,7 +41,7 @@ std::optional<int> handle_common_flags(const ToolInfo& tool, const std::vector<s
 }
 
 int not_implemented(std::string_view tool, std::string_view verb, std::ostream& err) {
-  err << tool << ": cave_not_implemented: `" << verb << "` has not landed yet\n";
+  err << tool << ": " << codes::kNotImplemented << ": `" << verb << "` has not landed yet\n";
   return 2;
 }
 

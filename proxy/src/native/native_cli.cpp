@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "caveman/base/cli.h"
+#include "caveman/base/codes.h"
 #include "caveman/ccr.h"
 #include "native/hook_client.h"
 #include "native/host_formats.h"
@@ -92,7 +93,8 @@ int run_native_why_command(const NativeFlags& f, std::ostream& out, std::ostream
     return base::kExitError;
   }
   if (!found->has_value()) {
-    err << "caveman-proxy: cave_unknown_decision: no decision " << id << " in the ledger\n";
+    err << "caveman-proxy: " << codes::kUnknownDecision << ": no decision " << id
+        << " in the ledger\n";
     return base::kExitError;
   }
   const ccr::TypedObject& o = **found;

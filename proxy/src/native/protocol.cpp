@@ -3,6 +3,7 @@
 #include <array>
 #include <nlohmann/json.hpp>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 
 namespace caveman::proxy::native {
@@ -27,7 +28,7 @@ constexpr std::array<std::pair<EventType, std::string_view>, 13> kEvents{{
 }};
 
 Status bad(std::string message) {
-  return Status::InvalidArgument("cave_native_bad_request", std::move(message));
+  return Status::InvalidArgument(codes::kNativeBadRequest, std::move(message));
 }
 
 // Optional string member; a present non-string value is an error.

@@ -93,13 +93,17 @@ TEST_F(StoreTest, SupersedeLinksBothWaysAndExpiresTheOldVersion) {
 TEST_F(StoreTest, SupersedeRefusesNonCurrentUnknownIdenticalAndExistingTexts) {
   Memory a = remember("v1");
   Memory b = supersede(a.id, "v2");
-  EXPECT_EQ(store_->supersede(a.id, text_only("v3")).status().error_code(), "cave_memory_not_current");
+  EXPECT_EQ(store_->supersede(a.id, text_only("v3")).status().error_code(),
+            "cave_memory_not_current");
   EXPECT_EQ(store_->supersede("mem_0000000000000000", text_only("v3")).status().code(), Code::kNotFound);
-  EXPECT_EQ(store_->supersede(b.id, text_only("v2")).status().error_code(), "cave_invalid_arguments");
+  EXPECT_EQ(store_->supersede(b.id, text_only("v2")).status().error_code(),
+            "cave_invalid_arguments");
   remember("other fact");
-  EXPECT_EQ(store_->supersede(b.id, text_only("other fact")).status().error_code(), "cave_memory_exists");
+  EXPECT_EQ(store_->supersede(b.id, text_only("other fact")).status().error_code(),
+            "cave_memory_exists");
   EXPECT_EQ(store_->supersede(b.id, text_only("v1")).status().error_code(), "cave_memory_exists");
-  EXPECT_EQ(store_->supersede("not-an-id", text_only("x")).status().error_code(), "cave_invalid_arguments");
+  EXPECT_EQ(store_->supersede("not-an-id", text_only("x")).status().error_code(),
+            "cave_invalid_arguments");
   EXPECT_EQ(history_ids(b.id), (std::vector<std::string>{a.id, b.id}));  // nothing changed
 }
 
@@ -166,7 +170,8 @@ TEST_F(StoreTest, CyclicChainInAnOldDatabaseIsReportedNotWalkedForever) {
   auto h = store_->history(a.id);
   EXPECT_EQ(h.status().code(), Code::kCorrupt);
   EXPECT_EQ(h.status().error_code(), "cave_mem_chain_corrupt");
-  EXPECT_EQ(store_->supersede(a.id, text_only("c")).status().error_code(), "cave_memory_not_current");
+  EXPECT_EQ(store_->supersede(a.id, text_only("c")).status().error_code(),
+            "cave_memory_not_current");
   auto f = store_->forget(a.id);  // terminates and never self-links b
   ASSERT_OK(f);
   auto rest = store_->get(b.id);

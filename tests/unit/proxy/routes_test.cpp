@@ -131,7 +131,8 @@ TEST(ProxyRoutes, AgentPrefixAttributesAndRewrites) {
 TEST(ProxyRoutes, UnknownPathsAndMethodsAreNotFound) {
   Config c = test_config();
   EXPECT_EQ(match_route("GET", "/v1/messages", c).status().error_code(), "cave_route_not_found");
-  EXPECT_EQ(match_route("PUT", "/v1/chat/completions", c).status().error_code(), "cave_route_not_found");
+  EXPECT_EQ(match_route("PUT", "/v1/chat/completions", c).status().error_code(),
+            "cave_route_not_found");
   for (const char* bad : {"/", "/v1/models", "/v1/messages/", "/v1/messagesx", "/openai/v1/messages",
                           "/anthropic/v1/chat/completions", "/v2/messages"}) {
     EXPECT_EQ(match_route("POST", bad, c).status().error_code(), "cave_route_not_found") << bad;
@@ -141,7 +142,8 @@ TEST(ProxyRoutes, UnknownPathsAndMethodsAreNotFound) {
 TEST(ProxyRoutes, UnusableBaseUrlIsUpstreamUnavailable) {
   Config c = test_config();
   c.provider_base_urls["openai"] = "relative/path";
-  EXPECT_EQ(match_route("POST", "/v1/responses", c).status().error_code(), "cave_upstream_unavailable");
+  EXPECT_EQ(match_route("POST", "/v1/responses", c).status().error_code(),
+            "cave_upstream_unavailable");
 }
 
 TEST(ProxyUrl, ParsesOriginsAndRefusesOthers) {

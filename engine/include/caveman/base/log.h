@@ -21,7 +21,7 @@ inline constexpr std::string_view kLogLevelEnv = "CAVEMAN_LOG_LEVEL";
 void init_logging(std::string_view tool);
 
 // The body of every main(): init_logging(tool), then `body`'s exit code; an exception that
-// escapes it is logged (cave_internal_error) and becomes kExitError, never a crash.
+// escapes it is logged (codes::kInternalError) and becomes kExitError, never a crash.
 int guarded_main(std::string_view tool, const std::function<int()>& body);
 
 }  // namespace caveman::base
