@@ -9,6 +9,7 @@
 #include "browse_session.h"
 #include "caveman/base/cli.h"
 #include "caveman/base/codes.h"
+#include "caveman/base/log.h"
 #include "caveman/ccr.h"
 #include "session_state.h"
 #include "url_policy.h"
@@ -28,7 +29,7 @@ std::string env(const char* name) {
 }
 
 int fail(std::ostream& err, const Status& s) {
-  err << "caveman-browse: " << s.ToString() << "\n";
+  base::stream_logger(err)->error("caveman-browse: {}", s.ToString());
   return base::kExitError;
 }
 

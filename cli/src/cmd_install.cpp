@@ -2,6 +2,7 @@
 // ~/.caveman/bin) — each through a temp file in the same directory, chmod 0755, then an atomic
 // rename, so a running binary is never half-overwritten.
 #include <fcntl.h>
+#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -75,16 +76,15 @@ int cmd_install(Context& ctx, const Args& args) {
   if (auto rc = parse_flags(app, args, *ctx.out, *ctx.err)) return *rc;
   std::string home = caveman_home(ctx.env);
   if (home.empty()) {
-    *ctx.err << "caveman install: " << codes::kNoHome
-             << ": neither CAVEMAN_HOME nor HOME is set\n";
+    ctx.log->error("caveman install: {}: neither CAVEMAN_HOME nor HOME is set", codes::kNoHome);
     return kExitError;
   }
   std::string bin_dir = home + "/bin";
   std::error_code ec;
   std::filesystem::create_directories(bin_dir, ec);
   if (ec || ::chmod(home.c_str(), 0700) != 0 || ::chmod(bin_dir.c_str(), 0700) != 0) {
-    *ctx.err << "caveman install: " << codes::kHomeNotWritable << ": cannot create " << bin_dir
-             << ": " << (ec ? ec.message() : std::strerror(errno)) << "\n";
+    ctx.log->error("caveman install: {}: cannot create {}: {}", codes::kHomeNotWritable, bin_dir,
+                   ec ? ec.message() : std::strerror(errno));
     return kExitError;
   }
   std::vector<std::string> names{"caveman"};
@@ -94,7 +94,7 @@ int cmd_install(Context& ctx, const Args& args) {
   for (const auto& name : names) {
     std::string source = from + "/" + name;
     if (!is_executable_file(source)) {
-      *ctx.err << "caveman install: skipped " << name << " (not built in " << from << ")\n";
+      ctx.log->info("caveman install: skipped {} (not built in {})", name, from);
       continue;
     }
     if (std::filesystem::equivalent(source, bin_dir + "/" + name, ec)) {
@@ -102,7 +102,7 @@ int cmd_install(Context& ctx, const Args& args) {
       continue;
     }
     if (Status s = install_file(source, bin_dir, name); !s.ok()) {
-      *ctx.err << "caveman install: " << s.ToString() << "\n";
+      ctx.log->error("caveman install: {}", s.ToString());
       ++failed;
       continue;
     }
@@ -110,7 +110,7 @@ int cmd_install(Context& ctx, const Args& args) {
     ++installed;
   }
   if (installed == 0) {
-    *ctx.err << "caveman install: nothing to install from " << from << "\n";
+    ctx.log->error("caveman install: nothing to install from {}", from);
     return kExitError;
   }
   return failed == 0 ? kExitOk : kExitError;

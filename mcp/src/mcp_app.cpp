@@ -12,6 +12,7 @@
 
 #include "caveman/base/cli.h"
 #include "caveman/base/codes.h"
+#include "caveman/base/log.h"
 #include "caveman/base/net.h"
 #include "caveman/ccr.h"
 #include "caveman/common_flags.h"
@@ -118,7 +119,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     Result<base::ListenAddress> listen =
         base::parse_loopback_listen(http, codes::kInvalidArguments);
     if (!listen.ok()) {
-      err << kTool << ": " << listen.status().ToString() << "\n";
+      base::stream_logger(err)->error("{}: {}", kTool, listen.status().ToString());
       return base::kExitUsage;
     }
     host = listen->host;
@@ -136,7 +137,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   if (http.empty()) return server.serve_stdio(STDIN_FILENO, STDOUT_FILENO);
   Status s = serve_http(server, host, port);
   if (!s.ok()) {
-    err << kTool << ": " << s.ToString() << "\n";
+    base::stream_logger(err)->error("{}: {}", kTool, s.ToString());
     return base::kExitError;
   }
   return base::kExitOk;

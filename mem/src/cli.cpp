@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include <spdlog/spdlog.h>
+
 #include <istream>
 #include <memory>
 #include <optional>
@@ -8,6 +10,7 @@
 
 #include "caveman/base/cli.h"
 #include "caveman/base/codes.h"
+#include "caveman/base/log.h"
 #include "caveman/common_flags.h"
 #include "json_io.h"
 #include "mcp_tools.h"
@@ -108,10 +111,11 @@ std::optional<std::string> text_source_error(const Flags& f) {
 
 class Cli {
  public:
-  Cli(std::istream& in, std::ostream& out, std::ostream& err) : in_(in), out_(out), err_(err) {}
+  Cli(std::istream& in, std::ostream& out, std::ostream& err)
+      : in_(in), out_(out), log_(base::stream_logger(err)) {}
 
   int fail(const Status& s) {
-    err_ << "cavemem: " << s.ToString() << "\n";
+    log_->error("cavemem: {}", s.ToString());
     return base::exit_code_for(s);
   }
 
@@ -191,7 +195,7 @@ class Cli {
     if (name == "forget") {
       Result<MemService::ForgetOutcome> r = svc.forget(f.first);
       if (!r.ok()) return fail(r.status());
-      if (!r->warning.empty()) err_ << "cavemem: warning: " << r->warning << "\n";
+      if (!r->warning.empty()) log_->warn("cavemem: warning: {}", r->warning);
       Json j = Json::object();
       j["forgotten"] = r->forgotten;
       j["recovery_copies_removed"] = r->copies_removed;
@@ -260,7 +264,7 @@ class Cli {
  private:
   std::istream& in_;
   std::ostream& out_;
-  std::ostream& err_;
+  std::shared_ptr<spdlog::logger> log_;  // diagnostics, on the caller's error stream
 };
 
 }  // namespace

@@ -1,11 +1,13 @@
 #include "mcp_tools.h"
 
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <ostream>
 
 #include "caveman/base/codes.h"
+#include "caveman/base/log.h"
 #include "caveman/version.h"
 #include "json_io.h"
 
@@ -424,7 +426,8 @@ std::vector<Tool> make_mem_tools(std::shared_ptr<ServiceHandle> service) {
 
 int serve_mcp(std::ostream& err) {
   if (::isatty(STDIN_FILENO)) {
-    err << "cavemem: serving MCP on stdin/stdout (Ctrl-D ends; `cavemem --help` lists the CLI)\n";
+    base::stream_logger(err)->info(
+        "cavemem: serving MCP on stdin/stdout (Ctrl-D ends; `cavemem --help` lists the CLI)");
   }
   auto service = std::make_shared<ServiceHandle>([]() -> Result<std::unique_ptr<MemService>> {
     CAVEMAN_ASSIGN_OR_RETURN(std::string dir, resolve_mem_dir());
