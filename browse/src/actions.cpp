@@ -1,5 +1,7 @@
 #include "actions.h"
 
+#include "caveman/base/codes.h"
+
 namespace caveman::browse {
 namespace {
 
@@ -92,14 +94,15 @@ constexpr const char* kSelectOption = R"JS(function (want) {
 })JS";
 
 Status action_failed(std::string message) {
-  return Status::InvalidArgument("cave_browser_action_failed", std::move(message));
+  return Status::InvalidArgument(codes::kBrowserActionFailed, std::move(message));
 }
 
 Status unknown_uid(const std::string& uid) {
-  return Status::NotFound("cave_unknown_uid",
-                          "uid " + uid +
-                              " no longer exists in the page (it changed since the snapshot); take a new "
-                              "browser_snapshot");
+  return Status::NotFound(
+      codes::kUnknownUid,
+      "uid " + uid +
+          " no longer exists in the page (it changed since the snapshot); take a new "
+          "browser_snapshot");
 }
 
 // Runtime.callFunctionOn on `object_id`, returning the value.
@@ -161,7 +164,8 @@ Result<Json> wait_for_text(Browser& b, const std::string& text, Clock::time_poin
   while (true) {
     Result<Json> found = b.evaluate(probe, deadline);
     if (found.ok() && found->is_boolean() && found->get<bool>()) return Json{{"ok", true}, {"settled", true}};
-    if (!b.alive()) return Status::Unavailable("cave_browser_unavailable", "the browser exited or crashed");
+    if (!b.alive())
+      return Status::Unavailable(codes::kBrowserUnavailable, "the browser exited or crashed");
     if (Clock::now() + milliseconds(100) >= deadline) break;
     pump_for(b, milliseconds(100));
   }
@@ -170,7 +174,7 @@ Result<Json> wait_for_text(Browser& b, const std::string& text, Clock::time_poin
 
 Result<Json> navigate(Browser& b, const std::string& url, Clock::time_point deadline) {
   Status s = b.navigate(url, deadline);
-  if (s.cave_code() == "cave_browser_navigation_failed") return action_failed(s.message());
+  if (s.error_code() == codes::kBrowserNavigationFailed) return action_failed(s.message());
   CAVEMAN_RETURN_IF_ERROR(s);
   return Json{{"ok", true}, {"settled", true}};
 }
@@ -227,13 +231,14 @@ Result<Json> perform_action(Browser& b, const ActRequest& req, const UidTarget& 
   if (req.action == "wait" && !req.text.empty()) return wait_for_text(b, req.text, deadline);
   if (req.action == "wait") {
     pump_for(b, kWaitAction);
-    if (!b.alive()) return Status::Unavailable("cave_browser_unavailable", "the browser exited or crashed");
+    if (!b.alive())
+      return Status::Unavailable(codes::kBrowserUnavailable, "the browser exited or crashed");
     return Json{{"ok", true}, {"settled", true}};
   }
   Json resolve_params = Json{{"backendNodeId", target.backend_node_id}, {"objectGroup", kObjectGroup}};
   Result<Json> resolved = b.cdp().call_json("DOM.resolveNode", resolve_params, b.session(), deadline);
   if (!resolved.ok()) {
-    if (resolved.status().cave_code() == "cave_browser_cdp_error") return unknown_uid(req.uid);
+    if (resolved.status().error_code() == codes::kBrowserCdpError) return unknown_uid(req.uid);
     return resolved.status();
   }
   std::string object_id = resolved->value("object", Json::object()).value("objectId", std::string());

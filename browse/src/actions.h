@@ -8,8 +8,8 @@
 // or text matches `option` and fire input + change; scroll = the scroll-into-view alone;
 // wait = 250 ms during which dialogs are still answered, or with `text` until the page's text
 // holds it; navigate = load `url` (url_policy.h) like browser_snapshot does.
-// Errors: cave_unknown_uid (the node is gone: the page changed since the snapshot),
-// cave_browser_action_failed (not actionable in time, no such option, …), and the
+// Errors: codes::kUnknownUid (the node is gone: the page changed since the snapshot),
+// codes::kBrowserActionFailed (not actionable in time, no such option, …), and the
 // connection errors of CdpClient. Single-threaded.
 #ifndef CAVEMAN_BROWSE_ACTIONS_H_
 #define CAVEMAN_BROWSE_ACTIONS_H_

@@ -8,6 +8,8 @@
 
 #include "browse_session.h"
 #include "caveman/base/cli.h"
+#include "caveman/base/codes.h"
+#include "caveman/base/log.h"
 #include "caveman/ccr.h"
 #include "session_state.h"
 #include "url_policy.h"
@@ -27,7 +29,7 @@ std::string env(const char* name) {
 }
 
 int fail(std::ostream& err, const Status& s) {
-  err << "caveman-browse: " << s.ToString() << "\n";
+  base::stream_logger(err)->error("caveman-browse: {}", s.ToString());
   return base::kExitError;
 }
 
@@ -190,7 +192,9 @@ int run_cli(const CliCommand& command, std::ostream& out, std::ostream& err) {
   SessionState state = loaded.ok() ? std::move(loaded).value() : SessionState{};
   BrowseConfig config = BrowseConfig::from_env();
   if (verb == "act" && state.empty() && config.cdp_endpoint.empty()) {
-    return fail(err, Status::NotFound("cave_unknown_uid", "no browser session; run caveman-browse snapshot <url> first"));
+    return fail(err,
+                Status::NotFound(codes::kUnknownUid,
+                                 "no browser session; run caveman-browse snapshot <url> first"));
   }
   Result<std::string> endpoint = ensure_endpoint(&state, *home, config);
   if (!endpoint.ok()) return fail(err, endpoint.status());

@@ -5,7 +5,7 @@
 // answers GET /json/version within 500 ms, else a newly launched headless browser on
 // 127.0.0.1:<CAVEMAN_BROWSE_PORT, default: any free port> with profile
 // CAVEMAN_BROWSE_USER_DATA_DIR or <home>/browse-profile, logging to <home>/browse-chrome.log.
-// Results go to stdout, errors to stderr as `caveman-browse: cave_…: message`.
+// Results go to stdout, errors to stderr as `caveman-browse: <code>: message`.
 // Exit codes: 0 success, 1 failure, 2 usage error.
 #ifndef CAVEMAN_BROWSE_BROWSE_CLI_H_
 #define CAVEMAN_BROWSE_BROWSE_CLI_H_

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "actions.h"
+#include "caveman/base/codes.h"
 #include "view_diff.h"
 #include "view_file.h"
 
@@ -18,14 +19,15 @@ constexpr milliseconds kBusyProbe{1500};
 std::string ms_text(milliseconds ms) { return std::to_string(ms.count()) + " ms"; }
 
 Status snapshot_failed(std::string message) {
-  return Status::Unavailable("cave_browser_snapshot_failed", std::move(message));
+  return Status::Unavailable(codes::kBrowserSnapshotFailed, std::move(message));
 }
 
 // The code of a call that failed inside the browser: a command error or time-out becomes the
-// tool's own failure code; connection loss stays cave_browser_unavailable.
-Status as_tool_failure(const Status& s, const char* code, const std::string& what, milliseconds limit) {
+// tool's own failure code; connection loss stays codes::kBrowserUnavailable.
+Status as_tool_failure(const Status& s, std::string_view code, const std::string& what,
+                       milliseconds limit) {
   if (is_timeout(s)) return Status::Unavailable(code, what + " timed out after " + ms_text(limit));
-  if (s.cave_code() == "cave_browser_cdp_error" || s.cave_code() == "cave_browser_protocol") {
+  if (s.error_code() == codes::kBrowserCdpError || s.error_code() == codes::kBrowserProtocol) {
     return Status::Unavailable(code, what + " failed: " + s.message());
   }
   return s;
@@ -121,10 +123,10 @@ Result<SnapshotOutcome> take_snapshot(Browser& b, const Engine& engine, const Sn
         return snapshot_failed(shown + " did not finish loading within " + ms_text(limit) +
                                "; loading was stopped (browser_snapshot without url shows what did load)");
       }
-      if (nav.cave_code() == "cave_browser_navigation_failed") {
+      if (nav.error_code() == codes::kBrowserNavigationFailed) {
         return snapshot_failed(nav.message() + "; the browser is still usable");
       }
-      return as_tool_failure(nav, "cave_browser_snapshot_failed", "navigation to " + shown, limit);
+      return as_tool_failure(nav, codes::kBrowserSnapshotFailed, "navigation to " + shown, limit);
     }
   } else {
     settle(b, std::min(deadline, Clock::now() + kSettleWait));
@@ -150,18 +152,21 @@ Result<SnapshotOutcome> read_view(Browser& b, const Engine& engine, const std::s
                              (reset.ok() ? "the page was closed and a blank one opened"
                                          : "the page may stay busy for a while"));
     }
-    return as_tool_failure(ax.status(), "cave_browser_snapshot_failed", "Accessibility.getFullAXTree", limit);
+    return as_tool_failure(ax.status(), codes::kBrowserSnapshotFailed,
+                           "Accessibility.getFullAXTree", limit);
   }
   Result<std::string> doc = b.document_id(deadline);
-  if (!doc.ok()) return as_tool_failure(doc.status(), "cave_browser_snapshot_failed", "Page.getFrameTree", limit);
+  if (!doc.ok())
+    return as_tool_failure(doc.status(), codes::kBrowserSnapshotFailed, "Page.getFrameTree", limit);
 
   CompressResult r = compress_tree(engine, ax->result(), focus, config);
   if (r.passed_through()) {
-    return Status::Unavailable("cave_browser_snapshot_uncompressed",
-                               r.error.empty()
-                                   ? "the page's accessibility tree could not be compressed (raw tree withheld; "
-                                     "use browser_eval to inspect the page)"
-                                   : "the recovery store refused the raw tree (" + r.error + "); raw tree withheld");
+    return Status::Unavailable(
+        codes::kBrowserSnapshotUncompressed,
+        r.error.empty()
+            ? "the page's accessibility tree could not be compressed (raw tree withheld; "
+              "use browser_eval to inspect the page)"
+            : "the recovery store refused the raw tree (" + r.error + "); raw tree withheld");
   }
   Result<std::string> metadata = engine.retrieve_metadata(r.recovery_handle);
   SnapshotOutcome out;
@@ -174,8 +179,9 @@ Result<SnapshotOutcome> read_view(Browser& b, const Engine& engine, const std::s
   add_dialogs(b, &extras);
   out.payload = snapshot_payload(r.output, r.recovery_handle, r.tokens_before, engine.counter(), extras);
   if (out.payload["tokens_after"].get<std::int64_t>() >= r.tokens_before) {
-    return Status::Unavailable("cave_browser_snapshot_uncompressed",
-                               "the snapshot payload would not be smaller than the raw tree (raw tree withheld)");
+    return Status::Unavailable(
+        codes::kBrowserSnapshotUncompressed,
+        "the snapshot payload would not be smaller than the raw tree (raw tree withheld)");
   }
   return out;
 }
@@ -187,22 +193,28 @@ Result<Json> act_on_uid(Browser& b, const UidMap& uids, const std::string& docum
   if (needs_uid(req.action)) {
     auto it = uids.find(req.uid);
     if (it == uids.end()) {
-      return Status::NotFound("cave_unknown_uid",
-                              "unknown uid \"" + req.uid +
-                                  "\": uids come from the latest browser_snapshot of the current page; take a new "
-                                  "snapshot");
+      return Status::NotFound(
+          codes::kUnknownUid,
+          "unknown uid \"" + req.uid +
+              "\": uids come from the latest browser_snapshot of the current page; take a new "
+              "snapshot");
     }
     target = it->second;
     Result<std::string> now = b.document_id(deadline);
-    if (!now.ok()) return as_tool_failure(now.status(), "cave_browser_action_failed", req.action, config.action_timeout);
+    if (!now.ok())
+      return as_tool_failure(now.status(), codes::kBrowserActionFailed, req.action,
+                             config.action_timeout);
     if (*now != document) {
-      return Status::NotFound("cave_unknown_uid", "the page navigated since the snapshot that showed uid " + req.uid +
-                                                      "; take a new browser_snapshot");
+      return Status::NotFound(codes::kUnknownUid,
+                              "the page navigated since the snapshot that showed uid " + req.uid +
+                                  "; take a new browser_snapshot");
     }
   }
   b.cdp().clear_events();  // what follows shows whether this action started a navigation
   Result<Json> r = perform_action(b, req, target, deadline);
-  if (!r.ok()) return as_tool_failure(r.status(), "cave_browser_action_failed", req.action, config.action_timeout);
+  if (!r.ok())
+    return as_tool_failure(r.status(), codes::kBrowserActionFailed, req.action,
+                           config.action_timeout);
   Json out = std::move(r).value();
   add_dialogs(b, &out);
   return out;
@@ -210,7 +222,9 @@ Result<Json> act_on_uid(Browser& b, const UidMap& uids, const std::string& docum
 
 Result<Json> evaluate_expression(Browser& b, const EvalRequest& req, const BrowseConfig& config) {
   Result<Json> v = b.evaluate(req.expression, Clock::now() + config.action_timeout);
-  if (!v.ok()) return as_tool_failure(v.status(), "cave_browser_eval_failed", "the expression", config.action_timeout);
+  if (!v.ok())
+    return as_tool_failure(v.status(), codes::kBrowserEvalFailed, "the expression",
+                           config.action_timeout);
   Json out = Json{{"result", std::move(v).value()}};
   add_dialogs(b, &out);
   return out;
@@ -219,7 +233,8 @@ Result<Json> evaluate_expression(Browser& b, const EvalRequest& req, const Brows
 Result<std::string> recover(const Engine& engine, const RecoverRequest& req) {
   Result<std::string> r = req.query.empty() ? engine.retrieve(req.handle) : engine.retrieve_query(req.handle, req.query);
   if (!r.ok() && r.status().code() == Code::kNotFound) {
-    return Status::NotFound("cave_unknown_handle", "no snapshot stored under " + req.handle.substr(0, 80));
+    return Status::NotFound(codes::kUnknownHandle,
+                            "no snapshot stored under " + req.handle.substr(0, 80));
   }
   return r;
 }
@@ -285,10 +300,10 @@ Status BrowseSession::after_failure(Status s) {
   if (!browser_ || browser_->alive()) return s;
   std::string why = browser_->exit_description();
   close();
-  if (s.code() != Code::kUnavailable || s.cave_code() != "cave_browser_unavailable") return s;
-  return Status::Unavailable("cave_browser_unavailable",
-                             s.message() + (why.empty() ? "" : " (" + why + ")") +
-                                 "; the next call starts a new browser");
+  if (s.code() != Code::kUnavailable || s.error_code() != codes::kBrowserUnavailable) return s;
+  return Status::Unavailable(
+      codes::kBrowserUnavailable,
+      s.message() + (why.empty() ? "" : " (" + why + ")") + "; the next call starts a new browser");
 }
 
 Result<Json> BrowseSession::snapshot(const SnapshotRequest& req) {
@@ -328,9 +343,10 @@ std::optional<std::string> BrowseSession::baseline() {
 Result<Json> BrowseSession::act(const ActRequest& req) {
   if (needs_uid(req.action) && (!browser_ || !browser_->alive() || !uids_.contains(req.uid))) {
     if (browser_ && !browser_->alive()) close();
-    return Status::NotFound("cave_unknown_uid", "unknown uid \"" + req.uid +
-                                                    "\": uids come from the latest browser_snapshot of the current "
-                                                    "page; take a new snapshot");
+    return Status::NotFound(codes::kUnknownUid,
+                            "unknown uid \"" + req.uid +
+                                "\": uids come from the latest browser_snapshot of the current "
+                                "page; take a new snapshot");
   }
   CAVEMAN_ASSIGN_OR_RETURN(Browser * b, browser());
   Result<Json> r = act_on_uid(*b, uids_, uid_document_, req, config_);

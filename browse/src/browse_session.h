@@ -2,10 +2,10 @@
 //
 // A BrowseSession belongs to one MCP client session. The browser starts on the first call
 // that needs it; when it crashes or its connection drops, that call fails with
-// cave_browser_unavailable, the dead browser is cleaned up at once, and the next call starts
+// codes::kBrowserUnavailable, the dead browser is cleaned up at once, and the next call starts
 // a fresh one. The uid map of the latest snapshots is kept per document: snapshots of the
 // same document add to it, a navigation replaces it, and an action on a uid that is not in
-// it (or whose node is gone) is cave_unknown_uid. The whole view the agent last saw of the
+// it (or whose node is gone) is codes::kUnknownUid. The whole view the agent last saw of the
 // page is kept too: an action answers with what changed since (view_diff.h), or with the
 // whole new view when the page was replaced, when asked (`full`), or when the change would
 // not be smaller (docs/browse.md, "What an action answers").

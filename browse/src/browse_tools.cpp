@@ -1,5 +1,6 @@
 #include "browse_tools.h"
 
+#include "caveman/base/codes.h"
 #include "snapshot.h"
 
 namespace caveman::browse {
@@ -9,10 +10,11 @@ using mcp::Tool;
 using mcp::ToolResult;
 
 ToolResult error_result(const Status& s) {
-  std::string code = s.cave_code().empty() ? "cave_internal_error" : s.cave_code();
+  std::string_view code = s.error_code().empty() ? codes::kInternalError : s.error_code();
   // Internal codes that never reach an agent as such.
-  if (code == "cave_browser_timeout" || code == "cave_browser_cdp_error" || code == "cave_browser_protocol") {
-    code = "cave_browser_unavailable";
+  if (code == codes::kBrowserTimeout || code == codes::kBrowserCdpError ||
+      code == codes::kBrowserProtocol) {
+    code = codes::kBrowserUnavailable;
   }
   return ToolResult::error(code, s.message());
 }

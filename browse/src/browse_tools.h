@@ -1,7 +1,7 @@
 // browse_tools.h — the MCP tool catalog of caveman-browse: browser_snapshot, browser_act,
 // browser_eval, browser_recover, all bound to one BrowseSession (docs/browse.md#tools).
 // Handlers validate arguments first (no browser is started for a bad call) and return
-// errors as {"error":"cave_…","message":…} tool results. Not thread-safe across sessions'
+// errors as {"error":<code>,"message":…} tool results. Not thread-safe across sessions'
 // shared state: each call of the factory builds its own BrowseSession.
 #ifndef CAVEMAN_BROWSE_BROWSE_TOOLS_H_
 #define CAVEMAN_BROWSE_BROWSE_TOOLS_H_

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "caveman/base/codes.h"
 #include "websocket.h"
 
 namespace caveman::browse {
@@ -45,7 +46,7 @@ Result<std::string> browser_ws_url(std::string_view endpoint, Clock::time_point 
   Json j = Json::parse(body, nullptr, /*allow_exceptions=*/false);
   std::string ws = j.is_object() ? string_field(j, "webSocketDebuggerUrl") : "";
   if (ws.empty()) {
-    return Status::Unavailable("cave_browser_unavailable",
+    return Status::Unavailable(codes::kBrowserUnavailable,
                                std::string(endpoint) + "/json/version has no webSocketDebuggerUrl");
   }
   return ws;
@@ -93,7 +94,7 @@ Result<std::unique_ptr<Browser>> Browser::open(const BrowseConfig& config) {
     std::string why = is_timeout(version.status()) ? "did not answer within " +
                                                          std::to_string(config.launch_timeout.count()) + " ms"
                                                    : "exited during startup (" + b->exit_description() + ")";
-    return Status::Unavailable("cave_browser_unavailable",
+    return Status::Unavailable(codes::kBrowserUnavailable,
                                binary + " " + why + "; " + std::string(kInstallHint));
   }
   // The browser opens one about:blank page at startup: drive that one.
@@ -153,7 +154,8 @@ Status Browser::attach_target(std::string_view target_id, bool create, Clock::ti
                                                           Json{{"targetId", id}, {"flatten", true}}, "", deadline));
   target_id_ = id;
   session_id_ = string_field(attached, "sessionId");
-  if (session_id_.empty()) return Status::Corrupt("cave_browser_protocol", "Target.attachToTarget: no sessionId");
+  if (session_id_.empty())
+    return Status::Corrupt(codes::kBrowserProtocol, "Target.attachToTarget: no sessionId");
   CAVEMAN_RETURN_IF_ERROR(cdp_->call("Page.enable", Json::object(), session_id_, deadline).status());
   CAVEMAN_RETURN_IF_ERROR(
       cdp_->call("Page.setLifecycleEventsEnabled", Json{{"enabled", true}}, session_id_, deadline).status());
@@ -197,8 +199,9 @@ Status Browser::navigate(std::string_view url, Clock::time_point deadline) {
   }
   std::string error = string_field(*nav, "errorText");
   if (!error.empty()) {
-    return Status::Unavailable("cave_browser_navigation_failed",
-                               "navigation to " + std::string(url.substr(0, 200)) + " failed: " + error);
+    return Status::Unavailable(
+        codes::kBrowserNavigationFailed,
+        "navigation to " + std::string(url.substr(0, 200)) + " failed: " + error);
   }
   std::string loader = string_field(*nav, "loaderId");
   if (loader.empty()) return Status::Ok();  // same-document navigation: no new load
@@ -237,15 +240,16 @@ Result<Json> Browser::evaluate(std::string_view expression, Clock::time_point de
                      {"timeout", std::max(1, ms_until(deadline) - 250)}};
   Result<Json> r = cdp_->call_json("Runtime.evaluate", params, session_id_, deadline);
   if (!r.ok()) {
-    if (r.status().cave_code() == "cave_browser_cdp_error") {
-      return Status::InvalidArgument("cave_browser_eval_failed", r.status().message());
+    if (r.status().error_code() == codes::kBrowserCdpError) {
+      return Status::InvalidArgument(codes::kBrowserEvalFailed, r.status().message());
     }
     return r.status();
   }
   if (auto ex = r->find("exceptionDetails"); ex != r->end() && ex->is_object()) {
     std::string text = ex->value("exception", Json::object()).value("description", std::string());
     if (text.empty()) text = string_field(*ex, "text");
-    return Status::InvalidArgument("cave_browser_eval_failed", text.empty() ? "the expression threw" : text);
+    return Status::InvalidArgument(codes::kBrowserEvalFailed,
+                                   text.empty() ? "the expression threw" : text);
   }
   const Json& obj = r->value("result", Json::object());
   if (auto v = obj.find("value"); v != obj.end()) return *v;

@@ -55,15 +55,15 @@ class Browser {
   const std::string& target_id() const { return target_id_; }
   bool alive() const { return cdp_ && !cdp_->broken(); }
 
-  // Navigates the page and waits for its load event. Errors: cave_browser_navigation_failed
-  // (the browser's net error, e.g. net::ERR_CONNECTION_REFUSED), cave_browser_timeout (the
+  // Navigates the page and waits for its load event. Errors: codes::kBrowserNavigationFailed
+  // (the browser's net error, e.g. net::ERR_CONNECTION_REFUSED), codes::kBrowserTimeout (the
   // page did not finish loading; loading is stopped so the page stays usable).
   Status navigate(std::string_view url, Clock::time_point deadline);
   // Accessibility.getFullAXTree of the page; the reply's result() is Chrome's raw JSON.
   Result<CdpMessage> full_ax_tree(Clock::time_point deadline);
   // Identity of the current document (main frame loaderId): uids are valid within it.
   Result<std::string> document_id(Clock::time_point deadline);
-  // Runtime.evaluate with returnByValue + awaitPromise; cave_browser_eval_failed on a thrown
+  // Runtime.evaluate with returnByValue + awaitPromise; codes::kBrowserEvalFailed on a thrown
   // exception (message = the exception's description).
   Result<Json> evaluate(std::string_view expression, Clock::time_point deadline);
   // Browser.close (the whole browser; the CLI's `close`).

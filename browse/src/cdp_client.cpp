@@ -1,12 +1,15 @@
 #include "cdp_client.h"
 
+#include "caveman/base/codes.h"
+
 namespace caveman::browse {
 
 CdpClient::CdpClient(std::unique_ptr<Transport> transport) : transport_(std::move(transport)) {}
 
 Status CdpClient::send_command(std::int64_t id, std::string_view method, const Json& params,
                                std::string_view session_id, Clock::time_point deadline) {
-  if (broken_) return Status::Unavailable("cave_browser_unavailable", "the browser connection is gone");
+  if (broken_)
+    return Status::Unavailable(codes::kBrowserUnavailable, "the browser connection is gone");
   Json msg = Json::object();
   msg["id"] = id;
   msg["method"] = std::string(method);
@@ -52,7 +55,7 @@ Result<CdpMessage> CdpClient::call(std::string_view method, const Json& params,
     if (!m->has_value() || *(*m)->id != id) continue;  // events, or stale replies
     CdpMessage reply = std::move(**m);
     if (reply.is_error) {
-      return Status::Internal("cave_browser_cdp_error",
+      return Status::Internal(codes::kBrowserCdpError,
                               std::string(method) + ": " + reply.error_message);
     }
     return reply;
@@ -64,7 +67,8 @@ Result<Json> CdpClient::call_json(std::string_view method, const Json& params,
   CAVEMAN_ASSIGN_OR_RETURN(CdpMessage reply, call(method, params, session_id, deadline));
   if (reply.result_len == 0) return Json::object();
   Json j = Json::parse(reply.result(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Status::Corrupt("cave_browser_protocol", std::string(method) + ": malformed reply");
+  if (j.is_discarded())
+    return Status::Corrupt(codes::kBrowserProtocol, std::string(method) + ": malformed reply");
   return j;
 }
 

@@ -33,8 +33,8 @@ class CdpClient {
   explicit CdpClient(std::unique_ptr<Transport> transport);
 
   // Sends `method` with `params` and returns its reply. Errors: the command's own CDP error
-  // (cave_browser_cdp_error, message from the browser), cave_browser_timeout,
-  // cave_browser_unavailable (connection gone; broken() is then true).
+  // (codes::kBrowserCdpError, message from the browser), codes::kBrowserTimeout,
+  // codes::kBrowserUnavailable (connection gone; broken() is then true).
   Result<CdpMessage> call(std::string_view method, const Json& params = Json::object(),
                           std::string_view session_id = {},
                           Clock::time_point deadline = Clock::now() + std::chrono::seconds(10));
@@ -46,7 +46,7 @@ class CdpClient {
   Status send_only(std::string_view method, const Json& params, std::string_view session_id);
 
   // The first queued or arriving event for which `match` is true (it and every queued
-  // event before it are consumed). cave_browser_timeout when none comes before `deadline`.
+  // event before it are consumed). codes::kBrowserTimeout when none comes before `deadline`.
   Result<CdpMessage> wait_event(const std::function<bool(const CdpMessage&)>& match,
                                 Clock::time_point deadline);
   // Drops queued events.

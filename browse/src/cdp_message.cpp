@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "caveman/base/codes.h"
+
 namespace caveman::browse {
 namespace {
 
@@ -32,7 +34,7 @@ bool is_literal_char(char c) {
 }
 
 Status protocol_error(std::string message) {
-  return Status::Corrupt("cave_browser_protocol", std::move(message));
+  return Status::Corrupt(codes::kBrowserProtocol, std::move(message));
 }
 
 }  // namespace
@@ -45,7 +47,7 @@ Status NulFramer::feed(std::string_view bytes) {
   buf_.append(bytes);
   if (pending_bytes() > max_ && std::memchr(buf_.data() + scan_, '\0', buf_.size() - scan_) == nullptr) {
     return Status::ResourceExhausted(
-        "cave_browser_unavailable",
+        codes::kBrowserUnavailable,
         "a DevTools message exceeded " + std::to_string(max_ >> 20) + " MiB");
   }
   return Status::Ok();

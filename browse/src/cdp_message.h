@@ -27,7 +27,7 @@ class NulFramer {
   explicit NulFramer(std::size_t max_message_bytes = kMaxCdpMessageBytes)
       : max_(max_message_bytes) {}
 
-  // Appends received bytes. kResourceExhausted (cave_browser_unavailable) when an
+  // Appends received bytes. kResourceExhausted (codes::kBrowserUnavailable) when an
   // unterminated message grows past the cap; the framer is unusable afterwards.
   Status feed(std::string_view bytes);
   // The next complete message (without its NUL), if one has arrived.
@@ -60,7 +60,7 @@ struct CdpMessage {
   std::string_view params() const { return std::string_view(raw).substr(params_pos, params_len); }
 };
 
-// Parses the top level of one message. kCorrupt (cave_browser_protocol) when the text is not
+// Parses the top level of one message. kCorrupt (codes::kBrowserProtocol) when the text is not
 // a JSON object, a member value is malformed, or id/method/sessionId have the wrong type.
 Result<CdpMessage> parse_cdp_message(std::string raw);
 

@@ -16,6 +16,7 @@
 #include <thread>
 #include <unistd.h>
 
+#include "caveman/base/codes.h"
 #include "websocket.h"
 
 namespace caveman::browse {
@@ -24,7 +25,7 @@ namespace {
 using std::chrono::milliseconds;
 
 Status unavailable(std::string message) {
-  return Status::Unavailable("cave_browser_unavailable", std::move(message));
+  return Status::Unavailable(codes::kBrowserUnavailable, std::move(message));
 }
 
 bool is_executable_file(const std::string& path) {

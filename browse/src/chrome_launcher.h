@@ -13,7 +13,7 @@
 // shared by successive `caveman-browse` invocations through a state file.
 //
 // Call start()/launch_detached() from a single-threaded process (they fork).
-// Failures are Status values with cave_browser_unavailable and an install hint.
+// Failures are Status values with codes::kBrowserUnavailable and an install hint.
 #ifndef CAVEMAN_BROWSE_CHROME_LAUNCHER_H_
 #define CAVEMAN_BROWSE_CHROME_LAUNCHER_H_
 
@@ -37,7 +37,7 @@ inline constexpr std::string_view kInstallHint =
 // first of google-chrome, google-chrome-stable, chromium, chromium-browser, chrome on PATH.
 // Debian's /usr/bin/chromium shell wrapper is replaced by /usr/lib/chromium/chromium when
 // present (same browser, without the wrapper's stray warning on stderr).
-// cave_browser_unavailable with an install hint when nothing usable is found.
+// codes::kBrowserUnavailable with an install hint when nothing usable is found.
 Result<std::string> find_chrome(std::string_view override_path);
 
 struct LaunchOptions {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "caveman/base/atomic_file.h"
+#include "caveman/base/codes.h"
 #include "caveman/base/paths.h"
 
 namespace caveman::browse {
@@ -32,7 +33,8 @@ std::string SessionState::to_json() const {
 
 Result<SessionState> SessionState::from_json(std::string_view text) {
   Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object()) return Status::Corrupt("cave_browse_state_corrupt", "browse-session.json is not a JSON object");
+  if (!j.is_object())
+    return Status::Corrupt(codes::kBrowseStateCorrupt, "browse-session.json is not a JSON object");
   SessionState s;
   try {
     s.endpoint = j.value("endpoint", std::string());
@@ -52,15 +54,16 @@ Result<SessionState> SessionState::from_json(std::string_view text) {
       s.uids[uid] = UidTarget{e.value("backendDOMNodeId", std::int64_t{0}), e.value("frameId", std::string())};
     }
   } catch (const std::exception& e) {
-    return Status::Corrupt("cave_browse_state_corrupt", std::string("browse-session.json: ") + e.what());
+    return Status::Corrupt(codes::kBrowseStateCorrupt,
+                           std::string("browse-session.json: ") + e.what());
   }
   return s;
 }
 
 Result<std::string> caveman_home() {
   std::optional<std::string> home = base::caveman_home(base::process_env());
-  if (!home) return Status::Io("cave_home_unavailable", "neither CAVEMAN_HOME nor HOME is set");
-  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(*home, "cave_home_unavailable"));
+  if (!home) return Status::Io(codes::kHomeUnavailable, "neither CAVEMAN_HOME nor HOME is set");
+  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(*home, codes::kHomeUnavailable));
   return *home;
 }
 
@@ -73,7 +76,7 @@ Result<SessionState> load_state(const std::string& path) {
 }
 
 Status save_state(const std::string& path, const SessionState& state) {
-  return base::write_file_atomic(path, state.to_json(), {.io_code = "cave_browse_state_unwritable"});
+  return base::write_file_atomic(path, state.to_json(), {.io_code = codes::kBrowseStateUnwritable});
 }
 
 void remove_state(const std::string& path) { ::unlink(path.c_str()); }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "caveman/base/ccr_handle.h"
+#include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 #include "url_policy.h"
 
@@ -11,7 +12,7 @@ namespace caveman::browse {
 namespace {
 
 Status invalid(std::string message) {
-  return Status::InvalidArgument("cave_invalid_arguments", std::move(message));
+  return Status::InvalidArgument(codes::kInvalidArguments, std::move(message));
 }
 
 // Optional string argument (absent or null → unchanged).
@@ -85,8 +86,9 @@ Result<ActRequest> parse_act_args(const Json& args) {
   CAVEMAN_RETURN_IF_ERROR(opt_string(args, "action", 64, &r.action, &has_action));
   if (!has_action) return invalid("missing \"action\" (click, type, select, scroll, wait or navigate)");
   if (std::find(std::begin(kActions), std::end(kActions), r.action) == std::end(kActions)) {
-    return Status::InvalidArgument("cave_unknown_action", "unknown action \"" + r.action +
-                                                              "\"; use click, type, select, scroll, wait or navigate");
+    return Status::InvalidArgument(
+        codes::kUnknownAction,
+        "unknown action \"" + r.action + "\"; use click, type, select, scroll, wait or navigate");
   }
   if (auto it = args.find("full"); it != args.end() && !it->is_null()) {
     if (!it->is_boolean()) return invalid("\"full\" must be true or false");

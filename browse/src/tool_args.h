@@ -1,11 +1,11 @@
 // tool_args.h — argument validation for the four caveman-browse tools (docs/browse.md#tools).
 //
 // Limits: url per url_policy.h (≤ 1 MiB); wait an integer 0–30000 ms; query ≤ 4 KiB; action
-// one of click/type/select/scroll/wait/navigate (else cave_unknown_action); uid required
+// one of click/type/select/scroll/wait/navigate (else codes::kUnknownAction); uid required
 // except for wait and navigate (which needs url); full a boolean; text/option ≤ 1 MiB; file
 // true or a plain file name (letters, digits, `.-_`, ≤ 128 bytes, not starting with a dot); expression non-empty ≤ 1 MiB; recovery_handle non-empty
 // ≤ 512 bytes (ccr:…, ccr://…, <<ccr:…>> forms are normalised). Wrong types and missing
-// required arguments are cave_invalid_arguments; unknown extra arguments are ignored.
+// required arguments are codes::kInvalidArguments; unknown extra arguments are ignored.
 // Pure functions; thread-safe.
 #ifndef CAVEMAN_BROWSE_TOOL_ARGS_H_
 #define CAVEMAN_BROWSE_TOOL_ARGS_H_

@@ -7,13 +7,15 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include "caveman/base/codes.h"
+
 namespace caveman::browse {
 
 Status timeout_status(std::string message) {
-  return Status::Unavailable(std::string(kTimeoutCode), std::move(message));
+  return Status::Unavailable(codes::kBrowserTimeout, std::move(message));
 }
 
-bool is_timeout(const Status& s) { return s.cave_code() == kTimeoutCode; }
+bool is_timeout(const Status& s) { return s.error_code() == codes::kBrowserTimeout; }
 
 int ms_until(Clock::time_point deadline) {
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
@@ -35,14 +37,14 @@ Status write_all(int fd, std::string_view data, Clock::time_point deadline) {
       if (left == 0) return timeout_status("the browser did not accept a command in time");
       int r = ::poll(&p, 1, left);
       if (r < 0 && errno != EINTR) {
-        return Status::Unavailable("cave_browser_unavailable", std::strerror(errno));
+        return Status::Unavailable(codes::kBrowserUnavailable, std::strerror(errno));
       }
       if (r > 0 && (p.revents & (POLLERR | POLLHUP)) != 0 && (p.revents & POLLOUT) == 0) {
-        return Status::Unavailable("cave_browser_unavailable", "the browser connection closed");
+        return Status::Unavailable(codes::kBrowserUnavailable, "the browser connection closed");
       }
       continue;
     }
-    return Status::Unavailable("cave_browser_unavailable",
+    return Status::Unavailable(codes::kBrowserUnavailable,
                                std::string("the browser connection closed (") +
                                    (n < 0 ? std::strerror(errno) : "short write") + ")");
   }
@@ -60,7 +62,7 @@ PipeTransport::~PipeTransport() {
 }
 
 Status PipeTransport::send(std::string_view message, Clock::time_point deadline) {
-  if (closed_) return Status::Unavailable("cave_browser_unavailable", "the browser has exited");
+  if (closed_) return Status::Unavailable(codes::kBrowserUnavailable, "the browser has exited");
   std::string framed(message);
   framed.push_back('\0');
   Status s = write_all(write_fd_, framed, deadline);
@@ -74,14 +76,14 @@ Result<std::string> PipeTransport::receive(Clock::time_point deadline) {
   while (true) {
     if (std::optional<std::string> m = framer_.next()) return std::move(*m);
     if (closed_) {
-      return Status::Unavailable("cave_browser_unavailable",
+      return Status::Unavailable(codes::kBrowserUnavailable,
                                  "the browser exited or crashed (DevTools pipe closed)");
     }
     pollfd p{read_fd_, POLLIN, 0};
     int r = ::poll(&p, 1, ms_until(deadline));
     if (r < 0) {
       if (errno == EINTR) continue;
-      return Status::Unavailable("cave_browser_unavailable", std::strerror(errno));
+      return Status::Unavailable(codes::kBrowserUnavailable, std::strerror(errno));
     }
     if (r == 0) return timeout_status("no reply from the browser in time");
     chunk.resize(kChunk);

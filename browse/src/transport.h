@@ -3,7 +3,7 @@
 // Two implementations: PipeTransport (the `--remote-debugging-pipe` fds of a browser we
 // launched; NUL-delimited JSON) and WebSocketTransport (websocket.h; an existing browser).
 // Both are blocking with deadlines and single-threaded: one owner sends and receives.
-// Failures: cave_browser_unavailable (closed, crashed, I/O error) and cave_browser_timeout
+// Failures: codes::kBrowserUnavailable (closed, crashed, I/O error) and codes::kBrowserTimeout
 // (the deadline passed; the channel stays usable).
 #ifndef CAVEMAN_BROWSE_TRANSPORT_H_
 #define CAVEMAN_BROWSE_TRANSPORT_H_
@@ -18,8 +18,6 @@
 namespace caveman::browse {
 
 using Clock = std::chrono::steady_clock;
-
-inline constexpr std::string_view kTimeoutCode = "cave_browser_timeout";
 
 Status timeout_status(std::string message);
 bool is_timeout(const Status& s);

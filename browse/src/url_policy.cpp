@@ -2,18 +2,19 @@
 
 #include <cctype>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 
 namespace caveman::browse {
 namespace {
 
 Status invalid(std::string message) {
-  return Status::InvalidArgument("cave_invalid_arguments", std::move(message));
+  return Status::InvalidArgument(codes::kInvalidArguments, std::move(message));
 }
 
 Status denied(std::string_view scheme) {
   return Status::InvalidArgument(
-      "cave_browser_url_denied",
+      codes::kBrowserUrlDenied,
       "the " + std::string(scheme) +
           ": scheme is not allowed; use http(s)://, about:blank or data:text/html,");
 }

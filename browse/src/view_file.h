@@ -14,7 +14,7 @@
 
 namespace caveman::browse {
 
-// The absolute path written; kIo/cave_browser_file_failed when it cannot be.
+// The absolute path written; kIo/codes::kBrowserFileFailed when it cannot be.
 Result<std::string> write_view_file(std::string_view view, const std::string& name);
 
 }  // namespace caveman::browse

@@ -12,6 +12,7 @@
 
 #include <openssl/evp.h>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/net.h"
 #include "caveman/base/text.h"
 #include "url_policy.h"
@@ -22,10 +23,12 @@ namespace {
 constexpr std::string_view kGuid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 
 Status unavailable(std::string message) {
-  return Status::Unavailable("cave_browser_unavailable", std::move(message));
+  return Status::Unavailable(codes::kBrowserUnavailable, std::move(message));
 }
 
-Status protocol(std::string message) { return Status::Corrupt("cave_browser_protocol", std::move(message)); }
+Status protocol(std::string message) {
+  return Status::Corrupt(codes::kBrowserProtocol, std::move(message));
+}
 
 std::string trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -99,7 +102,7 @@ Result<Endpoint> parse_endpoint(std::string_view url) {
     e.scheme = "http";
     rest = url.substr(7);
   } else {
-    return Status::InvalidArgument("cave_invalid_arguments",
+    return Status::InvalidArgument(codes::kInvalidArguments,
                                    "DevTools endpoint must be ws://… or http://… (got \"" +
                                        std::string(url.substr(0, 100)) + "\")");
   }
@@ -109,7 +112,8 @@ Result<Endpoint> parse_endpoint(std::string_view url) {
   std::string_view port;
   if (authority.starts_with("[")) {
     std::size_t close = authority.find(']');
-    if (close == std::string_view::npos) return Status::InvalidArgument("cave_invalid_arguments", "bad IPv6 host");
+    if (close == std::string_view::npos)
+      return Status::InvalidArgument(codes::kInvalidArguments, "bad IPv6 host");
     e.host = std::string(authority.substr(1, close - 1));
     if (close + 1 < authority.size() && authority[close + 1] == ':') port = authority.substr(close + 2);
   } else {
@@ -119,18 +123,20 @@ Result<Endpoint> parse_endpoint(std::string_view url) {
   }
   int p = 0;
   for (char c : port) {
-    if (c < '0' || c > '9' || p > 65535) return Status::InvalidArgument("cave_invalid_arguments", "bad port");
+    if (c < '0' || c > '9' || p > 65535)
+      return Status::InvalidArgument(codes::kInvalidArguments, "bad port");
     p = p * 10 + (c - '0');
   }
   if (port.empty() || p <= 0 || p > 65535) {
-    return Status::InvalidArgument("cave_invalid_arguments",
+    return Status::InvalidArgument(codes::kInvalidArguments,
                                    "DevTools endpoint needs an explicit port: " + std::string(url));
   }
   e.port = p;
   if (!base::is_loopback_host(e.host)) {
     return Status::InvalidArgument(
-        "cave_invalid_arguments",
-        "DevTools endpoint must be on this machine (localhost, 127.x.x.x or [::1]), not \"" + e.host + "\"");
+        codes::kInvalidArguments,
+        "DevTools endpoint must be on this machine (localhost, 127.x.x.x or [::1]), not \"" +
+            e.host + "\"");
   }
   return e;
 }
@@ -330,7 +336,7 @@ WebSocketTransport::~WebSocketTransport() {
 Result<std::unique_ptr<WebSocketTransport>> WebSocketTransport::connect(std::string_view ws_url,
                                                                         Clock::time_point deadline) {
   CAVEMAN_ASSIGN_OR_RETURN(Endpoint e, parse_endpoint(ws_url));
-  if (e.scheme != "ws") return Status::InvalidArgument("cave_invalid_arguments", "not a ws:// URL");
+  if (e.scheme != "ws") return Status::InvalidArgument(codes::kInvalidArguments, "not a ws:// URL");
   CAVEMAN_ASSIGN_OR_RETURN(int fd, connect_loopback(e, deadline));
   std::unique_ptr<WebSocketTransport> t(new WebSocketTransport(fd));
   std::string key = random_key();

@@ -29,7 +29,7 @@ struct Endpoint {
   std::string path;    // starts with '/'
 };
 
-// Parses ws://host:port/path or http://host:port[/path]. cave_invalid_arguments for other
+// Parses ws://host:port/path or http://host:port[/path]. codes::kInvalidArguments for other
 // schemes, a missing port, or a host that is not loopback.
 Result<Endpoint> parse_endpoint(std::string_view url);
 
@@ -58,7 +58,7 @@ class WsFrameDecoder {
  public:
   explicit WsFrameDecoder(std::size_t max_frame_bytes) : max_(max_frame_bytes) {}
   void feed(std::string_view bytes) { buf_.append(bytes); }
-  // A complete frame, nullopt when more bytes are needed, or cave_browser_protocol for a
+  // A complete frame, nullopt when more bytes are needed, or codes::kBrowserProtocol for a
   // frame over the cap, a reserved opcode or RSV bit, or a fragmented control frame.
   Result<std::optional<WsFrame>> next();
 
@@ -74,11 +74,11 @@ using caveman::base64_encode;
 // The opening handshake request for `endpoint` with the given key.
 std::string handshake_request(const Endpoint& endpoint, std::string_view key);
 // Checks a handshake response head (status line + headers, up to the blank line):
-// status 101 and the right Sec-WebSocket-Accept. cave_browser_unavailable otherwise.
+// status 101 and the right Sec-WebSocket-Accept. codes::kBrowserUnavailable otherwise.
 Status check_handshake_response(std::string_view head, std::string_view key);
 
 // --- I/O -------------------------------------------------------------------------------
-// A TCP connection to a loopback endpoint (fd, non-blocking). cave_browser_unavailable.
+// A TCP connection to a loopback endpoint (fd, non-blocking). codes::kBrowserUnavailable.
 Result<int> connect_loopback(const Endpoint& endpoint, Clock::time_point deadline);
 
 // GET http://host:port/path on loopback; the body of a 200 reply.

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agent_mcp.h"
+#include "caveman/base/codes.h"
 #include "hooks_codex.h"
 #include "hooks_gemini.h"
 #include "native_hooks.h"
@@ -40,7 +41,7 @@ std::string claude_settings_path(const Environment& env) {
   return home && !home->empty() ? *home + "/.claude/settings.json" : "";
 }
 
-Status no_home() { return Status::InvalidArgument("cave_no_home", "HOME is not set"); }
+Status no_home() { return Status::InvalidArgument(codes::kNoHome, "HOME is not set"); }
 
 // Claude Code applies settings.json `env` to its own process, and its SessionStart hooks run
 // before the first request: the hook starts the proxy when it is down.

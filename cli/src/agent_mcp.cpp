@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "caveman/base/codes.h"
 #include "config_journal.h"
 #include "mcp_marker.h"
 
@@ -120,7 +121,7 @@ Result<McpEditReport> install_config_mcp(const std::string& home, const Environm
                                          const std::string& agent, const std::string& server,
                                          const std::string& command) {
   std::string path = agent_config_path(agent, env);
-  if (path.empty()) return Status::InvalidArgument("cave_no_home", "HOME is not set");
+  if (path.empty()) return Status::InvalidArgument(codes::kNoHome, "HOME is not set");
   if (read_marker(home, agent, server)) {
     auto undone = uninstall_config_mcp(home, agent, server);  // replace our own entry
     if (!undone.ok()) return undone.status();

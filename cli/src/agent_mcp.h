@@ -42,8 +42,8 @@ struct McpEditReport {
   std::string message;  // one line for the user
 };
 // Adds the entry (journaled) and writes the marker. Re-installing replaces caveman's own
-// earlier entry. Errors: cave_config_entry_exists (a hand-written entry), cave_config_…,
-// cave_home_not_writable.
+// earlier entry. Errors: codes::kConfigEntryExists (a hand-written entry), codes::kConfig…,
+// codes::kHomeNotWritable.
 Result<McpEditReport> install_config_mcp(const std::string& home, const Environment& env,
                                          const std::string& agent, const std::string& server,
                                          const std::string& command);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/paths.h"
 
 namespace caveman::cli {
@@ -75,18 +76,18 @@ BinaryProbe probe_binary(const BinarySpec& spec, const BinaryLocation& where,
                          const Environment& env) {
   BinaryProbe probe;
   if (!where.found()) {
-    probe.error = "cave_binary_missing";
+    probe.error = codes::kBinaryMissing;
     return probe;
   }
   auto run = run_captured({where.path, "version", "--json"}, env, probe_timeout_ms(env));
   if (!run.ok() || run->timed_out || run->exit_code != 0) {
-    probe.error = "cave_binary_probe_failed";
+    probe.error = codes::kBinaryProbeFailed;
     return probe;
   }
   auto doc = nlohmann::json::parse(run->out, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object() || !doc.contains("version") ||
       !doc["version"].is_string()) {
-    probe.error = "cave_binary_probe_failed";
+    probe.error = codes::kBinaryProbeFailed;
     return probe;
   }
   probe.version = doc["version"].get<std::string>();
@@ -96,11 +97,11 @@ BinaryProbe probe_binary(const BinarySpec& spec, const BinaryLocation& where,
     }
   }
   if (doc.contains("name") && doc["name"].is_string() && doc["name"].get<std::string>() != spec.name) {
-    probe.error = "cave_binary_probe_failed";
+    probe.error = codes::kBinaryProbeFailed;
     return probe;
   }
   if (!spec.capability.empty() && !probe.has_capability(spec.capability)) {
-    probe.error = "cave_binary_stale";
+    probe.error = codes::kBinaryStale;
     return probe;
   }
   probe.ok = true;

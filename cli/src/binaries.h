@@ -45,7 +45,8 @@ struct BinaryProbe {
   bool ok = false;  // answered version --json with the right name (and capability)
   std::string version;
   std::vector<std::string> capabilities;
-  std::string error;  // why not ok: cave_binary_missing | cave_binary_probe_failed | cave_binary_stale
+  // Why not ok: codes::kBinaryMissing | codes::kBinaryProbeFailed | codes::kBinaryStale.
+  std::string error;
 
   bool has_capability(std::string_view name) const {
     return std::find(capabilities.begin(), capabilities.end(), name) != capabilities.end();

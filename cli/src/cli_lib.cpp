@@ -1,11 +1,14 @@
 #include "cli_lib.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <functional>
 #include <memory>
 #include <ostream>
 
 #include "caveman/base/cli.h"
+#include "caveman/base/codes.h"
 #include "caveman/common_flags.h"
 #include "context.h"
 #include "flags.h"
@@ -174,6 +177,7 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
   ToolInfo tool{"caveman", "caveman.cli.version.v1", "",
                 {"start", "wrap", "agent_profiles", "mcp_install", "status", "stats", "install", "enable",
                  "verify", "doctor_agent", "config"}};
+  std::shared_ptr<spdlog::logger> log = base::stream_logger(err, base::map_env(env.vars()));
   const Verb* verb = args.empty() ? nullptr : find_verb(args[0]);
   const AgentProfile* agent = args.empty() ? nullptr : find_profile(args[0]);
   if (verb == nullptr && agent == nullptr) {
@@ -184,9 +188,9 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
     }
     if (!args[0].starts_with("-") && args[0] != "version" && args[0] != "help") {
       std::string hint = suggest(args[0], known_words());
-      err << "caveman: cave_unknown_command: unknown command \"" << args[0] << "\"";
-      if (!hint.empty()) err << " — did you mean \"" << hint << "\"?";
-      err << " (see caveman --help)\n";
+      log->error("caveman: {}: unknown command \"{}\"{} (see caveman --help)",
+                 codes::kUnknownCommand, args[0],
+                 hint.empty() ? "" : " — did you mean \"" + hint + "\"?");
       return kExitUsage;
     }
     if (auto rc = base::parse_args(*app, tool, args, out, err)) return *rc;
@@ -194,7 +198,7 @@ int run(const std::vector<std::string>& args, const Environment& env, std::ostre
   }
   std::string self = self_executable();
   std::size_t slash = self.rfind('/');
-  Context ctx{env, &out, &err, slash == std::string::npos ? "" : self.substr(0, slash)};
+  Context ctx{env, &out, &err, slash == std::string::npos ? "" : self.substr(0, slash), log};
   Args rest(args.begin() + 1, args.end());
   if (verb != nullptr) return verb->handler(ctx, rest);
   if (agent_enabled(ctx, agent->id)) return run_enabled_agent(ctx, agent->id, rest);  // agent shortcut

@@ -2,12 +2,14 @@
 // $CAVEMAN_HOME/caveman.yaml), edited with yaml-cpp. KEY is a dotted path
 // (`providers.openai.base_url`). `set` checks the result with the proxy's own config loader
 // and writes nothing when the proxy would refuse it. yaml-cpp does not keep comments.
+#include <spdlog/spdlog.h>
 #include <yaml-cpp/yaml.h>
 
 #include <ostream>
 
 #include "binaries.h"
 #include "caveman/base/atomic_file.h"
+#include "caveman/base/codes.h"
 #include "caveman/base/paths.h"
 #include "config.h"
 #include "config_edit.h"
@@ -29,7 +31,7 @@ int get(Context& ctx, const YAML::Node& root, const std::string& key) {
   YAML::Node node = YAML::Clone(root);
   for (const auto& part : split_dotted(key)) {
     if (!node.IsMap() || !node[part]) {
-      *ctx.err << "caveman config: " << key << " is not set (the default applies)\n";
+      ctx.log->error("caveman config: {} is not set (the default applies)", key);
       return kExitError;
     }
     node = node[part];
@@ -58,14 +60,14 @@ int set(Context& ctx, YAML::Node root, const std::string& path, const std::strin
   proxy::EnvLookup lookup = [&ctx](std::string_view name) { return ctx.env.get(name); };
   auto checked = proxy::parse_config(text, lookup, caveman_home(ctx.env), path);
   if (!checked.ok()) {
-    *ctx.err << "caveman config: refused, the proxy would not load it: "
-             << checked.status().ToString() << "\n";
+    ctx.log->error("caveman config: refused, the proxy would not load it: {}",
+                   checked.status().ToString());
     return kExitError;
   }
-  Status s = base::write_file_atomic(path, text, {.io_code = "cave_config_not_writable",
-                                                  .keep_existing_mode = true});
+  Status s = base::write_file_atomic(
+      path, text, {.io_code = codes::kConfigNotWritable, .keep_existing_mode = true});
   if (!s.ok()) {
-    *ctx.err << "caveman config: " << s.ToString() << "\n";
+    ctx.log->error("caveman config: {}", s.ToString());
     return kExitError;
   }
   *ctx.out << key << " = " << value << " in " << path
@@ -98,7 +100,7 @@ int cmd_config(Context& ctx, const Args& args) {
     if (is_get) return get(ctx, root, args[1]);
     return set(ctx, root, path, args[1], args[2]);
   } catch (const YAML::Exception& e) {
-    *ctx.err << "caveman config: " << path << ": " << e.what() << "\n";
+    ctx.log->error("caveman config: {}: {}", path, e.what());
     return kExitError;
   }
 }

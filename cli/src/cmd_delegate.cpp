@@ -1,7 +1,10 @@
 // Verbs served by another Caveman binary (docs/spec/processes.md#delegated-verbs): the CLI only
 // finds the binary and runs it in the foreground with the caller's stdio, so pipes stay byte-exact.
+#include <spdlog/spdlog.h>
+
 #include <ostream>
 
+#include "caveman/base/codes.h"
 #include "context.h"
 
 namespace caveman::cli {
@@ -10,9 +13,10 @@ int cmd_delegate(Context& ctx, std::string_view binary, const Args& prefix, cons
   BinaryLocation where = ctx.locate(binary);
   if (!where.found()) {
     const BinarySpec* spec = find_binary_spec(binary);
-    *ctx.err << "caveman: cave_binary_missing: " << binary << " not found (set "
-             << spec->env_var << ", put it on PATH, or run `caveman install`); this verb is "
-             << "unavailable until then\n";
+    ctx.log->error(
+        "caveman: {}: {} not found (set {}, put it on PATH, or run `caveman install`); this verb "
+        "is unavailable until then",
+        codes::kBinaryMissing, binary, spec->env_var);
     return kExitError;
   }
   Args argv{where.path};
@@ -25,7 +29,7 @@ int run_forwarded(Context& ctx, const Args& argv, std::string_view who) {
   ctx.out->flush();
   auto rc = run_foreground(argv, ctx.env);
   if (!rc.ok()) {
-    *ctx.err << who << ": " << rc.status().ToString() << "\n";
+    ctx.log->error("{}: {}", who, rc.status().ToString());
     return kExitError;
   }
   return *rc;

@@ -1,5 +1,7 @@
 // `caveman doctor <agent>`: what Caveman installed for one agent, what is broken and what to
 // run. `caveman doctor` with no agent (or only flags) is `caveman status`.
+#include <spdlog/spdlog.h>
+
 #include <ctime>
 #include <ostream>
 
@@ -95,7 +97,7 @@ int cmd_doctor(Context& ctx, const Args& args) {
   }
   auto address = resolve_proxy(ctx.env);
   if (!address.ok()) {
-    *ctx.err << "caveman doctor: " << address.status().ToString() << "\n";
+    ctx.log->error("caveman doctor: {}", address.status().ToString());
     return kExitError;
   }
   Findings f;

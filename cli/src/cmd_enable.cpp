@@ -2,6 +2,8 @@
 // the base URL through the proxy, the proxy starter, MCP registration and native hooks
 // (agent_enable.h, enable_state.h); `caveman ensure-proxy` (what the installed hooks run);
 // and `caveman <agent>` for an enabled agent (make sure the proxy runs, launch it as is).
+#include <spdlog/spdlog.h>
+
 #include <ostream>
 
 #include "agent_enable.h"
@@ -22,7 +24,7 @@ std::vector<std::string> integration_ids() {
 
 Result<ProxyAddress> address_or_report(Context& ctx, std::string_view who) {
   auto address = resolve_proxy(ctx.env);
-  if (!address.ok()) *ctx.err << who << ": " << address.status().ToString() << "\n";
+  if (!address.ok()) ctx.log->error("{}: {}", who, address.status().ToString());
   return address;
 }
 
@@ -42,19 +44,20 @@ int disable_agent(Context& ctx, const std::string& home, const std::string& agen
     if (hooks.ok()) {
       if (!hooks->files.empty()) *ctx.out << "  hooks: " << hooks->message << "\n";
     } else {
-      *ctx.err << "caveman disable: " << hooks.status().ToString() << "\n";
+      ctx.log->error("caveman disable: {}", hooks.status().ToString());
       rc = 1;
     }
   }
   UndoReport report = undo_edits(marker->files);
   for (const auto& line : report.lines) *ctx.out << "  " << line << "\n";
   if (!report.status.ok()) {
-    *ctx.err << "caveman disable: " << report.status.ToString()
-             << " — caveman's entries were edited by hand; remove them yourself\n";
+    ctx.log->error(
+        "caveman disable: {} — caveman's entries were edited by hand; remove them yourself",
+        report.status.ToString());
     rc = 1;
   }
   if (Status s = remove_enable_marker(home, agent); !s.ok()) {
-    *ctx.err << "caveman disable: " << s.ToString() << "\n";
+    ctx.log->error("caveman disable: {}", s.ToString());
     return kExitError;
   }
   if (rc == 0) *ctx.out << agent << " disabled\n";
@@ -68,8 +71,10 @@ bool register_mcp(Context& ctx, const std::string& home, const std::string& agen
     return false;
   }
   if (cmd_mcp(ctx, {"install", agent}) == 0) return true;
-  *ctx.err << "caveman enable: warning: MCP registration failed; " << agent
-           << " runs without caveman_retrieve (retry: caveman tools mcp install " << agent << ")\n";
+  ctx.log->warn(
+      "caveman enable: warning: MCP registration failed; {} runs without caveman_retrieve (retry: "
+      "caveman tools mcp install {})",
+      agent, agent);
   return false;
 }
 
@@ -79,8 +84,7 @@ bool install_own_hooks(Context& ctx, const AgentIntegration& agent, const Enable
   if (agent.install_own_hooks == nullptr) return false;
   auto report = agent.install_own_hooks(HookTarget{in.home, ctx.env, in.proxy_path});
   if (!report.ok()) {
-    *ctx.err << "caveman enable: warning: native hooks left out: " << report.status().ToString()
-             << "\n";
+    ctx.log->warn("caveman enable: warning: native hooks left out: {}", report.status().ToString());
     return false;
   }
   *ctx.out << "  hooks: " << report->message << "\n";
@@ -112,21 +116,22 @@ int cmd_enable(Context& ctx, const Args& args) {
                   ctx.locate("caveman-proxy").path};
   auto plan = plan_enable(*find_integration(agent), in, !no_hooks);
   if (!plan.ok()) {
-    *ctx.err << "caveman enable: " << plan.status().ToString() << "\n";
+    ctx.log->error("caveman enable: {}", plan.status().ToString());
     return kExitError;
   }
-  for (const auto& w : plan->warnings) *ctx.err << "caveman enable: warning: " << w << "\n";
+  for (const auto& w : plan->warnings) ctx.log->warn("caveman enable: warning: {}", w);
   auto applied = apply_edits(home, agent, plan->edits);
   if (!applied.ok()) {
-    *ctx.err << "caveman enable: " << applied.status().ToString()
-             << " (nothing changed; an entry caveman did not write is never overwritten)\n";
+    ctx.log->error(
+        "caveman enable: {} (nothing changed; an entry caveman did not write is never overwritten)",
+        applied.status().ToString());
     return kExitError;
   }
   EnableMarker marker{agent,   in.gateway + "/w/" + agent, in.listen, in.caveman, false,
                       plan->hooks, *applied};
   if (Status s = write_enable_marker(home, marker); !s.ok()) {
     (void)undo_edits(*applied);
-    *ctx.err << "caveman enable: " << s.ToString() << "\n";
+    ctx.log->error("caveman enable: {}", s.ToString());
     return kExitError;
   }
   *ctx.out << agent << " enabled: " << find_integration(agent)->how << "\n";
@@ -134,7 +139,7 @@ int cmd_enable(Context& ctx, const Args& args) {
   marker.hooks = marker.hooks || (!no_hooks && install_own_hooks(ctx, *find_integration(agent), in));
   marker.mcp_by_enable = !no_mcp && register_mcp(ctx, home, agent);
   if (Status s = write_enable_marker(home, marker); !s.ok()) {
-    *ctx.err << "caveman enable: " << s.ToString() << "\n";
+    ctx.log->error("caveman enable: {}", s.ToString());
     return kExitError;
   }
   *ctx.out << "  the proxy starts on demand at " << in.listen << "; check: caveman doctor " << agent
@@ -175,7 +180,7 @@ int cmd_ensure_proxy(Context& ctx, const Args& args) {
   } else {
     Listener listener = inspect_listener(*address);
     if (listener.kind == ListenerKind::kForeign) {
-      *ctx.err << "caveman ensure-proxy: " << describe_busy_port(*address, listener) << "\n";
+      ctx.log->error("caveman ensure-proxy: {}", describe_busy_port(*address, listener));
       rc = 1;
     } else if (listener.kind == ListenerKind::kFree &&
                // No idle exit: an enabled agent's session may sit idle longer than the wrap
@@ -203,17 +208,18 @@ int run_enabled_agent(Context& ctx, const std::string& agent, const Args& user_a
   Args ensure{"--home", address->home};
   if (marker && !marker->listen.empty()) ensure = {"--listen", marker->listen, "--home", address->home};
   if (cmd_ensure_proxy(ctx, ensure) != 0) {
-    *ctx.err << "caveman " << agent << ": the proxy is not running; " << agent
-             << " may fail to connect (caveman doctor " << agent << ")\n";
+    ctx.log->warn(
+        "caveman {}: the proxy is not running; {} may fail to connect (caveman doctor {})", agent,
+        agent, agent);
   }
   auto path = find_on_path(agent, ctx.env.get("PATH").value_or(""));
   if (!path) {
-    *ctx.err << "caveman " << agent << ": " << agent << " is not installed (not on PATH)\n";
+    ctx.log->error("caveman {}: {} is not installed (not on PATH)", agent, agent);
     return kExitNotFound;
   }
   Args argv{*path};
   argv.insert(argv.end(), user_args.begin(), user_args.end());
-  *ctx.err << "caveman: " << agent << " (enabled) → " << (marker ? marker->base_url : "") << "\n";
+  ctx.log->info("caveman: {} (enabled) → {}", agent, marker ? marker->base_url : "");
   return run_forwarded(ctx, argv, "caveman " + agent);
 }
 

@@ -2,6 +2,7 @@
 // ~/.caveman/bin) — each through a temp file in the same directory, chmod 0755, then an atomic
 // rename, so a running binary is never half-overwritten.
 #include <fcntl.h>
+#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <ostream>
 #include <random>
 
+#include "caveman/base/codes.h"
 #include "context.h"
 #include "flags.h"
 #include "install.h"
@@ -24,12 +26,12 @@ Status install_file(const std::string& source, const std::string& target_dir,
   std::random_device rd;
   std::string part = target + "." + std::to_string(::getpid()) + "." + std::to_string(rd()) + ".part";
   int in = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
-  if (in < 0) return Status::Io("cave_install_failed", source + ": " + std::strerror(errno));
+  if (in < 0) return Status::Io(codes::kInstallFailed, source + ": " + std::strerror(errno));
   int out = ::open(part.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (out < 0) {
     int e = errno;
     ::close(in);
-    return Status::Io("cave_install_failed", part + ": " + std::strerror(e));
+    return Status::Io(codes::kInstallFailed, part + ": " + std::strerror(e));
   }
   char buf[1 << 16];
   Status result = Status::Ok();
@@ -37,7 +39,7 @@ Status install_file(const std::string& source, const std::string& target_dir,
     ssize_t n = ::read(in, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      result = Status::Io("cave_install_failed", source + ": " + std::strerror(errno));
+      result = Status::Io(codes::kInstallFailed, source + ": " + std::strerror(errno));
       break;
     }
     if (n == 0) break;
@@ -45,7 +47,7 @@ Status install_file(const std::string& source, const std::string& target_dir,
       ssize_t w = ::write(out, buf + off, static_cast<std::size_t>(n - off));
       if (w < 0 && errno == EINTR) continue;
       if (w < 0) {
-        result = Status::Io("cave_install_failed", part + ": " + std::strerror(errno));
+        result = Status::Io(codes::kInstallFailed, part + ": " + std::strerror(errno));
         break;
       }
       off += w;
@@ -54,14 +56,14 @@ Status install_file(const std::string& source, const std::string& target_dir,
   }
   ::close(in);
   if (result.ok() && ::fchmod(out, 0755) != 0) {
-    result = Status::Io("cave_install_failed", part + ": chmod: " + std::strerror(errno));
+    result = Status::Io(codes::kInstallFailed, part + ": chmod: " + std::strerror(errno));
   }
   if (result.ok() && ::fsync(out) != 0) {
-    result = Status::Io("cave_install_failed", part + ": fsync: " + std::strerror(errno));
+    result = Status::Io(codes::kInstallFailed, part + ": fsync: " + std::strerror(errno));
   }
   ::close(out);
   if (result.ok() && ::rename(part.c_str(), target.c_str()) != 0) {
-    result = Status::Io("cave_install_failed", target + ": " + std::strerror(errno));
+    result = Status::Io(codes::kInstallFailed, target + ": " + std::strerror(errno));
   }
   if (!result.ok()) ::unlink(part.c_str());
   return result;
@@ -74,15 +76,15 @@ int cmd_install(Context& ctx, const Args& args) {
   if (auto rc = parse_flags(app, args, *ctx.out, *ctx.err)) return *rc;
   std::string home = caveman_home(ctx.env);
   if (home.empty()) {
-    *ctx.err << "caveman install: cave_no_home: neither CAVEMAN_HOME nor HOME is set\n";
+    ctx.log->error("caveman install: {}: neither CAVEMAN_HOME nor HOME is set", codes::kNoHome);
     return kExitError;
   }
   std::string bin_dir = home + "/bin";
   std::error_code ec;
   std::filesystem::create_directories(bin_dir, ec);
   if (ec || ::chmod(home.c_str(), 0700) != 0 || ::chmod(bin_dir.c_str(), 0700) != 0) {
-    *ctx.err << "caveman install: cave_home_not_writable: cannot create " << bin_dir << ": "
-             << (ec ? ec.message() : std::strerror(errno)) << "\n";
+    ctx.log->error("caveman install: {}: cannot create {}: {}", codes::kHomeNotWritable, bin_dir,
+                   ec ? ec.message() : std::strerror(errno));
     return kExitError;
   }
   std::vector<std::string> names{"caveman"};
@@ -92,7 +94,7 @@ int cmd_install(Context& ctx, const Args& args) {
   for (const auto& name : names) {
     std::string source = from + "/" + name;
     if (!is_executable_file(source)) {
-      *ctx.err << "caveman install: skipped " << name << " (not built in " << from << ")\n";
+      ctx.log->info("caveman install: skipped {} (not built in {})", name, from);
       continue;
     }
     if (std::filesystem::equivalent(source, bin_dir + "/" + name, ec)) {
@@ -100,7 +102,7 @@ int cmd_install(Context& ctx, const Args& args) {
       continue;
     }
     if (Status s = install_file(source, bin_dir, name); !s.ok()) {
-      *ctx.err << "caveman install: " << s.ToString() << "\n";
+      ctx.log->error("caveman install: {}", s.ToString());
       ++failed;
       continue;
     }
@@ -108,7 +110,7 @@ int cmd_install(Context& ctx, const Args& args) {
     ++installed;
   }
   if (installed == 0) {
-    *ctx.err << "caveman install: nothing to install from " << from << "\n";
+    ctx.log->error("caveman install: nothing to install from {}", from);
     return kExitError;
   }
   return failed == 0 ? kExitOk : kExitError;

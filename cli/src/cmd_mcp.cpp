@@ -4,11 +4,14 @@
 // journal (agent_mcp.h). The marker <home>/mcp/<agent>[.<server>].json records what we
 // registered, so uninstall never removes a registration it did not make. No agent: every
 // supported agent whose binary is on PATH.
+#include <spdlog/spdlog.h>
+
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "agent_mcp.h"
+#include "caveman/base/codes.h"
 #include "context.h"
 #include "flags.h"
 #include "mcp_marker.h"
@@ -72,8 +75,10 @@ std::string server_command(Context& ctx, const McpServerSpec& server) {
   BinaryLocation where = ctx.locate(server.binary);
   BinaryProbe probe = probe_binary(*find_binary_spec(server.binary), where, ctx.env);
   if (probe.ok) return where.path;
-  *ctx.err << "caveman tools mcp install: " << probe.error << ": " << server.binary
-           << " is not usable (set CAVEMAN_<X>_BIN, put it on PATH or run `caveman install`)\n";
+  ctx.log->error(
+      "caveman tools mcp install: {}: {} is not usable (set CAVEMAN_<X>_BIN, put it on PATH or run "
+      "`caveman install`)",
+      probe.error, server.binary);
   return {};
 }
 
@@ -85,18 +90,19 @@ int install_claude(Context& ctx, const std::string& claude, const std::string& s
   if (r.code != 0 && r.text.find("already exists") != std::string::npos) {
     // Replace only our own earlier registration (same scope, as the marker says).
     if (!marker || marker->scope != scope) {
-      *ctx.err << "caveman tools mcp install: a `caveman` MCP server that caveman did not "
-                  "register already exists in Claude Code's "
-               << scope << " config; leaving it alone (remove it with `claude mcp remove " << server << " -s "
-               << scope << "` first)\n";
+      ctx.log->error(
+          "caveman tools mcp install: a `caveman` MCP server that caveman did not register "
+          "already exists in Claude Code's {} config; leaving it alone (remove it with `claude mcp "
+          "remove {} -s {}` first)",
+          scope, server, scope);
       return kExitError;
     }
     run_claude(ctx, claude, {"mcp", "remove", server, "-s", scope});
     r = run_claude(ctx, claude, add);
   }
   if (r.code != 0) {
-    *ctx.err << "caveman tools mcp install: `claude mcp add` failed (exit " << r.code
-             << "): " << r.text << "\n";
+    ctx.log->error("caveman tools mcp install: `claude mcp add` failed (exit {}): {}", r.code,
+                   r.text);
     return kExitError;
   }
   McpMarker m;
@@ -108,7 +114,7 @@ int install_claude(Context& ctx, const std::string& claude, const std::string& s
   if (Status s = write_marker(home, m); !s.ok()) {
     // Keep state consistent: no marker means we must not leave a registration behind.
     run_claude(ctx, claude, {"mcp", "remove", server, "-s", scope});
-    *ctx.err << "caveman tools mcp install: " << s.ToString() << "\n";
+    ctx.log->error("caveman tools mcp install: {}", s.ToString());
     return kExitError;
   }
   *ctx.out << server << " registered with Claude Code (" << scope << " scope): " << command
@@ -127,27 +133,31 @@ int uninstall_claude(Context& ctx, const std::string& claude, const std::string&
   }
   std::string scope = scope_flag.empty() ? marker->scope : scope_flag;
   if (scope != marker->scope) {
-    *ctx.err << "caveman tools mcp uninstall: caveman registered the server in the "
-             << marker->scope << " scope, not " << scope << "; nothing removed\n";
+    ctx.log->error(
+        "caveman tools mcp uninstall: caveman registered the server in the {} scope, not {}; "
+        "nothing removed",
+        marker->scope, scope);
     return kExitError;
   }
   std::string current = registered_command(ctx, claude, server);
   if (!current.empty() && current != marker->command) {
-    *ctx.err << "caveman tools mcp uninstall: the `" << server << "` server now runs \"" << current
-             << "\", not the binary caveman registered; leaving it alone\n";
+    ctx.log->error(
+        "caveman tools mcp uninstall: the `{}` server now runs \"{}\", not the binary caveman "
+        "registered; leaving it alone",
+        server, current);
     (void)remove_marker(home, "claude", server);
     return kExitError;
   }
   if (!current.empty()) {
     ClaudeRun r = run_claude(ctx, claude, {"mcp", "remove", server, "-s", scope});
     if (r.code != 0) {
-      *ctx.err << "caveman tools mcp uninstall: `claude mcp remove` failed (exit " << r.code
-               << "): " << r.text << "\n";
+      ctx.log->error("caveman tools mcp uninstall: `claude mcp remove` failed (exit {}): {}",
+                     r.code, r.text);
       return kExitError;
     }
   }
   if (Status s = remove_marker(home, "claude", server); !s.ok()) {
-    *ctx.err << "caveman tools mcp uninstall: " << s.ToString() << "\n";
+    ctx.log->error("caveman tools mcp uninstall: {}", s.ToString());
     return kExitError;
   }
   *ctx.out << server << " removed from Claude Code (" << scope << " scope)\n";
@@ -162,8 +172,8 @@ int run_for_agent(Context& ctx, const std::string& action, const std::string& ag
   auto bin = find_on_path(profile->binary, ctx.env.get("PATH").value_or(""));
   if (agent == "claude") {
     if (!bin) {
-      *ctx.err << "caveman tools mcp: " << profile->name << " (`" << profile->binary
-               << "`) is not on PATH; install it with: " << profile->install_hint << "\n";
+      ctx.log->error("caveman tools mcp: {} (`{}`) is not on PATH; install it with: {}",
+                     profile->name, profile->binary, profile->install_hint);
       return kExitNotFound;
     }
     if (action == "uninstall") return uninstall_claude(ctx, *bin, scope, home, server.name);
@@ -172,8 +182,9 @@ int run_for_agent(Context& ctx, const std::string& action, const std::string& ag
     return install_claude(ctx, *bin, scope.empty() ? "user" : scope, home, server.name, command);
   }
   if (!scope.empty() && scope != "user") {
-    *ctx.err << "caveman tools mcp: " << profile->name << " is registered in its user config "
-             << "only; --scope " << scope << " applies to claude\n";
+    ctx.log->error(
+        "caveman tools mcp: {} is registered in its user config only; --scope {} applies to claude",
+        profile->name, scope);
     return kExitUsage;
   }
   std::string command;
@@ -185,8 +196,7 @@ int run_for_agent(Context& ctx, const std::string& action, const std::string& ag
                                 ? install_config_mcp(home, ctx.env, agent, server.name, command)
                                 : uninstall_config_mcp(home, agent, server.name);
   if (!r.ok()) {
-    *ctx.err << "caveman tools mcp " << action << " " << agent << ": " << r.status().ToString()
-             << "\n";
+    ctx.log->error("caveman tools mcp {} {}: {}", action, agent, r.status().ToString());
     return kExitError;
   }
   *ctx.out << r->message << "\n";
@@ -232,12 +242,13 @@ int cmd_mcp(Context& ctx, const Args& args) {
   if (print) {
     BinaryLocation mcp = ctx.locate("caveman-mcp");
     print_snippets(*ctx.out, mcp.found() ? mcp.path : std::string("caveman-mcp"));
-    if (!mcp.found()) *ctx.err << "caveman: warning: caveman-mcp not found; snippet uses the bare name\n";
+    if (!mcp.found())
+      ctx.log->warn("caveman: warning: caveman-mcp not found; snippet uses the bare name");
     return kExitOk;
   }
   std::string home = caveman_home(ctx.env);
   if (home.empty()) {
-    *ctx.err << "caveman tools mcp: cave_no_home: neither CAVEMAN_HOME nor HOME is set\n";
+    ctx.log->error("caveman tools mcp: {}: neither CAVEMAN_HOME nor HOME is set", codes::kNoHome);
     return kExitError;
   }
   const McpServerSpec& server = *find_mcp_server(server_name);

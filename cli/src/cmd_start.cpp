@@ -1,11 +1,13 @@
 // `caveman start [--port N] [--host H] [--config FILE] [--mode record|compress]`: caveman-proxy
 // in the foreground (docs/cli.md#start). Unlike the original, a port that is already taken
 // (even by a Caveman proxy) is an error: `start` promises *this* process serves the port.
+#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <ostream>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/net.h"
 #include "config.h"
 #include "context.h"
@@ -41,7 +43,7 @@ std::string describe_busy_port(const ProxyAddress& address, const Listener& list
 std::string wrap_mode(Context& ctx) {
   std::string mode = ctx.env.get("CAVEMAN_WRAP_MODE").value_or("compress");
   if (proxy::normalize_mode(mode) == mode) return mode;
-  *ctx.err << "caveman: warning: CAVEMAN_WRAP_MODE=" << mode << " is not a proxy mode; using record\n";
+  ctx.log->warn("caveman: warning: CAVEMAN_WRAP_MODE={} is not a proxy mode; using record", mode);
   return "record";
 }
 
@@ -49,8 +51,8 @@ bool start_background_proxy(Context& ctx, const ProxyAddress& address, const std
                             bool recovery, std::string_view who, bool idle_exit) {
   BinaryLocation proxy = ctx.locate("caveman-proxy");
   if (!proxy.found()) {
-    *ctx.err << who << ": caveman-proxy not found (set CAVEMAN_PROXY_BIN or run caveman "
-                       "install)\n";
+    ctx.log->error("{}: caveman-proxy not found (set CAVEMAN_PROXY_BIN or run caveman install)",
+                   who);
     return false;
   }
   Environment env = ctx.env;
@@ -68,17 +70,17 @@ bool start_background_proxy(Context& ctx, const ProxyAddress& address, const std
   std::string log = run_dir + "/proxy-" + std::to_string(address.port) + ".log";
   auto pid = spawn_detached({proxy.path, "serve"}, env, log);
   if (!pid.ok()) {
-    *ctx.err << who << ": " << pid.status().ToString() << "\n";
+    ctx.log->error("{}: {}", who, pid.status().ToString());
     return false;
   }
   if (!wait_until_ready(address, kProxyReadyTimeoutMs)) {
-    *ctx.err << std::string(who) + ": the proxy did not become ready on " << address.listen()
-             << " (log: " << log << ")\n";
+    ctx.log->error("{}: the proxy did not become ready on {} (log: {})", who, address.listen(),
+                   log);
     return false;
   }
-  *ctx.err << "caveman: started caveman-proxy on " << address.listen() << " (" << mode
-           << (recovery ? ", recovery via caveman-mcp" : "") << "), pid " << *pid
-           << "; it keeps running after this session\n";
+  ctx.log->info(
+      "caveman: started caveman-proxy on {} ({}{}), pid {}; it keeps running after this session",
+      address.listen(), mode, recovery ? ", recovery via caveman-mcp" : "", *pid);
   return true;
 }
 
@@ -100,7 +102,7 @@ int cmd_start(Context& ctx, const Args& args) {
   if (!mode.empty()) env.set("CAVEMAN_MODE", mode);
   auto resolved = resolve_proxy(env);
   if (!resolved.ok()) {
-    *ctx.err << "caveman start: " << resolved.status().ToString() << "\n";
+    ctx.log->error("caveman start: {}", resolved.status().ToString());
     return kExitError;
   }
   ProxyAddress address = *resolved;
@@ -108,9 +110,9 @@ int cmd_start(Context& ctx, const Args& args) {
     std::string h = host.empty() ? address.host : host;
     std::string listen = (h.find(':') != std::string::npos && h.front() != '[' ? "[" + h + "]" : h) +
                          ":" + std::to_string(port != 0 ? port : address.port);
-    Result<base::ListenAddress> parsed = base::parse_loopback_listen(listen, "cave_invalid_config");
+    Result<base::ListenAddress> parsed = base::parse_loopback_listen(listen, codes::kInvalidConfig);
     if (!parsed.ok()) {
-      *ctx.err << "caveman start: " << parsed.status().ToString() << "\n";
+      ctx.log->error("caveman start: {}", parsed.status().ToString());
       return kExitUsage;
     }
     address.host = parsed->host;
@@ -119,16 +121,18 @@ int cmd_start(Context& ctx, const Args& args) {
   if (address.port != 0) {
     Listener listener = inspect_listener(address);
     if (listener.kind != ListenerKind::kFree) {
-      *ctx.err << "caveman start: cave_port_in_use: " << describe_busy_port(address, listener)
-               << ". Choose another port with --port N.\n";
+      ctx.log->error("caveman start: {}: {}. Choose another port with --port N.", codes::kPortInUse,
+                     describe_busy_port(address, listener));
       return kExitError;
     }
   }
   BinaryLocation proxy = ctx.locate("caveman-proxy");
   if (!proxy.found()) {
-    *ctx.err << "caveman start: cave_binary_missing: caveman-proxy not found (checked "
-                "$CAVEMAN_PROXY_BIN, PATH, $CAVEMAN_HOME/bin and the caveman binary's "
-                "directory). Build it with `make build` or copy it with `caveman install`.\n";
+    ctx.log->error(
+        "caveman start: {}: caveman-proxy not found (checked $CAVEMAN_PROXY_BIN, PATH, "
+        "$CAVEMAN_HOME/bin and the caveman binary's directory). Build it with `make build` or "
+        "copy it with `caveman install`.",
+        codes::kBinaryMissing);
     return kExitError;
   }
   env.set("CAVEMAN_LISTEN", address.listen());
@@ -149,7 +153,7 @@ int cmd_start(Context& ctx, const Args& args) {
   ctx.out->flush();
   auto rc = run_foreground({proxy.path, "serve"}, env);
   if (!rc.ok()) {
-    *ctx.err << "caveman start: " << rc.status().ToString() << "\n";
+    ctx.log->error("caveman start: {}", rc.status().ToString());
     return kExitError;
   }
   return *rc;

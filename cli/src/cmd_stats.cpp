@@ -1,6 +1,8 @@
 // `caveman stats [--json|--csv] [--since DURATION]` (issue 9): savings by content type (ccr.db)
 // and by agent / provider (caveman.db), read directly from the stores so it works with the
 // proxy stopped.
+#include <spdlog/spdlog.h>
+
 #include <ctime>
 #include <ostream>
 
@@ -25,20 +27,20 @@ int cmd_stats(Context& ctx, const Args& args) {
   if (!since.empty()) {
     auto d = parse_duration(since);
     if (!d.ok()) {
-      *ctx.err << "caveman stats: " << d.status().ToString() << "\n";
+      ctx.log->error("caveman stats: {}", d.status().ToString());
       return kExitUsage;
     }
     since_epoch = static_cast<std::int64_t>(std::time(nullptr)) - *d;
   }
   auto address = resolve_proxy(ctx.env);
   if (!address.ok()) {
-    *ctx.err << "caveman stats: " << address.status().ToString() << "\n";
+    ctx.log->error("caveman stats: {}", address.status().ToString());
     return kExitError;
   }
   std::string ccr_db = ctx.env.get("CAVEMAN_CCR_DB").value_or(address->home + "/ccr.db");
   auto report = build_stats(address->db_path, ccr_db, since_epoch);
   if (!report.ok()) {
-    *ctx.err << "caveman stats: " << report.status().ToString() << "\n";
+    ctx.log->error("caveman stats: {}", report.status().ToString());
     return kExitError;
   }
   *ctx.out << (json ? report->to_json() : csv ? report->to_csv() : report->to_table());

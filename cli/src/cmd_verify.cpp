@@ -1,6 +1,8 @@
 // `caveman verify [--agent A] [--since 15m] [--wait SECONDS]`: proof that an agent really goes
 // through Caveman — a usage row the proxy wrote to caveman.db for that agent (any agent when
 // none is given) inside the window. --wait polls, so a user can run it, then prompt the agent.
+#include <spdlog/spdlog.h>
+
 #include <chrono>
 #include <ctime>
 #include <ostream>
@@ -37,8 +39,8 @@ int cmd_verify(Context& ctx, const Args& args) {
   auto window = parse_duration(since);
   auto address = resolve_proxy(ctx.env);
   if (!window.ok() || !address.ok()) {
-    *ctx.err << "caveman verify: "
-             << (window.ok() ? address.status() : window.status()).ToString() << "\n";
+    ctx.log->error("caveman verify: {}",
+                   (window.ok() ? address.status() : window.status()).ToString());
     return window.ok() ? kExitError : kExitUsage;
   }
   std::string ccr_db = ctx.env.get("CAVEMAN_CCR_DB").value_or(address->home + "/ccr.db");
@@ -48,7 +50,7 @@ int cmd_verify(Context& ctx, const Args& args) {
   while (true) {
     auto report = build_stats(address->db_path, ccr_db, from);
     if (!report.ok()) {
-      *ctx.err << "caveman verify: " << report.status().ToString() << "\n";
+      ctx.log->error("caveman verify: {}", report.status().ToString());
       return kExitError;
     }
     if (std::int64_t n = requests_of(*report, agent); n > 0) {

@@ -10,6 +10,7 @@
 // Claude Code, Codex and Gemini CLI also get Caveman's native hooks for the session only
 // (native_hooks.h, hooks_codex.h, hooks_gemini.h), unless --no-hooks or CAVEMAN_WRAP_HOOKS=0;
 // a failure there is a warning, never a failed launch.
+#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
 #include <chrono>
@@ -108,14 +109,10 @@ void print_session_summary(Context& ctx, const ProxyAddress& address, const std:
   double pct = b.tokens_before > 0 ? 100.0 * static_cast<double>(b.tokens_before - b.tokens_after) /
                                          static_cast<double>(b.tokens_before)
                                    : 0.0;
-  char line[256];
-  std::snprintf(line, sizeof line,
-                "caveman: session %s: %lld request(s), input tokens %lld → %lld (%.1f%% saved, "
-                "inferred); proxy left running on %s\n",
-                slug.c_str(), static_cast<long long>(b.requests),
-                static_cast<long long>(b.tokens_before), static_cast<long long>(b.tokens_after),
-                pct, address.listen().c_str());
-  *ctx.err << line;
+  ctx.log->info(
+      "caveman: session {}: {} request(s), input tokens {} → {} ({:.1f}% saved, inferred); proxy "
+      "left running on {}",
+      slug, b.requests, b.tokens_before, b.tokens_after, pct, address.listen());
 }
 
 }  // namespace
@@ -128,8 +125,10 @@ int cmd_wrap(Context& ctx, const Args& args) {
 
   const AgentProfile* profile = find_profile(agent);
   if (profile == nullptr) {
-    *ctx.err << "caveman wrap: warning: no profile for \"" << agent
-             << "\"; wrapping it generically (base-URL variables only, no MCP recovery)\n";
+    ctx.log->warn(
+        "caveman wrap: warning: no profile for \"{}\"; wrapping it generically (base-URL "
+        "variables only, no MCP recovery)",
+        agent);
     profile = &generic_profile();
   }
   std::string binary = profile->id == "generic" ? agent : profile->binary;
@@ -140,15 +139,15 @@ int cmd_wrap(Context& ctx, const Args& args) {
     agent_path = find_on_path(binary, ctx.env.get("PATH").value_or(""));
   }
   if (!agent_path) {
-    *ctx.err << "caveman wrap: " << binary << " is not installed (not on PATH)";
-    if (!profile->install_hint.empty()) *ctx.err << "; install it with: " << profile->install_hint;
-    *ctx.err << "\n";
+    ctx.log->error(
+        "caveman wrap: {} is not installed (not on PATH){}", binary,
+        profile->install_hint.empty() ? "" : "; install it with: " + profile->install_hint);
     return kExitNotFound;
   }
 
   auto resolved = resolve_proxy(ctx.env);
   if (!resolved.ok()) {
-    *ctx.err << "caveman wrap: " << resolved.status().ToString() << "\n";
+    ctx.log->error("caveman wrap: {}", resolved.status().ToString());
     return kExitError;
   }
   const ProxyAddress address = *resolved;
@@ -156,7 +155,7 @@ int cmd_wrap(Context& ctx, const Args& args) {
 
   auto session = WrapSession::create(ctx.env);
   if (!session.ok()) {
-    *ctx.err << "caveman wrap: " << session.status().ToString() << "\n";
+    ctx.log->error("caveman wrap: {}", session.status().ToString());
     return kExitError;
   }
   WrapLaunch launch;
@@ -190,29 +189,32 @@ int cmd_wrap(Context& ctx, const Args& args) {
       launch.recovery_via_mcp = marker && is_executable_file(marker->command);
     }
     if (!launch.recovery_via_mcp) {
-      *ctx.err << "caveman wrap: note: caveman-mcp is not available to " << profile->name
-               << " (" << (probe.ok ? "no install marker" : probe.error)
-               << "); streaming requests pass through uncompressed\n";
+      ctx.log->info(
+          "caveman wrap: note: caveman-mcp is not available to {} ({}); streaming requests pass "
+          "through uncompressed",
+          profile->name, probe.ok ? "no install marker" : probe.error);
     }
   }
 
   bool direct = false;
   Listener listener = inspect_listener(address);
   if (listener.kind == ListenerKind::kForeign) {
-    *ctx.err << "caveman wrap: " << describe_busy_port(address, listener) << ".\n";
+    ctx.log->log(flags.strict ? spdlog::level::err : spdlog::level::warn, "caveman wrap: {}.",
+                 describe_busy_port(address, listener));
     if (flags.strict) return kExitError;
-    *ctx.err << "caveman wrap: launching " << binary << " directly, without Caveman\n";
+    ctx.log->warn("caveman wrap: launching {} directly, without Caveman", binary);
     direct = true;
   } else if (listener.kind == ListenerKind::kCaveman) {
     const auto& s = *listener.state;
     if (s.mode != mode || s.recovery_via_mcp != launch.recovery_via_mcp) {
-      *ctx.err << "caveman wrap: note: the proxy on " << address.listen() << " runs mode " << s.mode
-               << (s.recovery_via_mcp ? " with" : " without") << " MCP recovery (this session "
-               << "wanted " << mode << (launch.recovery_via_mcp ? " with" : " without")
-               << "); using it as it is\n";
+      ctx.log->info(
+          "caveman wrap: note: the proxy on {} runs mode {}{} MCP recovery (this session wanted "
+          "{}{}); using it as it is",
+          address.listen(), s.mode, s.recovery_via_mcp ? " with" : " without", mode,
+          launch.recovery_via_mcp ? " with" : " without");
     }
   } else if (!start_background_proxy(ctx, address, mode, launch.recovery_via_mcp, "caveman wrap")) {
-    *ctx.err << "caveman wrap: launching " << binary << " directly, without Caveman\n";
+    ctx.log->warn("caveman wrap: launching {} directly, without Caveman", binary);
     direct = true;
   }
 
@@ -223,7 +225,7 @@ int cmd_wrap(Context& ctx, const Args& args) {
     launch.env = wrap_environment(ctx.env, *profile, launch.base_url);
     for (auto& extension : wrap_extensions()) {
       if (Status s = extension(&launch); !s.ok()) {
-        *ctx.err << "caveman wrap: warning: " << s.ToString() << "\n";
+        ctx.log->warn("caveman wrap: warning: {}", s.ToString());
       }
     }
   }
@@ -236,9 +238,9 @@ int cmd_wrap(Context& ctx, const Args& args) {
 
   std::int64_t started = static_cast<std::int64_t>(std::time(nullptr)) - 1;
   if (!direct) {
-    *ctx.err << "caveman: " << profile->name << " → " << launch.base_url << " (mode " << mode
-             << ", recovery " << (launch.recovery_via_mcp ? "caveman-mcp" : "none")
-             << (launch.hooks_installed ? ", native hooks" : "") << ")\n";
+    ctx.log->info("caveman: {} → {} (mode {}, recovery {}{})", profile->name, launch.base_url, mode,
+                  launch.recovery_via_mcp ? "caveman-mcp" : "none",
+                  launch.hooks_installed ? ", native hooks" : "");
   }
   ctx.out->flush();
   auto rc = run_foreground(argv, launch.env);
@@ -247,7 +249,7 @@ int cmd_wrap(Context& ctx, const Args& args) {
     std::filesystem::remove_all(dir, ec);
   }
   if (!rc.ok()) {
-    *ctx.err << "caveman wrap: " << rc.status().ToString() << "\n";
+    ctx.log->error("caveman wrap: {}", rc.status().ToString());
     return rc.status().code() == Code::kNotFound ? kExitNotFound : kExitError;
   }
   if (!direct) print_session_summary(ctx, address, slug, started);

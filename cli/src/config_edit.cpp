@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "caveman/base/codes.h"
+
 namespace caveman::cli {
 namespace {
 
@@ -60,7 +62,7 @@ Result<Json> parse_json(std::string_view text) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return Json::object();
   Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
   if (doc.is_discarded() || !doc.is_object()) {
-    return Status::InvalidArgument("cave_config_unparsable", "not a JSON object");
+    return Status::InvalidArgument(codes::kConfigUnparsable, "not a JSON object");
   }
   return doc;
 }
@@ -71,7 +73,7 @@ Result<Json*> find_path(Json& doc, const std::string& table) {
   Json* node = &doc;
   for (const auto& key : split_dotted(table)) {
     if (!node->is_object()) {
-      return Status::InvalidArgument("cave_config_unparsable", table + " is not an object");
+      return Status::InvalidArgument(codes::kConfigUnparsable, table + " is not an object");
     }
     auto it = node->find(key);
     if (it == node->end()) return static_cast<Json*>(nullptr);
@@ -93,7 +95,7 @@ void prune_empty(Json& doc, const std::string& table) {
 }
 
 Status changed_error(const ConfigEntry& e) {
-  return Status::InvalidArgument("cave_config_entry_changed",
+  return Status::InvalidArgument(codes::kConfigEntryChanged,
                                  (e.table.empty() ? "" : e.table + ".") + e.name +
                                      " is missing or was edited since caveman added it");
 }
@@ -175,12 +177,12 @@ Result<bool> has_entry(std::string_view text, const ConfigEntry& entry) {
   if (node == nullptr) return false;
   if (entry.format == ConfigFormat::kJsonItem) {
     if (!node->is_array()) {
-      return Status::InvalidArgument("cave_config_unparsable", entry.table + " is not an array");
+      return Status::InvalidArgument(codes::kConfigUnparsable, entry.table + " is not an array");
     }
     return std::find(node->begin(), node->end(), Json::parse(entry.value)) != node->end();
   }
   if (!node->is_object()) {
-    return Status::InvalidArgument("cave_config_unparsable", entry.table + " is not an object");
+    return Status::InvalidArgument(codes::kConfigUnparsable, entry.table + " is not an object");
   }
   return node->contains(entry.name);
 }
@@ -188,9 +190,9 @@ Result<bool> has_entry(std::string_view text, const ConfigEntry& entry) {
 Result<std::string> add_entry(std::string_view text, const ConfigEntry& entry) {
   CAVEMAN_ASSIGN_OR_RETURN(bool exists, has_entry(text, entry));
   if (exists) {
-    return Status::InvalidArgument("cave_config_entry_exists",
-                                   (entry.table.empty() ? "" : entry.table + ".") + entry.name +
-                                       " is already defined");
+    return Status::InvalidArgument(
+        codes::kConfigEntryExists,
+        (entry.table.empty() ? "" : entry.table + ".") + entry.name + " is already defined");
   }
   switch (entry.format) {
     case ConfigFormat::kToml:

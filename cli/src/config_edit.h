@@ -11,9 +11,9 @@
 //              `hooks.SessionStart`); `name` is only a label.
 //   kEnvLine:  a `<name>=<value>` line of a dotenv file (Gemini CLI `~/.gemini/.env`).
 //   kFile:     the whole file is `value` (a plugin file caveman owns); exists = non-blank.
-// Adding refuses (cave_config_entry_exists) when an entry of that name exists in any form, so
+// Adding refuses (codes::kConfigEntryExists) when an entry of that name exists in any form, so
 // a block the user wrote by hand is never overwritten. Removing takes out only the exact entry
-// that was added (cave_config_entry_changed otherwise).
+// that was added (codes::kConfigEntryChanged otherwise).
 #ifndef CAVEMAN_CLI_CONFIG_EDIT_H_
 #define CAVEMAN_CLI_CONFIG_EDIT_H_
 
@@ -41,10 +41,10 @@ struct ConfigEntry {
 
 // Whether `text` already holds an entry `table.name`.
 Result<bool> has_entry(std::string_view text, const ConfigEntry& entry);
-// `text` with the entry added. Errors: cave_config_entry_exists, cave_config_unparsable.
+// `text` with the entry added. Errors: codes::kConfigEntryExists, codes::kConfigUnparsable.
 Result<std::string> add_entry(std::string_view text, const ConfigEntry& entry);
-// `text` without the entry exactly as add_entry wrote it. Errors: cave_config_entry_changed
-// (missing or edited since), cave_config_unparsable.
+// `text` without the entry exactly as add_entry wrote it. Errors: codes::kConfigEntryChanged
+// (missing or edited since), codes::kConfigUnparsable.
 Result<std::string> remove_entry(std::string_view text, const ConfigEntry& entry);
 
 // How markers store an entry ({format, table, name, value}); nullopt when it does not parse.

@@ -11,12 +11,13 @@
 #include <sstream>
 
 #include "caveman/base/atomic_file.h"
+#include "caveman/base/codes.h"
 
 namespace caveman::cli {
 namespace {
 
 Status io_error(const std::string& path, int e) {
-  return Status::Io("cave_config_not_writable", path + ": " + std::strerror(e));
+  return Status::Io(codes::kConfigNotWritable, path + ": " + std::strerror(e));
 }
 
 std::string parent_dir(const std::string& path) {
@@ -63,8 +64,8 @@ std::string content_hash(std::string_view bytes) {
 }
 
 Status write_file_atomic(const std::string& path, const std::string& bytes) {
-  return base::write_file_atomic(path, bytes,
-                                 {.io_code = "cave_config_not_writable", .keep_existing_mode = true});
+  return base::write_file_atomic(
+      path, bytes, {.io_code = codes::kConfigNotWritable, .keep_existing_mode = true});
 }
 
 Result<FileJournal> journaled_write(const std::string& path, const std::string& bytes,
@@ -92,7 +93,7 @@ Result<UndoResult> journaled_undo(const FileJournal& j, const Rewrite& rewrite) 
   if (current && content_hash(*current) == j.after_hash) {
     if (j.existed) {
       auto previous = read_file_bytes(j.backup);
-      if (!previous) return Status::NotFound("cave_journal_missing", j.backup + ": no backup");
+      if (!previous) return Status::NotFound(codes::kJournalMissing, j.backup + ": no backup");
       if (Status s = write_file_atomic(j.path, *previous); !s.ok()) return s;
     } else {
       if (::unlink(j.path.c_str()) != 0 && errno != ENOENT) return io_error(j.path, errno);

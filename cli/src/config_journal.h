@@ -30,7 +30,7 @@ std::string content_hash(std::string_view bytes);  // "fnv1a64:<hex>:<size>"
 Status write_file_atomic(const std::string& path, const std::string& bytes);
 
 // Writes `bytes` to `path`: the previous bytes (if any) go to `backup` first, missing parent
-// directories are created (0700) and recorded. Errors: cave_config_not_writable.
+// directories are created (0700) and recorded. Errors: codes::kConfigNotWritable.
 Result<FileJournal> journaled_write(const std::string& path, const std::string& bytes,
                                     const std::string& backup);
 

@@ -1,16 +1,19 @@
 // What every caveman verb receives: the caller's environment (a copy, so tests pass their
-// own), the output streams and where the running binary lives. Verbs return exit codes
-// (base/exit_code.h): kExitOk, kExitError (runtime failure), kExitUsage, kExitNotFound (agent
-// binary missing), otherwise the exit code of the child they ran.
+// own), the output streams, the logger of its diagnostics and where the running binary lives.
+// Verbs return exit codes (base/exit_code.h): kExitOk, kExitError (runtime failure),
+// kExitUsage, kExitNotFound (agent binary missing), otherwise the exit code of the child they
+// ran.
 #ifndef CAVEMAN_CLI_CONTEXT_H_
 #define CAVEMAN_CLI_CONTEXT_H_
 
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "binaries.h"
 #include "caveman/base/exit_code.h"
+#include "caveman/base/log.h"
 #include "process.h"
 
 namespace caveman::cli {
@@ -25,6 +28,8 @@ struct Context {
   std::ostream* out;
   std::ostream* err;
   std::string self_dir;  // directory of the caveman binary ("" when unknown)
+  // Warnings, errors and notes, written as they are to *err (base::stream_logger()).
+  std::shared_ptr<spdlog::logger> log;
 
   BinaryLocation locate(std::string_view name) const {
     return locate_binary(*find_binary_spec(name), env, self_dir);

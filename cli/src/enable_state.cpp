@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "caveman/base/atomic_file.h"
+#include "caveman/base/codes.h"
 #include "caveman/base/paths.h"
 
 namespace caveman::cli {
@@ -80,7 +81,7 @@ std::optional<EnableMarker> read_enable_marker(const std::string& home, const st
 }
 
 Status write_enable_marker(const std::string& home, const EnableMarker& marker) {
-  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(home + "/enable", "cave_home_not_writable"));
+  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(home + "/enable", codes::kHomeNotWritable));
   Json files = Json::array();
   for (const auto& f : marker.files) files.push_back(applied_to_json(f));
   Json doc = {{"agent", marker.agent},         {"base_url", marker.base_url},
@@ -88,20 +89,20 @@ Status write_enable_marker(const std::string& home, const EnableMarker& marker) 
               {"mcp_by_enable", marker.mcp_by_enable},
               {"hooks", marker.hooks},         {"files", files}};
   return base::write_file_atomic(enable_marker_path(home, marker.agent), doc.dump(2) + "\n",
-                                 {.io_code = "cave_home_not_writable"});
+                                 {.io_code = codes::kHomeNotWritable});
 }
 
 Status remove_enable_marker(const std::string& home, const std::string& agent) {
   std::string path = enable_marker_path(home, agent);
   if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
-    return Status::Io("cave_home_not_writable", path + ": " + std::strerror(errno));
+    return Status::Io(codes::kHomeNotWritable, path + ": " + std::strerror(errno));
   }
   return Status::Ok();
 }
 
 Result<std::vector<AppliedEdit>> apply_edits(const std::string& home, const std::string& agent,
                                              const std::vector<FileEdit>& edits) {
-  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(home + "/enable", "cave_home_not_writable"));
+  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(home + "/enable", codes::kHomeNotWritable));
   // Every file's new bytes first, so a refused entry leaves every file untouched.
   std::vector<std::string> afters;
   for (const auto& e : edits) {
@@ -109,7 +110,7 @@ Result<std::vector<AppliedEdit>> apply_edits(const std::string& home, const std:
     auto after = with_entries(before, e.entries);
     if (!after.ok()) {
       // Every add_entry error is an argument error; name the file in it.
-      return Status::InvalidArgument(after.status().cave_code(),
+      return Status::InvalidArgument(after.status().error_code(),
                                      e.path + ": " + after.status().message());
     }
     afters.push_back(*after);

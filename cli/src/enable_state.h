@@ -37,8 +37,8 @@ Status write_enable_marker(const std::string& home, const EnableMarker& marker);
 Status remove_enable_marker(const std::string& home, const std::string& agent);
 
 // Applies every edit, journaled; on an error the edits already made are undone. Errors:
-// cave_config_entry_exists (the user has such an entry), cave_config_unparsable,
-// cave_config_not_writable.
+// codes::kConfigEntryExists (the user has such an entry), codes::kConfigUnparsable,
+// codes::kConfigNotWritable.
 Result<std::vector<AppliedEdit>> apply_edits(const std::string& home, const std::string& agent,
                                              const std::vector<FileEdit>& edits);
 

@@ -3,7 +3,7 @@
 //
 // parse_flags() returns nullopt when parsing succeeded, else the exit code to return: 0 after
 // printing the verb's --help, 2 after a one-line usage error on `err`
-// (`caveman <verb>: cave_invalid_arguments: … (see caveman <verb> --help)`).
+// (`caveman <verb>: codes::kInvalidArguments: … (see caveman <verb> --help)`).
 #ifndef CAVEMAN_CLI_FLAGS_H_
 #define CAVEMAN_CLI_FLAGS_H_
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/paths.h"
 
 namespace caveman::cli {
@@ -15,10 +16,10 @@ Result<Json> parse_object(const std::string& text, const std::string& what) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) return Json::object();
   Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
   if (doc.is_discarded() || !doc.is_object()) {
-    return Status::InvalidArgument("cave_config_unparsable", what + " is not a JSON object");
+    return Status::InvalidArgument(codes::kConfigUnparsable, what + " is not a JSON object");
   }
   if (doc.contains("hooks") && !doc["hooks"].is_object()) {
-    return Status::InvalidArgument("cave_config_unparsable", what + ": \"hooks\" is not an object");
+    return Status::InvalidArgument(codes::kConfigUnparsable, what + ": \"hooks\" is not an object");
   }
   return doc;
 }
@@ -46,7 +47,8 @@ Result<HookGroupsAdded> add_hook_groups(const std::string& current, const std::s
     Json& list = hooks[event];
     if (list.is_null()) list = Json::array();
     if (!list.is_array()) {
-      return Status::InvalidArgument("cave_config_unparsable", "hooks." + event + " is not an array");
+      return Status::InvalidArgument(codes::kConfigUnparsable,
+                                     "hooks." + event + " is not an array");
     }
     for (const Json& g : groups) {
       out.indexes[event] = static_cast<int>(list.size());
@@ -109,7 +111,8 @@ std::optional<HookMarker> read_hook_marker(const std::string& caveman_home, cons
 }
 
 Status write_hook_marker(const std::string& caveman_home, const HookMarker& m) {
-  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(caveman_home + "/hooks", "cave_home_not_writable"));
+  CAVEMAN_RETURN_IF_ERROR(
+      base::make_private_dirs(caveman_home + "/hooks", codes::kHomeNotWritable));
   Json doc = {{"agent", m.agent}, {"command", m.command}, {"extra", m.extra}, {"journals", Json::array()}};
   for (const FileJournal& j : m.journals) doc["journals"].push_back(journal_to_json(j));
   return write_file_atomic(hook_marker_path(caveman_home, m.agent), doc.dump(2) + "\n");
@@ -118,7 +121,7 @@ Status write_hook_marker(const std::string& caveman_home, const HookMarker& m) {
 Status remove_hook_marker(const std::string& caveman_home, const std::string& agent) {
   std::string path = hook_marker_path(caveman_home, agent);
   if (std::remove(path.c_str()) != 0 && errno != ENOENT) {
-    return Status::Io("cave_home_not_writable", "cannot remove " + path);
+    return Status::Io(codes::kHomeNotWritable, "cannot remove " + path);
   }
   return Status::Ok();
 }

@@ -23,10 +23,10 @@ struct HookGroupsAdded {
   std::map<std::string, int> indexes;  // event → index of caveman's group in its array
 };
 // `current` ("" = no file) with every group of `document`'s "hooks" appended.
-// Errors: cave_config_unparsable.
+// Errors: codes::kConfigUnparsable.
 Result<HookGroupsAdded> add_hook_groups(const std::string& current, const std::string& document);
 // `current` without the groups whose every handler runs `command` (emptied events and an
-// emptied "hooks" removed). Errors: cave_config_unparsable.
+// emptied "hooks" removed). Errors: codes::kConfigUnparsable.
 Result<std::string> remove_hook_groups(const std::string& current, const std::string& command);
 // The command of the first handler of `document` (the one caveman-proxy printed).
 std::string hooks_document_command(const std::string& document);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agent_mcp.h"
+#include "caveman/base/codes.h"
 #include "caveman/base/paths.h"
 #include "caveman/ccr.h"
 #include "config_journal.h"
@@ -108,7 +109,7 @@ std::string codex_trust_hash(std::string_view event, const Json& group) {
 Result<std::vector<std::string>> codex_session_args(const std::string& document) {
   Json doc = Json::parse(document, nullptr, false);
   if (!doc.is_object() || !doc.contains("hooks") || !doc["hooks"].is_object()) {
-    return Status::InvalidArgument("cave_native_hooks_invalid", "not a hooks document");
+    return Status::InvalidArgument(codes::kNativeHooksInvalid, "not a hooks document");
   }
   std::vector<std::string> args;
   for (auto& [event, groups] : doc["hooks"].items()) {
@@ -134,7 +135,7 @@ Status install_codex_session_hooks(WrapLaunch* launch) {
 
 Result<HookInstallReport> install_codex_hooks(const HookTarget& target) {
   const std::string dir = codex_home(target.env);
-  if (dir.empty()) return Status::InvalidArgument("cave_no_home", "HOME is not set");
+  if (dir.empty()) return Status::InvalidArgument(codes::kNoHome, "HOME is not set");
   if (read_hook_marker(target.caveman_home, "codex")) {
     CAVEMAN_RETURN_IF_ERROR(uninstall_codex_hooks(target).status());  // replace our own
   }
@@ -144,9 +145,10 @@ Result<HookInstallReport> install_codex_hooks(const HookTarget& target) {
   const std::string config_path = dir + "/config.toml";
   std::string config = read_file_bytes(config_path).value_or("");
   if (!toml_hooks_extensible(config)) {
-    return Status::InvalidArgument("cave_config_unsupported",
-                                   config_path + " defines hooks inline; add caveman's hooks by hand "
-                                                 "(caveman-proxy native-hook print-settings --agent codex)");
+    return Status::InvalidArgument(codes::kConfigUnsupported,
+                                   config_path +
+                                       " defines hooks inline; add caveman's hooks by hand "
+                                       "(caveman-proxy native-hook print-settings --agent codex)");
   }
   CAVEMAN_ASSIGN_OR_RETURN(HookGroupsAdded added,
                            add_hook_groups(read_file_bytes(hooks_path).value_or(""), document));
@@ -156,7 +158,8 @@ Result<HookInstallReport> install_codex_hooks(const HookTarget& target) {
                              });
   HookMarker marker{"codex", hooks_document_command(document), {}, trust_block(state)};
   const std::string prev = hook_marker_path(target.caveman_home, "codex");
-  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(target.caveman_home + "/hooks", "cave_home_not_writable"));
+  CAVEMAN_RETURN_IF_ERROR(
+      base::make_private_dirs(target.caveman_home + "/hooks", codes::kHomeNotWritable));
   CAVEMAN_ASSIGN_OR_RETURN(FileJournal hj, journaled_write(hooks_path, added.text, prev + ".hooks.prev"));
   marker.journals.push_back(hj);
   auto cj = journaled_write(config_path, config + marker.extra, prev + ".config.prev");

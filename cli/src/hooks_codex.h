@@ -38,8 +38,8 @@ Result<std::vector<std::string>> codex_session_args(const std::string& document)
 Status install_codex_session_hooks(WrapLaunch* launch);
 
 // The persistent, journaled install and its undo (marker: <caveman_home>/hooks/codex.json).
-// Errors: cave_native_hooks_* (document), cave_config_unsupported (a config.toml whose hooks
-// caveman cannot extend safely), cave_config_not_writable.
+// Errors: codes::kNativeHooks… (document), codes::kConfigUnsupported (a config.toml whose hooks
+// caveman cannot extend safely), codes::kConfigNotWritable.
 Result<HookInstallReport> install_codex_hooks(const HookTarget& target);
 Result<HookInstallReport> uninstall_codex_hooks(const HookTarget& target);
 

@@ -4,6 +4,7 @@
 
 #include "agent_mcp.h"
 #include "binaries.h"
+#include "caveman/base/codes.h"
 #include "caveman/base/paths.h"
 #include "config_journal.h"
 #include "hook_files.h"
@@ -52,11 +53,11 @@ Status install_gemini_session_hooks(WrapLaunch* launch) {
   // /tmp included), so the session copy lives in the private state root, not session_dir.
   const std::string home = caveman_home(launch->env);
   const std::string dir = home + "/run/gemini-" + launch->session_dir.substr(launch->session_dir.rfind('/') + 1);
-  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(dir, "cave_native_hooks_write"));
+  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(dir, codes::kNativeHooksWrite));
   launch->owned_dirs.push_back(dir);
   const std::string path = dir + "/system-defaults.json";
   if (Status s = write_file_atomic(path, merged.text); !s.ok()) {
-    return Status::Io("cave_native_hooks_write", s.message());
+    return Status::Io(codes::kNativeHooksWrite, s.message());
   }
   launch->env.set("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", path);
   launch->hooks_installed = true;
@@ -65,7 +66,7 @@ Status install_gemini_session_hooks(WrapLaunch* launch) {
 
 Result<HookInstallReport> install_gemini_hooks(const HookTarget& target) {
   const std::string path = agent_config_path("gemini", target.env);
-  if (path.empty()) return Status::InvalidArgument("cave_no_home", "HOME is not set");
+  if (path.empty()) return Status::InvalidArgument(codes::kNoHome, "HOME is not set");
   if (read_hook_marker(target.caveman_home, "gemini")) {
     CAVEMAN_RETURN_IF_ERROR(uninstall_gemini_hooks(target).status());  // replace our own
   }
@@ -73,7 +74,8 @@ Result<HookInstallReport> install_gemini_hooks(const HookTarget& target) {
                            fetch_hooks_document(target.proxy_path, target.env, "gemini", "AfterTool"));
   CAVEMAN_ASSIGN_OR_RETURN(HookGroupsAdded added, add_hook_groups(read_file_bytes(path).value_or(""), document));
   HookMarker marker{"gemini", hooks_document_command(document), {}, ""};
-  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(target.caveman_home + "/hooks", "cave_home_not_writable"));
+  CAVEMAN_RETURN_IF_ERROR(
+      base::make_private_dirs(target.caveman_home + "/hooks", codes::kHomeNotWritable));
   CAVEMAN_ASSIGN_OR_RETURN(FileJournal j, journaled_write(path, added.text,
                                                           hook_marker_path(target.caveman_home, "gemini") + ".prev"));
   marker.journals.push_back(j);

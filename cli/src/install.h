@@ -9,7 +9,7 @@
 namespace caveman::cli {
 
 // Copies `source` to `<target_dir>/<name>` via a unique O_EXCL part file (0600 → 0755, fsync,
-// rename). The part file is removed on any failure. Errors: cave_install_failed (kIo).
+// rename). The part file is removed on any failure. Errors: codes::kInstallFailed (kIo).
 Status install_file(const std::string& source, const std::string& target_dir,
                     const std::string& name);
 

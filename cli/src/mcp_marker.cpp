@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "caveman/base/atomic_file.h"
+#include "caveman/base/codes.h"
 #include "caveman/base/paths.h"
 
 namespace caveman::cli {
@@ -66,7 +67,7 @@ std::optional<McpMarker> read_marker(const std::string& home, const std::string&
 }
 
 Status ensure_marker_dir(const std::string& home) {
-  return base::make_private_dirs(home + "/mcp", "cave_home_not_writable");
+  return base::make_private_dirs(home + "/mcp", codes::kHomeNotWritable);
 }
 
 Status write_marker(const std::string& home, const McpMarker& marker) {
@@ -81,14 +82,14 @@ Status write_marker(const std::string& home, const McpMarker& marker) {
   if (marker.server != "caveman") doc["server"] = marker.server;
   write_entry(doc, marker);
   std::string path = marker_path(home, marker.agent, marker.server);
-  return base::write_file_atomic(path, doc.dump(2) + "\n", {.io_code = "cave_home_not_writable"});
+  return base::write_file_atomic(path, doc.dump(2) + "\n", {.io_code = codes::kHomeNotWritable});
 }
 
 Status remove_marker(const std::string& home, const std::string& agent,
                      const std::string& server) {
   std::string path = marker_path(home, agent, server);
   if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
-    return Status::Io("cave_home_not_writable", path + ": " + std::strerror(errno));
+    return Status::Io(codes::kHomeNotWritable, path + ": " + std::strerror(errno));
   }
   return Status::Ok();
 }

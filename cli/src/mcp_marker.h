@@ -35,9 +35,9 @@ std::string marker_path(const std::string& home, const std::string& agent,
 // nullopt when there is no marker or it does not parse (a broken marker vouches for nothing).
 std::optional<McpMarker> read_marker(const std::string& home, const std::string& agent,
                                      const std::string& server = "caveman");
-// <home>/mcp (0700, with <home>). Errors: cave_home_not_writable.
+// <home>/mcp (0700, with <home>). Errors: codes::kHomeNotWritable.
 Status ensure_marker_dir(const std::string& home);
-// Atomic (temp + rename), 0600, <home>/mcp created 0700. Errors: cave_home_not_writable.
+// Atomic (temp + rename), 0600, <home>/mcp created 0700. Errors: codes::kHomeNotWritable.
 Status write_marker(const std::string& home, const McpMarker& marker);
 Status remove_marker(const std::string& home, const std::string& agent,
                      const std::string& server = "caveman");

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "binaries.h"
+#include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 #include "caveman/version.h"
 
@@ -40,7 +41,8 @@ bool looks_like_hooks_document(const Json& doc, std::string_view tool_event) {
 
 Status make_dir(const std::string& path) {
   if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) {
-    return Status::Io("cave_native_hooks_write", "cannot create " + path + ": " + std::strerror(errno));
+    return Status::Io(codes::kNativeHooksWrite,
+                      "cannot create " + path + ": " + std::strerror(errno));
   }
   return Status::Ok();
 }
@@ -49,7 +51,7 @@ Status write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
   out.flush();
-  if (!out) return Status::Io("cave_native_hooks_write", "cannot write " + path);
+  if (!out) return Status::Io(codes::kNativeHooksWrite, "cannot write " + path);
   return Status::Ok();
 }
 
@@ -64,7 +66,7 @@ std::string first_line(const std::string& text) {
 Result<std::string> fetch_hooks_document(const std::string& proxy_path, const Environment& env,
                                          std::string_view agent, std::string_view tool_event) {
   if (proxy_path.empty() || !is_executable_file(proxy_path)) {
-    return Status::NotFound("cave_native_hooks_no_proxy",
+    return Status::NotFound(codes::kNativeHooksNoProxy,
                             "caveman-proxy not found (set CAVEMAN_PROXY_BIN or run caveman "
                             "install); launching without native hooks");
   }
@@ -77,13 +79,13 @@ Result<std::string> fetch_hooks_document(const std::string& proxy_path, const En
                       : run->timed_out ? std::string("timed out")
                                        : "exit " + std::to_string(run->exit_code) + ": " +
                                              first_line(run->err);
-    return Status::Unavailable("cave_native_hooks_failed",
-                               proxy_path + " native-hook print-settings: " + why +
-                                   "; launching without native hooks");
+    return Status::Unavailable(
+        codes::kNativeHooksFailed,
+        proxy_path + " native-hook print-settings: " + why + "; launching without native hooks");
   }
   Json doc = Json::parse(run->out, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !looks_like_hooks_document(doc, tool_event)) {
-    return Status::InvalidArgument("cave_native_hooks_invalid",
+    return Status::InvalidArgument(codes::kNativeHooksInvalid,
                                    proxy_path +
                                        " native-hook print-settings did not print a hooks "
                                        "document (stale caveman-proxy?); launching without "

@@ -10,7 +10,7 @@
 // object whose "hooks" names PostToolUse) and written byte for byte.
 //
 // Fail open: every failure (no caveman-proxy, a print-settings run that fails, times out or
-// prints something else, a write error) is a Status with a cave_native_hooks_* code and
+// prints something else, a write error) is a Status with a codes::kNativeHooks… code and
 // leaves the launch untouched, so wrap warns and starts the agent without hooks.
 // Opt-outs: `caveman wrap --no-hooks …` and CAVEMAN_WRAP_HOOKS=0 (also false/off/no).
 #ifndef CAVEMAN_CLI_NATIVE_HOOKS_H_
@@ -35,7 +35,7 @@ bool profile_takes_native_hooks(std::string_view profile_id);
 // Shared by the three agents' installers (hooks_codex.h, hooks_gemini.h):
 // `<proxy> native-hook print-settings --agent <agent>` (bounded by the probe timeout), checked
 // to be a hooks document whose `tool_event` (PostToolUse / AfterTool) holds a command.
-// Errors: cave_native_hooks_no_proxy, cave_native_hooks_failed, cave_native_hooks_invalid.
+// Errors: codes::kNativeHooksNoProxy, codes::kNativeHooksFailed, codes::kNativeHooksInvalid.
 Result<std::string> fetch_hooks_document(const std::string& proxy_path, const Environment& env,
                                          std::string_view agent, std::string_view tool_event);
 // Whether launch is a wrap session of `agent` that wants hooks.
@@ -63,8 +63,8 @@ struct HookInstallReport {
 // is set. On success: the plugin dir is written, `--plugin-dir <dir>` is appended to
 // launch->pre_args, CAVEMAN_HOME is pinned in launch->env (so the hook processes Claude Code
 // starts find the socket of the proxy this session uses) and launch->hooks_installed is set.
-// Errors: cave_native_hooks_no_proxy, cave_native_hooks_failed, cave_native_hooks_invalid,
-// cave_native_hooks_write.
+// Errors: codes::kNativeHooksNoProxy, codes::kNativeHooksFailed, codes::kNativeHooksInvalid,
+// codes::kNativeHooksWrite.
 Status install_claude_hooks(WrapLaunch* launch);
 
 }  // namespace caveman::cli

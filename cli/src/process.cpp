@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cstring>
 
+#include "caveman/base/codes.h"
+
 extern char** environ;
 
 namespace caveman::cli {
@@ -42,8 +44,8 @@ int decode_wait_status(int status) {
 }
 
 Status spawn_error(const std::string& file, int err) {
-  if (err == ENOENT) return Status::NotFound("cave_spawn_failed", file + ": not found");
-  return Status::Unavailable("cave_spawn_failed", file + ": " + std::strerror(err));
+  if (err == ENOENT) return Status::NotFound(codes::kSpawnFailed, file + ": not found");
+  return Status::Unavailable(codes::kSpawnFailed, file + ": " + std::strerror(err));
 }
 
 // In the child after fork: exec or report errno through `report_fd` and _exit(127).
@@ -59,10 +61,10 @@ Status spawn_error(const std::string& file, int err) {
 
 // Resolves argv[0] through PATH of the child's env when it has no '/'.
 Result<std::string> resolve_program(const std::vector<std::string>& argv, const Environment& env) {
-  if (argv.empty()) return Status::InvalidArgument("cave_spawn_failed", "empty command");
+  if (argv.empty()) return Status::InvalidArgument(codes::kSpawnFailed, "empty command");
   if (argv[0].find('/') != std::string::npos) return argv[0];
   auto found = find_on_path(argv[0], env.get("PATH").value_or("/usr/local/bin:/usr/bin:/bin"));
-  if (!found) return Status::NotFound("cave_spawn_failed", argv[0] + ": not found on PATH");
+  if (!found) return Status::NotFound(codes::kSpawnFailed, argv[0] + ": not found on PATH");
   return *found;
 }
 
@@ -261,7 +263,7 @@ Result<int> run_foreground(const std::vector<std::string>& argv, const Environme
   while (::waitpid(*spawned, &status, 0) < 0) {
     if (errno != EINTR) {
       restore();
-      return Status::Internal("cave_spawn_failed", std::string("waitpid: ") + std::strerror(errno));
+      return Status::Internal(codes::kSpawnFailed, std::string("waitpid: ") + std::strerror(errno));
     }
   }
   restore();
@@ -272,7 +274,7 @@ Result<pid_t> spawn_detached(const std::vector<std::string>& argv, const Environ
                              const std::string& log_path) {
   int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (log_fd < 0) {
-    return Status::Io("cave_spawn_failed", log_path + ": " + std::strerror(errno));
+    return Status::Io(codes::kSpawnFailed, log_path + ": " + std::strerror(errno));
   }
   auto spawned = fork_exec(argv, env, [&] {
     ::setsid();

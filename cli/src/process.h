@@ -4,7 +4,7 @@
 //
 // Environments are explicit maps (see Environment), never the ambient `environ`, so what a
 // child inherits is decided in one place and testable. POSIX only. Failures to spawn are
-// Status values (cave_spawn_failed); a child's own exit code is data, not an error.
+// Status values (codes::kSpawnFailed); a child's own exit code is data, not an error.
 #ifndef CAVEMAN_CLI_PROCESS_H_
 #define CAVEMAN_CLI_PROCESS_H_
 
@@ -61,7 +61,7 @@ Result<Captured> run_captured(const std::vector<std::string>& argv, const Enviro
 
 // Runs argv with inherited stdio and waits. SIGINT, SIGTERM, SIGHUP and SIGQUIT received
 // meanwhile are forwarded to the child. Returns the child's exit code (128 + signal when the
-// child died of a signal). Errors: cave_spawn_failed (kNotFound when the file is missing).
+// child died of a signal). Errors: codes::kSpawnFailed (kNotFound when the file is missing).
 Result<int> run_foreground(const std::vector<std::string>& argv, const Environment& env);
 
 // Starts argv in a new session, stdin /dev/null, stdout+stderr appended to `log_path`, and

@@ -5,12 +5,13 @@
 #include <string_view>
 #include <nlohmann/json.hpp>
 
+#include "caveman/base/codes.h"
 #include "profiles_data.h"
 
 namespace caveman::cli {
 namespace {
 
-Status bad(const std::string& why) { return Status::InvalidArgument("cave_invalid_profile", why); }
+Status bad(const std::string& why) { return Status::InvalidArgument(codes::kInvalidProfile, why); }
 
 Status read_string_map(const nlohmann::json& doc, const char* key,
                        std::map<std::string, std::string>* out) {
@@ -129,7 +130,7 @@ const AgentProfile& generic_profile() {
 }
 
 std::string render_template(std::string_view text, std::string_view base_url) {
-  static constexpr std::string_view kVar = "{{cave_base_url}}";
+  static constexpr std::string_view kVar = "{{base_url}}";
   std::string out;
   std::size_t pos = 0;
   while (true) {

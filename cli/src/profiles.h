@@ -2,10 +2,10 @@
 // cli/profiles/, embedded in the binary at build time. A profile says which binary to launch, which
 // environment variables point it at the proxy and how caveman-mcp recovery reaches it.
 //
-// Templates: "{{cave_base_url}}" renders to the attributed gateway URL
+// Templates: "{{base_url}}" renders to the attributed gateway URL
 // (http://host:port/w/<agent>; the bare gateway for unknown commands). A variable whose
 // value renders empty is omitted. Profiles are immutable values; parsing errors are Status
-// values (cave_invalid_profile) and are caught by a unit test over every embedded file.
+// values (codes::kInvalidProfile) and are caught by a unit test over every embedded file.
 #ifndef CAVEMAN_CLI_PROFILES_H_
 #define CAVEMAN_CLI_PROFILES_H_
 
@@ -47,7 +47,7 @@ const std::vector<AgentProfile>& builtin_profiles();
 const AgentProfile* find_profile(std::string_view name);
 const AgentProfile& generic_profile();
 
-// Replaces {{cave_base_url}} in `text`.
+// Replaces {{base_url}} in `text`.
 std::string render_template(std::string_view text, std::string_view base_url);
 
 // The child environment for a wrapped agent: `base` plus the generic union and the profile's

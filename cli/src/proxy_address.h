@@ -28,8 +28,8 @@ struct ProxyAddress {
   std::string base_url() const;  // http://host:port
 };
 
-// Errors: cave_invalid_config (with line/column for YAML), cave_listen_not_loopback,
-// cave_no_home.
+// Errors: codes::kInvalidConfig (with line/column for YAML), codes::kListenNotLoopback,
+// codes::kNoHome.
 Result<ProxyAddress> resolve_proxy(const Environment& env);
 
 // True when a TCP connect to host:port succeeds within timeout_ms.

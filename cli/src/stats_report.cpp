@@ -12,6 +12,7 @@
 #include <sstream>
 #include <vector>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/time.h"
 #include "prices.h"
 
@@ -140,9 +141,9 @@ std::string utc_seconds(std::time_t epoch, char sep) {
 
 Result<std::int64_t> parse_duration(std::string_view text) {
   auto bad = [&] {
-    return Status::InvalidArgument("cave_invalid_duration",
-                                   "duration must look like 90s, 15m, 24h or 7d, got \"" +
-                                       std::string(text) + "\"");
+    return Status::InvalidArgument(
+        codes::kInvalidDuration,
+        "duration must look like 90s, 15m, 24h or 7d, got \"" + std::string(text) + "\"");
   };
   if (text.size() < 2 || text.size() > 12) return bad();
   std::int64_t n = 0;
@@ -174,7 +175,7 @@ Result<StatsReport> build_stats(const std::string& caveman_db, const std::string
     if (file_exists(caveman_db)) CAVEMAN_RETURN_IF_ERROR(read_requests(caveman_db, since_db, &r));
     if (file_exists(ccr_db)) CAVEMAN_RETURN_IF_ERROR(read_recoveries(ccr_db, since_ccr, &r));
   } catch (const std::exception& e) {
-    return Status::Unavailable("cave_db_unavailable", e.what());
+    return Status::Unavailable(codes::kDbUnavailable, e.what());
   }
   return r;
 }

@@ -6,7 +6,7 @@
 // compression removed (compression_tokens_before − compression_tokens_after, o200k
 // estimates); dollars price each part of the provider's usage separately (usd_after) and add
 // the removed tokens at the input price (usd_before). Every figure is basis "inferred". A store that does not exist yet counts as
-// empty; one that cannot be read is an error (cave_db_unavailable). Output is deterministic
+// empty; one that cannot be read is an error (codes::kDbUnavailable). Output is deterministic
 // (maps sorted by key).
 #ifndef CAVEMAN_CLI_STATS_REPORT_H_
 #define CAVEMAN_CLI_STATS_REPORT_H_
@@ -59,7 +59,7 @@ struct StatsReport {
   std::string to_table() const;  // aligned, for people
 };
 
-// "90s", "15m", "24h", "7d" → seconds. Errors: cave_invalid_duration.
+// "90s", "15m", "24h", "7d" → seconds. Errors: codes::kInvalidDuration.
 Result<std::int64_t> parse_duration(std::string_view text);
 
 // `since_epoch` < 0 = all time. Missing files count as empty stores.

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "caveman/base/codes.h"
 #include "hooks_codex.h"
 #include "hooks_gemini.h"
 #include "native_hooks.h"
@@ -24,7 +25,7 @@ Result<WrapSession> WrapSession::create(const Environment& env) {
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');
   if (::mkdtemp(buf.data()) == nullptr) {
-    return Status::Io("cave_session_dir", "cannot create " + tmpl);
+    return Status::Io(codes::kSessionDir, "cannot create " + tmpl);
   }
   return WrapSession(std::string(buf.data()));
 }
@@ -56,7 +57,7 @@ Result<std::string> WrapSession::write_mcp_config(const std::string& mcp_command
   std::string path = dir_ + "/mcp.json";
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << doc.dump(2) << "\n";
-  if (!out) return Status::Io("cave_session_dir", "cannot write " + path);
+  if (!out) return Status::Io(codes::kSessionDir, "cannot write " + path);
   return path;
 }
 

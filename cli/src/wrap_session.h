@@ -40,7 +40,7 @@ std::vector<WrapExtension>& wrap_extensions();
 
 class WrapSession {
  public:
-  // Creates the temp dir under $TMPDIR (default /tmp). Errors: cave_session_dir.
+  // Creates the temp dir under $TMPDIR (default /tmp). Errors: codes::kSessionDir.
   static Result<WrapSession> create(const Environment& env);
   WrapSession(WrapSession&& other) noexcept;
   WrapSession& operator=(WrapSession&&) = delete;

@@ -10,6 +10,7 @@
 #include <map>
 #include <thread>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/mutex.h"
 #include "caveman/base/net.h"
 #include "http_headers.h"
@@ -177,10 +178,11 @@ Status serve_http(const Server& server, const std::string& host, int port) {
   };
 
   http.Post("/mcp", [&](const httplib::Request& req, httplib::Response& res) {
-    if (!origin_ok(req)) return reply_error(res, 403, kInvalidRequest, "cave_forbidden_origin");
+    if (!origin_ok(req)) return reply_error(res, 403, kInvalidRequest, codes::kForbiddenOrigin);
     Json message = Json::parse(req.body, nullptr, false);
     if (message.is_discarded()) return reply_error(res, 400, kParseError, "parse error");
-    if (is_modern_post(lookup_in(req), message)) return serve_modern_post(req, res, message, *stateless);
+    if (is_modern_post(lookup_in(req), message))
+      return serve_modern_post(req, res, message, *stateless);
     if (req.has_header("MCP-Protocol-Version")) {
       std::string v = req.get_header_value("MCP-Protocol-Version");
       if (!is_supported_version(v)) {
@@ -207,12 +209,12 @@ Status serve_http(const Server& server, const std::string& host, int port) {
     res.set_content(dump(*reply), kJson);
   });
   http.Get("/mcp", [&](const httplib::Request& req, httplib::Response& res) {
-    if (!origin_ok(req)) return reply_error(res, 403, kInvalidRequest, "cave_forbidden_origin");
+    if (!origin_ok(req)) return reply_error(res, 403, kInvalidRequest, codes::kForbiddenOrigin);
     res.status = 405;
     res.set_header("Allow", "POST, DELETE");
   });
   http.Delete("/mcp", [&](const httplib::Request& req, httplib::Response& res) {
-    if (!origin_ok(req)) return reply_error(res, 403, kInvalidRequest, "cave_forbidden_origin");
+    if (!origin_ok(req)) return reply_error(res, 403, kInvalidRequest, codes::kForbiddenOrigin);
     res.status = sessions.erase(req.get_header_value("Mcp-Session-Id")) ? 200 : 404;
   });
 
@@ -223,7 +225,7 @@ Status serve_http(const Server& server, const std::string& host, int port) {
     bound = -1;
   }
   if (bound <= 0) {
-    return Status::Unavailable("cave_listen_failed",
+    return Status::Unavailable(codes::kListenFailed,
                                "cannot listen on " + host + ":" + std::to_string(port));
   }
   spdlog::info("listening on http://{}:{}/mcp", host, bound);

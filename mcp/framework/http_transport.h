@@ -24,7 +24,7 @@ namespace caveman::mcp {
 bool is_loopback_origin(std::string_view origin);
 
 // Serves until SIGINT/SIGTERM. Logs "listening on http://HOST:PORT/mcp" (info) once
-// bound (PORT 0 picks a free port). Errors: bind failure (cave_listen_failed).
+// bound (PORT 0 picks a free port). Errors: bind failure (codes::kListenFailed).
 Status serve_http(const Server& server, const std::string& host, int port);
 
 }  // namespace caveman::mcp

@@ -8,6 +8,7 @@
 #include <exception>
 #include <ostream>
 
+#include "caveman/base/codes.h"
 #include "caveman/install_key.h"
 #include "line_reader.h"
 #include "modern.h"
@@ -47,9 +48,9 @@ ToolResult ToolResult::payload(Json object) {
   return r;
 }
 
-ToolResult ToolResult::error(std::string_view cave_code, std::string_view message) {
+ToolResult ToolResult::error(std::string_view error_code, std::string_view message) {
   Json e = Json::object();
-  e["error"] = std::string(cave_code);
+  e["error"] = std::string(error_code);
   e["message"] = std::string(message);
   ToolResult r;
   r.texts.push_back(dump(e));
@@ -142,7 +143,7 @@ bool Session::resolve_call(const Json& params, const Tool** tool, Json* args, Js
   }
   *tool = find_tool(name_it->get_ref<const std::string&>());
   *args = Json::object();
-  if (*tool == nullptr) return true;  // answered as a cave_unknown_tool tool result
+  if (*tool == nullptr) return true;  // answered as a codes::kUnknownTool tool result
   auto args_it = params.find("arguments");
   if (args_it != params.end() && !args_it->is_null()) {
     if (!args_it->is_object()) {
@@ -166,22 +167,21 @@ ToolResult Session::run_tool(const Tool& tool, const Json& args, const CallConte
   try {
     result = tool.handler(args, ctx);
   } catch (const std::exception& e) {
-    result = ToolResult::error("cave_tool_panicked", std::string("tool failed: ") + e.what());
+    result = ToolResult::error(codes::kToolPanicked, std::string("tool failed: ") + e.what());
   } catch (...) {
-    result = ToolResult::error("cave_tool_panicked", "tool failed");
+    result = ToolResult::error(codes::kToolPanicked, "tool failed");
   }
   if (result.input_required && !ctx.modern) {
     // Legacy clients cannot answer input_required; a tool that asks anyway is a bug.
-    return ToolResult::error("cave_tool_panicked", "tool asked for input outside 2026-07-28");
+    return ToolResult::error(codes::kToolPanicked, "tool asked for input outside 2026-07-28");
   }
   if (!tool.exempt_result_cap) {
     std::size_t bytes = 0;
     for (const std::string& t : result.texts) bytes += t.size();
     if (bytes > options_.max_result_bytes) {
-      result = ToolResult::error(
-          "cave_payload_too_large",
-          "result of " + std::to_string(bytes) + " bytes exceeds the " +
-              std::to_string(options_.max_result_bytes) + "-byte cap");
+      result = ToolResult::error(codes::kPayloadTooLarge,
+                                 "result of " + std::to_string(bytes) + " bytes exceeds the " +
+                                     std::to_string(options_.max_result_bytes) + "-byte cap");
     }
   }
   return result;
@@ -206,8 +206,8 @@ Json Session::call_tool(const Json& params, const std::string& version, bool* ok
   }
   if (tool == nullptr) {
     std::string name = params["name"].get<std::string>();
-    return tool_result_json(ToolResult::error("cave_unknown_tool", "no tool named \"" + name + "\""),
-                            version);
+    return tool_result_json(
+        ToolResult::error(codes::kUnknownTool, "no tool named \"" + name + "\""), version);
   }
   CallContext ctx;
   ctx.protocol_version = version;
@@ -264,7 +264,7 @@ std::optional<Json> Session::handle_single(const Json& msg) {
     result = carries_request_meta(method, params) ? dispatch_per_request(method, params, &ok)
                                                   : dispatch(method, params, protocol_version_, &ok);
   } catch (const std::exception& e) {
-    return error_response(id, kInternalError, std::string("cave_internal_error: ") + e.what());
+    return error_response(id, kInternalError, std::string(codes::kInternalError) + ": " + e.what());
   }
   if (!ok) {
     Json r = Json::object();
@@ -301,7 +301,8 @@ std::string Session::handle_line(std::string_view line) {
   try {
     reply = handle(message);
   } catch (const std::exception& e) {
-    reply = error_response(nullptr, kInternalError, std::string("cave_internal_error: ") + e.what());
+    reply = error_response(nullptr, kInternalError,
+                           std::string(codes::kInternalError) + ": " + e.what());
   }
   return reply ? dump(*reply) : "";
 }
@@ -324,7 +325,7 @@ int Server::serve_stdio(int in_fd, int out_fd) const {
     std::string reply;
     if (st == LineReader::Status::kOversized) {
       reply = dump(error_response(nullptr, kInvalidRequest,
-                                  "cave_payload_too_large: line exceeds " +
+                                  std::string(codes::kPayloadTooLarge) + ": line exceeds " +
                                       std::to_string(options_.max_line_bytes) + " bytes"));
     } else {
       reply = session->handle_line(line);

@@ -5,7 +5,7 @@
 // The server is un-killable by input: every malformed, oversized or hostile message gets a
 // JSON-RPC error (or, for notifications, nothing) and the loop continues; only EOF on stdin
 // ends stdio serving. Tool handlers may throw; the exception becomes a tool error
-// (cave_tool_panicked). A Server is used by one transport at a time; each Session (one per
+// (codes::kToolPanicked). A Server is used by one transport at a time; each Session (one per
 // stdio process, one per HTTP session id) owns the tools its factory built, so per-session
 // state (stats, ledgers) lives in the handlers' closures. Handlers of one session never run
 // concurrently.
@@ -62,8 +62,8 @@ struct ToolResult {
 
   // A payload object given both as structuredContent and as the JSON text of the first item.
   static ToolResult payload(Json object);
-  // {"error":"cave_…","message":…} as an isError result.
-  static ToolResult error(std::string_view cave_code, std::string_view message);
+  // {"error":<code>,"message":…} as an isError result.
+  static ToolResult error(std::string_view error_code, std::string_view message);
   // An input_required answer; the client retries with inputResponses and the sealed state.
   static ToolResult ask(Json input_requests, Json state);
 };

@@ -1,5 +1,6 @@
 #include "modern.h"
 
+#include "caveman/base/codes.h"
 #include "mcp_server.h"
 
 namespace caveman::mcp {
@@ -161,8 +162,8 @@ Json Session::call_tool_modern(const Json& params, const Json& capabilities, boo
   }
   std::string name = params["name"].get<std::string>();
   if (tool == nullptr) {
-    return tool_result_json(ToolResult::error("cave_unknown_tool", "no tool named \"" + name + "\""),
-                            kModernVersion);
+    return tool_result_json(
+        ToolResult::error(codes::kUnknownTool, "no tool named \"" + name + "\""), kModernVersion);
   }
   CallContext ctx;
   ctx.protocol_version = std::string(kModernVersion);
@@ -182,13 +183,14 @@ Json Session::call_tool_modern(const Json& params, const Json& capabilities, boo
     ctx.input_responses = *it;
   }
   if (auto it = params.find("requestState"); it != params.end() && !it->is_null()) {
-    Result<Json> state = it->is_string()
-                             ? state_codec_.open(it->get_ref<const std::string&>(), "tools/call", name, args)
-                             : Result<Json>(Status::InvalidArgument("cave_invalid_request_state",
-                                                                    "requestState must be a string"));
+    Result<Json> state =
+        it->is_string()
+            ? state_codec_.open(it->get_ref<const std::string&>(), "tools/call", name, args)
+            : Result<Json>(Status::InvalidArgument(codes::kInvalidRequestState,
+                                                   "requestState must be a string"));
     if (!state.ok()) {
       *ok = false;
-      return invalid_params(state.status().cave_code() + ": " + state.status().message());
+      return invalid_params(state.status().error_code() + ": " + state.status().message());
     }
     ctx.state = std::move(state).value();
   }

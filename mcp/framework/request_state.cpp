@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "caveman/base/codes.h"
 #include "caveman/install_key.h"
 
 namespace caveman::mcp {
@@ -27,7 +28,7 @@ std::string random_key() {
 }
 
 Status invalid(std::string_view why) {
-  return Status::InvalidArgument("cave_invalid_request_state", "requestState " + std::string(why));
+  return Status::InvalidArgument(codes::kInvalidRequestState, "requestState " + std::string(why));
 }
 
 }  // namespace

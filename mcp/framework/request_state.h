@@ -32,7 +32,7 @@ class RequestStateCodec {
 
   std::string seal(std::string_view method, std::string_view name, const Json& arguments,
                    const Json& state) const;
-  // The tool state inside `token`. Errors (all kInvalidArgument, cave_invalid_request_state):
+  // The tool state inside `token`. Errors (all kInvalidArgument, codes::kInvalidRequestState):
   // malformed, bad signature, expired, or minted for another method/tool/arguments.
   Result<Json> open(std::string_view token, std::string_view method, std::string_view name,
                     const Json& arguments) const;

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "caveman/base/ccr_handle.h"
+#include "caveman/base/codes.h"
 #include "caveman/base/mutex.h"
 #include "caveman/base/text.h"
 #include "caveman/toon.h"
@@ -23,7 +24,8 @@ bool string_arg(const Json& args, const char* name, std::string* out, ToolResult
   auto it = args.find(name);
   if (it == args.end() || it->is_null()) return true;
   if (!it->is_string()) {
-    *err = ToolResult::error("cave_invalid_arguments", std::string("\"") + name + "\" must be a string");
+    *err = ToolResult::error(codes::kInvalidArguments,
+                             std::string("\"") + name + "\" must be a string");
     return false;
   }
   *out = it->get<std::string>();
@@ -35,7 +37,7 @@ bool count_arg(const Json& args, const char* name, std::optional<std::int64_t>* 
   auto it = args.find(name);
   if (it == args.end() || it->is_null()) return true;
   if (!it->is_number_integer() || it->get<std::int64_t>() < 0) {
-    *err = ToolResult::error("cave_invalid_arguments",
+    *err = ToolResult::error(codes::kInvalidArguments,
                              std::string("\"") + name + "\" must be a non-negative integer");
     return false;
   }
@@ -45,7 +47,7 @@ bool count_arg(const Json& args, const char* name, std::optional<std::int64_t>* 
 
 bool required_string(const Json& args, const char* name, std::string* out, ToolResult* err) {
   if (!args.contains(name)) {
-    *err = ToolResult::error("cave_invalid_arguments", std::string("missing \"") + name + "\"");
+    *err = ToolResult::error(codes::kInvalidArguments, std::string("missing \"") + name + "\"");
     return false;
   }
   return string_arg(args, name, out, err);
@@ -141,7 +143,7 @@ bool budget_arg(const Json& args, std::int64_t* out, ToolResult* err) {
   auto it = args.find("max_bytes");
   if (it == args.end() || it->is_null()) return true;
   if (!it->is_number_integer() || it->get<std::int64_t>() < 1) {
-    *err = ToolResult::error("cave_invalid_arguments", "\"max_bytes\" must be a positive integer");
+    *err = ToolResult::error(codes::kInvalidArguments, "\"max_bytes\" must be a positive integer");
     return false;
   }
   *out = it->get<std::int64_t>();
@@ -210,7 +212,7 @@ Tool retrieve_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Retriev
       return err;
     }
     std::string handle = base::normalize_ccr_handle(raw);
-    if (handle.empty()) return ToolResult::error("cave_invalid_arguments", "empty recovery_handle");
+    if (handle.empty()) return ToolResult::error(codes::kInvalidArguments, "empty recovery_handle");
     query = std::string(base::trim_ascii(query));
     // The anti-storm ledger is per legacy session; a 2026-07-28 request stands alone
     // (basic/index "Statelessness": no context from prior requests on the connection).
@@ -226,9 +228,9 @@ Tool retrieve_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Retriev
                                                        : engine->retrieve_query(handle, query);
     if (!got.ok()) {
       if (got.status().code() == Code::kNotFound) {
-        return ToolResult::error("cave_unknown_handle", "no stored original for " + handle);
+        return ToolResult::error(codes::kUnknownHandle, "no stored original for " + handle);
       }
-      return ToolResult::error(got.status().cave_code(), got.status().message());
+      return ToolResult::error(got.status().error_code(), got.status().message());
     }
     if (std::optional<ToolResult> gate = confirm_over_budget(ctx, handle, got.value().size(), max_bytes)) {
       return std::move(*gate);
@@ -312,7 +314,7 @@ Tool toon_encode_tool(std::shared_ptr<const Engine> engine) {
     if (delimiter == "tab") opts.delimiter = '\t';
     else if (delimiter == "pipe") opts.delimiter = '|';
     else if (!delimiter.empty() && delimiter != "comma")
-      return ToolResult::error("cave_invalid_arguments", "delimiter must be comma, tab or pipe");
+      return ToolResult::error(codes::kInvalidArguments, "delimiter must be comma, tab or pipe");
     Result<std::string> out = toon::toon_encode(input, opts);
     Json p = Json::object();
     p["input_bytes"] = input.size();
@@ -337,7 +339,8 @@ Tool toon_decode_tool() {
   Tool t;
   t.name = "caveman_toon_decode";
   t.title = "TOON to JSON";
-  t.description = "Decode TOON back to compact JSON. Invalid TOON is an error (cave_invalid_toon).";
+  t.description = "Decode TOON back to compact JSON. Invalid TOON is an error (" +
+                  std::string(codes::kInvalidToon) + ").";
   t.input_schema = Json{{"type", "object"},
                         {"properties", {{"input", {{"type", "string"}, {"description", "TOON text."}}}}},
                         {"required", Json::array({"input"})}};
@@ -349,7 +352,7 @@ Tool toon_decode_tool() {
     std::string input;
     if (!required_string(args, "input", &input, &err)) return err;
     Result<std::string> out = toon::toon_decode(input);
-    if (!out.ok()) return ToolResult::error("cave_invalid_toon", out.status().message());
+    if (!out.ok()) return ToolResult::error(codes::kInvalidToon, out.status().message());
     Json p = Json::object();
     p["output"] = out.value();
     p["input_bytes"] = input.size();

@@ -4,7 +4,8 @@
 // make_engine_tools() builds one session's tool set; the set shares the Engine (and its
 // recovery store) but keeps its own session totals and retrieve ledger. Compress fails open
 // (incompressible input comes back unchanged with recovery_handle null); unknown handles and
-// invalid TOON fail closed with isError and a cave_ code.
+// invalid TOON fail closed with isError and an error code
+// (caveman/base/codes.h).
 #ifndef CAVEMAN_MCP_ENGINE_TOOLS_H_
 #define CAVEMAN_MCP_ENGINE_TOOLS_H_
 

@@ -11,6 +11,8 @@
 #include <string_view>
 
 #include "caveman/base/cli.h"
+#include "caveman/base/codes.h"
+#include "caveman/base/log.h"
 #include "caveman/base/net.h"
 #include "caveman/ccr.h"
 #include "caveman/common_flags.h"
@@ -114,9 +116,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   std::string host;
   int port = 0;
   if (!http.empty()) {
-    Result<base::ListenAddress> listen = base::parse_loopback_listen(http, "cave_invalid_arguments");
+    Result<base::ListenAddress> listen =
+        base::parse_loopback_listen(http, codes::kInvalidArguments);
     if (!listen.ok()) {
-      err << kTool << ": " << listen.status().ToString() << "\n";
+      base::stream_logger(err)->error("{}: {}", kTool, listen.status().ToString());
       return base::kExitUsage;
     }
     host = listen->host;
@@ -134,7 +137,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   if (http.empty()) return server.serve_stdio(STDIN_FILENO, STDOUT_FILENO);
   Status s = serve_http(server, host, port);
   if (!s.ok()) {
-    err << kTool << ": " << s.ToString() << "\n";
+    base::stream_logger(err)->error("{}: {}", kTool, s.ToString());
     return base::kExitError;
   }
   return base::kExitOk;

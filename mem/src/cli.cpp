@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include <spdlog/spdlog.h>
+
 #include <istream>
 #include <memory>
 #include <optional>
@@ -7,6 +9,8 @@
 #include <string_view>
 
 #include "caveman/base/cli.h"
+#include "caveman/base/codes.h"
+#include "caveman/base/log.h"
 #include "caveman/common_flags.h"
 #include "json_io.h"
 #include "mcp_tools.h"
@@ -28,12 +32,19 @@ constexpr const char* kSynopsis =
     "  cavemem history <id> | forget <id> | recover <handle> | stats\n"
     "  cavemem export [--current] | import          JSONL, one memory version per line";
 
-constexpr const char* kFooter =
-    "Output is JSON (2-space indent; --json is accepted and changes nothing). Store:\n"
-    "$CAVEMAN_HOME/mem/mem.db (default ~/.caveman/mem/mem.db), recall originals in mem/ccr.db.\n"
-    "\n"
-    "exit codes: 0 ok, 1 refused or failed (stderr: cavemem: cave_<code>: message),\n"
-    "            2 usage error, 65 memory text larger than 256 KiB (cave_memory_too_large)\n";
+// The help footer (exit codes spelled with the registry's codes).
+std::string footer() {
+  return std::string(
+             "Output is JSON (2-space indent; --json is accepted and changes nothing). Store:\n"
+             "$CAVEMAN_HOME/mem/mem.db (default ~/.caveman/mem/mem.db), recall originals in "
+             "mem/ccr.db.\n"
+             "\n"
+             "exit codes: 0 ok, 1 refused or failed (stderr: cavemem: ") +
+         std::string(codes::kPrefix) +
+         "<code>: message),\n"
+         "            2 usage error, 65 memory text larger than 256 KiB (" +
+         std::string(codes::kMemoryTooLarge) + ")\n";
+}
 
 // What the command line asked for, filled by CLI11.
 struct Flags {
@@ -50,7 +61,7 @@ struct Flags {
 };
 
 std::unique_ptr<CLI::App> make_cli(const ToolInfo& tool, Flags* f) {
-  std::unique_ptr<CLI::App> app = base::make_app(tool, kSynopsis, kFooter);
+  std::unique_ptr<CLI::App> app = base::make_app(tool, kSynopsis, footer());
   app->require_subcommand(0, 1);
   auto verb = [&](const char* name, const char* what) {
     CLI::App* sub = app->add_subcommand(name, what);
@@ -100,10 +111,11 @@ std::optional<std::string> text_source_error(const Flags& f) {
 
 class Cli {
  public:
-  Cli(std::istream& in, std::ostream& out, std::ostream& err) : in_(in), out_(out), err_(err) {}
+  Cli(std::istream& in, std::ostream& out, std::ostream& err)
+      : in_(in), out_(out), log_(base::stream_logger(err)) {}
 
   int fail(const Status& s) {
-    err_ << "cavemem: " << s.ToString() << "\n";
+    log_->error("cavemem: {}", s.ToString());
     return base::exit_code_for(s);
   }
 
@@ -116,7 +128,7 @@ class Cli {
       data.append(buf, static_cast<std::size_t>(in_.gcount()));
     }
     if (data.size() > kMaxMemoryBytes) {
-      return Status::ResourceExhausted("cave_memory_too_large",
+      return Status::ResourceExhausted(codes::kMemoryTooLarge,
                                        "memory text on stdin is larger than " +
                                            std::to_string(kMaxMemoryBytes) + " bytes (256 KiB)");
     }
@@ -183,7 +195,7 @@ class Cli {
     if (name == "forget") {
       Result<MemService::ForgetOutcome> r = svc.forget(f.first);
       if (!r.ok()) return fail(r.status());
-      if (!r->warning.empty()) err_ << "cavemem: warning: " << r->warning << "\n";
+      if (!r->warning.empty()) log_->warn("cavemem: warning: {}", r->warning);
       Json j = Json::object();
       j["forgotten"] = r->forgotten;
       j["recovery_copies_removed"] = r->copies_removed;
@@ -252,7 +264,7 @@ class Cli {
  private:
   std::istream& in_;
   std::ostream& out_;
-  std::ostream& err_;
+  std::shared_ptr<spdlog::logger> log_;  // diagnostics, on the caller's error stream
 };
 
 }  // namespace

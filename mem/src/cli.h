@@ -1,7 +1,7 @@
 // cli.h — the cavemem command line (docs/mem.md#cli).
 //
 // run() dispatches one invocation and returns the process exit code (base/exit_code.h): 0 success, 1 refused or
-// failed (stderr names a cave_* code), 2 usage error (unknown verb or flag: nothing is
+// failed (stderr names an error code), 2 usage error (unknown verb or flag: nothing is
 // opened or created), 65 memory text over 256 KiB. With no verb, or `mcp`, it serves MCP on
 // stdin/stdout until EOF. Results are JSON with 2-space indent on `out`, except `recover`
 // (the exact original bytes) and `export` (JSONL).

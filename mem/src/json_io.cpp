@@ -3,6 +3,8 @@
 #include <cmath>
 #include <utility>
 
+#include "caveman/base/codes.h"
+
 namespace caveman::mem {
 namespace {
 
@@ -15,7 +17,8 @@ Json tags_json(const std::vector<std::string>& tags) {
 }
 
 Status bad(int line, const std::string& message) {
-  return Status::InvalidArgument("cave_invalid_import", "line " + std::to_string(line) + ": " + message);
+  return Status::InvalidArgument(codes::kInvalidImport,
+                                 "line " + std::to_string(line) + ": " + message);
 }
 
 }  // namespace

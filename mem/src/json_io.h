@@ -1,6 +1,6 @@
 // json_io.h — the JSON shapes cavemem prints (CLI and MCP share them) and the JSONL lines of
 // export/import. Objects keep a fixed key order; absent optional fields are null. Pure
-// functions; parsing never throws (kInvalidArgument / cave_invalid_import with the line).
+// functions; parsing never throws (kInvalidArgument / codes::kInvalidImport with the line).
 #ifndef CAVEMAN_MEM_JSON_IO_H_
 #define CAVEMAN_MEM_JSON_IO_H_
 

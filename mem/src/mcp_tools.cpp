@@ -1,10 +1,13 @@
 #include "mcp_tools.h"
 
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <ostream>
 
+#include "caveman/base/codes.h"
+#include "caveman/base/log.h"
 #include "caveman/version.h"
 #include "json_io.h"
 #include "schema.h"
@@ -16,7 +19,7 @@ using mcp::Tool;
 using mcp::ToolResult;
 namespace schema = mcp::schema;
 
-// The text's cap is in bytes (validate_text → cave_memory_too_large), not characters.
+// The text's cap is in bytes (validate_text → codes::kMemoryTooLarge), not characters.
 constexpr std::size_t kNoCharLimit = static_cast<std::size_t>(-1);
 constexpr const char* kIdPattern = "^mem_[0-9a-f]{16}$";
 // Clients can check the shape; the handler checks the exact character classes.
@@ -31,11 +34,6 @@ constexpr const char* kInstructions =
     "old id instead of remembering a contradiction; cavemem_history shows a fact's versions.";
 
 // ---- argument checks (the schema's limits, enforced server-side) ----
-
-struct ArgError {
-  std::string code = "cave_invalid_arguments";
-  std::string message;
-};
 
 class Args {
  public:
@@ -132,15 +130,15 @@ class Args {
   std::string error_;
 };
 
-ToolResult invalid(const Args& a) { return ToolResult::error("cave_invalid_arguments", a.error()); }
+ToolResult invalid(const Args& a) { return ToolResult::error(codes::kInvalidArguments, a.error()); }
 
 // The error vocabulary (docs/mem.md#mcp-tools): argument problems and size keep their code; the
-// rest is cave_<tool>_failed with the specific code leading the message.
+// rest is codes::tool_failed(tool) with the specific code leading the message.
 ToolResult failed(std::string_view tool, const Status& s) {
-  if (s.cave_code() == "cave_invalid_arguments" || s.cave_code() == "cave_memory_too_large") {
-    return ToolResult::error(s.cave_code(), s.message());
+  if (s.error_code() == codes::kInvalidArguments || s.error_code() == codes::kMemoryTooLarge) {
+    return ToolResult::error(s.error_code(), s.message());
   }
-  return ToolResult::error("cave_" + std::string(tool) + "_failed", s.ToString());
+  return ToolResult::error(codes::tool_failed(tool), s.ToString());
 }
 
 mcp::Json annotations(bool read_only, bool destructive, bool idempotent) {
@@ -398,7 +396,8 @@ std::vector<Tool> make_mem_tools(std::shared_ptr<ServiceHandle> service) {
 
 int serve_mcp(std::ostream& err) {
   if (::isatty(STDIN_FILENO)) {
-    err << "cavemem: serving MCP on stdin/stdout (Ctrl-D ends; `cavemem --help` lists the CLI)\n";
+    base::stream_logger(err)->info(
+        "cavemem: serving MCP on stdin/stdout (Ctrl-D ends; `cavemem --help` lists the CLI)");
   }
   auto service = std::make_shared<ServiceHandle>([]() -> Result<std::unique_ptr<MemService>> {
     CAVEMAN_ASSIGN_OR_RETURN(std::string dir, resolve_mem_dir());

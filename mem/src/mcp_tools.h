@@ -4,10 +4,10 @@
 // Input schemas are tight (additionalProperties false, lengths, patterns, integer ranges) and
 // the handlers enforce the same limits, since clients need not validate. Recall and history
 // are annotated readOnlyHint. Recall payloads open with a `notice` that the hits are stored
-// data, not instructions. Errors (docs/mem.md#mcp-tools): cave_invalid_arguments,
-// cave_memory_too_large, else cave_<tool>_failed whose message starts with the specific code. Tools
-// share one MemService behind a mutex; the store is opened on first use and again after a failure,
-// so a broken store gives tool errors rather than a dead server.
+// data, not instructions. Errors (docs/mem.md#mcp-tools): codes::kInvalidArguments,
+// codes::kMemoryTooLarge, else codes::tool_failed(tool) whose message starts with the specific
+// code. Tools share one MemService behind a mutex; the store is opened on first use and again
+// after a failure, so a broken store gives tool errors rather than a dead server.
 #ifndef CAVEMAN_MEM_MCP_TOOLS_H_
 #define CAVEMAN_MEM_MCP_TOOLS_H_
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 #include "caveman/ccr.h"
 #include "query.h"
@@ -10,7 +11,7 @@ namespace caveman::mem {
 namespace {
 
 Status invalid(std::string message) {
-  return Status::InvalidArgument("cave_invalid_arguments", std::move(message));
+  return Status::InvalidArgument(codes::kInvalidArguments, std::move(message));
 }
 
 // Letters and digits of any script, plus . _ : / + - after the first character.
@@ -43,10 +44,10 @@ bool is_memory_id(std::string_view id) {
 
 Status validate_text(std::string_view text) {
   if (text.size() > kMaxMemoryBytes) {
-    return Status::ResourceExhausted(
-        "cave_memory_too_large", "memory text is " + std::to_string(text.size()) +
-                                     " bytes; the limit is " + std::to_string(kMaxMemoryBytes) +
-                                     " bytes (256 KiB)");
+    return Status::ResourceExhausted(codes::kMemoryTooLarge,
+                                     "memory text is " + std::to_string(text.size()) +
+                                         " bytes; the limit is " + std::to_string(kMaxMemoryBytes) +
+                                         " bytes (256 KiB)");
   }
   if (std::all_of(text.begin(), text.end(),
                   [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; })) {

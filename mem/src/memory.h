@@ -5,7 +5,7 @@
 // yields the same id. Versions form a chain through supersedes/superseded_by; a version is
 // current while it has neither valid_until nor superseded_by. The validators here are pure
 // functions shared by the CLI, the MCP tools and import; they return kInvalidArgument
-// (cave_invalid_arguments) or kResourceExhausted (cave_memory_too_large), never throw.
+// (codes::kInvalidArguments) or kResourceExhausted (codes::kMemoryTooLarge), never throw.
 #ifndef CAVEMAN_MEM_MEMORY_H_
 #define CAVEMAN_MEM_MEMORY_H_
 
@@ -55,7 +55,7 @@ std::string memory_id(std::string_view text);
 bool is_memory_id(std::string_view id);
 
 // Memory text: non-blank, valid UTF-8 without NUL, at most kMaxMemoryBytes bytes
-// (beyond → kResourceExhausted / cave_memory_too_large).
+// (beyond → kResourceExhausted / codes::kMemoryTooLarge).
 Status validate_text(std::string_view text);
 
 // Project: 1..kMaxProjectBytes bytes of valid UTF-8 without control characters.

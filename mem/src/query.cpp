@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 #include "memory.h"
 
@@ -105,11 +106,12 @@ bool has_cjk(std::string_view text) {
 
 Result<ParsedQuery> parse_query(std::string_view query) {
   if (query.size() > kMaxQueryBytes) {
-    return Status::InvalidArgument("cave_invalid_arguments",
-                                   "query is longer than " + std::to_string(kMaxQueryBytes) + " bytes");
+    return Status::InvalidArgument(
+        codes::kInvalidArguments,
+        "query is longer than " + std::to_string(kMaxQueryBytes) + " bytes");
   }
   if (!base::is_valid_utf8(query)) {
-    return Status::InvalidArgument("cave_invalid_arguments", "query is not valid UTF-8");
+    return Status::InvalidArgument(codes::kInvalidArguments, "query is not valid UTF-8");
   }
   ParsedQuery out;
   std::string word;
@@ -161,8 +163,9 @@ Result<ParsedQuery> parse_query(std::string_view query) {
   flush_word();
   flush_cjk();
   if (chars > kMaxQueryChars) {
-    return Status::InvalidArgument("cave_invalid_arguments",
-                                   "query is longer than " + std::to_string(kMaxQueryChars) + " characters");
+    return Status::InvalidArgument(
+        codes::kInvalidArguments,
+        "query is longer than " + std::to_string(kMaxQueryChars) + " characters");
   }
   return out;
 }

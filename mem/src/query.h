@@ -25,7 +25,7 @@ struct ParsedQuery {
   bool empty() const { return terms.empty() && cjk_grams.empty() && cjk_short.empty(); }
 };
 
-// Errors: kInvalidArgument (cave_invalid_arguments) for invalid UTF-8, more than
+// Errors: kInvalidArgument (codes::kInvalidArguments) for invalid UTF-8, more than
 // kMaxQueryChars code points or more than kMaxQueryBytes bytes. A query made only of
 // stopwords and punctuation parses to an empty ParsedQuery (recall then has no hits).
 // At most kMaxQueryTerms items are kept per list, first occurrences first.

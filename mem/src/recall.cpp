@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "caveman/base/codes.h"
 #include "caveman/ccr.h"
 
 namespace caveman::mem {
@@ -78,7 +79,7 @@ RecallResult pack_hits(const std::vector<Hit>& hits, const Engine* engine,
     if (top.recovery_handle.empty()) {
       ccr::Store* store = engine != nullptr ? engine->store() : nullptr;
       if (store == nullptr) {
-        top.error = "cave_ccr_unavailable";
+        top.error = codes::kCcrUnavailable;
       } else {
         ccr::Record record;
         record.content_type = "text";
@@ -90,7 +91,7 @@ RecallResult pack_hits(const std::vector<Hit>& hits, const Engine* engine,
         if (handle.ok()) {
           top.recovery_handle = handle.value();
         } else {
-          top.error = handle.status().cave_code();
+          top.error = handle.status().error_code();
         }
       }
     }

@@ -32,7 +32,7 @@ struct RecallHit {
   std::int64_t tokens_added = 0;  // o200k tokens of `text`
   std::string recovery_handle;    // empty when `text` is the memory verbatim
   bool truncated = false;
-  std::string error;  // cave_ccr_* when the full text could not be stored
+  std::string error;  // a CCR code (codes::kCcr…) when the full text could not be stored
   std::string created_at;
   std::optional<std::string> project;
   std::vector<std::string> tags;
@@ -46,7 +46,7 @@ struct RecallResult {
 };
 
 // `engine` may be null (no compression; truncation then has no place to store the original
-// and reports cave_ccr_unavailable). `budget` 0 = unlimited.
+// and reports codes::kCcrUnavailable). `budget` 0 = unlimited.
 RecallResult pack_hits(const std::vector<Hit>& hits, const Engine* engine,
                        const tokens::Counter& counter, std::int64_t budget, std::string_view query);
 

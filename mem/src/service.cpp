@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/paths.h"
 #include "query.h"
 
@@ -13,7 +14,7 @@ namespace caveman::mem {
 namespace {
 
 Status invalid(std::string message) {
-  return Status::InvalidArgument("cave_invalid_arguments", std::move(message));
+  return Status::InvalidArgument(codes::kInvalidArguments, std::move(message));
 }
 
 Status normalize_filters(std::optional<std::string>& project, std::vector<std::string>& tags) {
@@ -27,11 +28,12 @@ Status normalize_filters(std::optional<std::string>& project, std::vector<std::s
 }  // namespace
 
 Result<std::string> resolve_mem_dir() {
-  CAVEMAN_ASSIGN_OR_RETURN(std::string home, base::ensure_caveman_home(base::process_env(),
-                                                                      "cave_mem_store_unavailable", "mem: "));
+  CAVEMAN_ASSIGN_OR_RETURN(
+      std::string home,
+      base::ensure_caveman_home(base::process_env(), codes::kMemStoreUnavailable, "mem: "));
   const std::string dir = home + "/mem";
   CAVEMAN_RETURN_IF_ERROR(
-      base::make_private_dirs(dir, "cave_mem_store_unavailable", "mem: ", /*tighten=*/true));
+      base::make_private_dirs(dir, codes::kMemStoreUnavailable, "mem: ", /*tighten=*/true));
   return dir;
 }
 
@@ -92,7 +94,8 @@ Result<MemService::ForgetOutcome> MemService::forget(std::string_view id) {
     del.bind(1, ccr::handle_for(removed->text));
     out.copies_removed = del.exec();
   } catch (const std::exception& e) {
-    out.warning = std::string("cave_ccr_unavailable: could not delete recall copies: ") + e.what();
+    out.warning =
+        std::string(codes::kCcrUnavailable) + ": could not delete recall copies: " + e.what();
   }
   return out;
 }
@@ -119,7 +122,7 @@ Result<RecallResult> MemService::recall(const RecallRequest& request) {
   const Engine* engine = nullptr;
   if (!hits.empty()) {
     // Without a recovery store recall still answers (fail open): hits are then uncompressed
-    // and a truncated top hit reports cave_ccr_unavailable instead of a handle.
+    // and a truncated top hit reports codes::kCcrUnavailable instead of a handle.
     if (ensure_engine().ok()) engine = engine_.get();
   }
   return pack_hits(hits, engine, tokens::default_counter(), request.token_budget, request.query);

@@ -26,8 +26,8 @@
 namespace caveman::mem {
 
 // `$CAVEMAN_HOME/mem`, else `$HOME/.caveman/mem`; creates both directories 0700 (and
-// tightens an existing mem directory to 0700). kUnavailable (cave_no_home) without either
-// variable; kIo (cave_mem_store_unavailable) when a directory cannot be created.
+// tightens an existing mem directory to 0700). kUnavailable (codes::kNoHome) without either
+// variable; kIo (codes::kMemStoreUnavailable) when a directory cannot be created.
 Result<std::string> resolve_mem_dir();
 
 struct RecallRequest {
@@ -59,7 +59,7 @@ class MemService {
   Result<ForgetOutcome> forget(std::string_view id);
   // kInvalidArgument for a bad query/limit/budget/threshold/filter.
   Result<RecallResult> recall(const RecallRequest& request);
-  // Exact bytes behind a recall handle (cave_unknown_handle when absent).
+  // Exact bytes behind a recall handle (codes::kUnknownHandle when absent).
   Result<std::string> recover(std::string_view handle);
 
   MemStore& store() { return *store_; }

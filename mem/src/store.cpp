@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/private_file.h"
 #include "store_internal.h"
 
@@ -20,29 +21,30 @@ Status status_from_exception(const std::exception& e, std::string_view what,
                              const std::string& path) {
   const std::string where = "mem: " + std::string(what) + " (" + path + "): ";
   const auto* se = dynamic_cast<const SQLite::Exception*>(&e);
-  if (se == nullptr) return Status::Internal("cave_mem_store_unavailable", where + e.what());
+  if (se == nullptr) return Status::Internal(codes::kMemStoreUnavailable, where + e.what());
   switch (base::sqlite_primary_code(*se)) {
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
       return Status::Corrupt(
-          "cave_mem_store_corrupt",
+          codes::kMemStoreCorrupt,
           where + se->what() +
               " — the file is damaged or is not a cavemem database. It was left untouched: move "
               "it aside to start a new store, or restore a backup (`cavemem export` writes one)");
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
-      return Status::Unavailable("cave_mem_store_busy",
+      return Status::Unavailable(codes::kMemStoreBusy,
                                  where + se->what() + " (another process holds the store; retry)");
     case SQLITE_FULL:
-      return Status::Io("cave_mem_store_unavailable", where + se->what() + " (disk full)");
+      return Status::Io(codes::kMemStoreUnavailable, where + se->what() + " (disk full)");
     case SQLITE_READONLY:
     case SQLITE_CANTOPEN:
     case SQLITE_PERM:
     case SQLITE_AUTH:
-      return Status::Io("cave_mem_store_unavailable",
-                        where + se->what() + " (check that the file and its directory are writable)");
+      return Status::Io(
+          codes::kMemStoreUnavailable,
+          where + se->what() + " (check that the file and its directory are writable)");
     default:
-      return Status::Io("cave_mem_store_unavailable", where + se->what());
+      return Status::Io(codes::kMemStoreUnavailable, where + se->what());
   }
 }
 
@@ -91,11 +93,11 @@ Memory read_memory(SQLite::Statement& q, int first) {
 namespace {
 
 Status unknown_memory(std::string_view id) {
-  return Status::NotFound("cave_unknown_memory", "no memory with id " + std::string(id));
+  return Status::NotFound(codes::kUnknownMemory, "no memory with id " + std::string(id));
 }
 
 Status invalid(std::string message) {
-  return Status::InvalidArgument("cave_invalid_arguments", std::move(message));
+  return Status::InvalidArgument(codes::kInvalidArguments, std::move(message));
 }
 
 std::optional<Memory> load(SQLite::Database& db, std::string_view id) {
@@ -145,7 +147,7 @@ std::string describe_not_current(const Memory& m) {
   return m.id + " is not current: it expired at " + m.valid_until.value_or("?");
 }
 
-constexpr base::FileErrors kMemFileErrors{"cave_mem_store_unsafe", "cave_mem_store_unavailable",
+constexpr base::FileErrors kMemFileErrors{codes::kMemStoreUnsafe, codes::kMemStoreUnavailable,
                                           "mem: ", "CAVEMAN_HOME"};
 
 }  // namespace
@@ -191,11 +193,11 @@ Result<RememberOutcome> MemStore::remember(const NewMemory& memory) {
     Transaction tx(*db_, Transaction::Kind::kWrite);
     if (std::optional<Memory> existing = load(*db_, id)) {
       if (existing->text != memory.text) {
-        return Status::Internal("cave_mem_id_collision", "mem: two texts share the id " + id);
+        return Status::Internal(codes::kMemIdCollision, "mem: two texts share the id " + id);
       }
       if (!existing->current()) {
         return Status::InvalidArgument(
-            "cave_memory_superseded",
+            codes::kMemorySuperseded,
             describe_not_current(*existing) +
                 "; this text is an old version — supersede the current version instead");
       }
@@ -223,14 +225,14 @@ Result<Memory> MemStore::supersede(std::string_view old_id, const NewMemory& rep
     std::optional<Memory> old = load(*db_, old_id);
     if (!old) return unknown_memory(old_id);
     if (!old->current()) {
-      return Status::InvalidArgument("cave_memory_not_current",
-                                     describe_not_current(*old) + "; supersede the current version");
+      return Status::InvalidArgument(
+          codes::kMemoryNotCurrent, describe_not_current(*old) + "; supersede the current version");
     }
     if (new_id == old->id) return invalid("the new text is identical to " + old->id);
     if (std::optional<Memory> taken = load(*db_, new_id)) {
-      return Status::InvalidArgument(
-          "cave_memory_exists", "the new text is already stored as " + new_id +
-                                    (taken->current() ? " (current)" : " (an old version)"));
+      return Status::InvalidArgument(codes::kMemoryExists,
+                                     "the new text is already stored as " + new_id +
+                                         (taken->current() ? " (current)" : " (an old version)"));
     }
     Memory m;
     m.id = new_id;
@@ -260,7 +262,7 @@ Result<std::vector<Memory>> MemStore::history(std::string_view id) {
     if (!start) return unknown_memory(id);
     std::set<std::string> seen{start->id};
     auto corrupt = [](std::string message) {
-      return Status::Corrupt("cave_mem_chain_corrupt", "mem: version chain is broken: " + message);
+      return Status::Corrupt(codes::kMemChainCorrupt, "mem: version chain is broken: " + message);
     };
     std::vector<Memory> older;
     for (Memory cur = *start; cur.supersedes;) {
@@ -367,7 +369,8 @@ Status MemStore::for_each(bool current_only, const std::function<void(const Memo
 namespace {
 
 Status bad_import(int line, const std::string& message) {
-  return Status::InvalidArgument("cave_invalid_import", "line " + std::to_string(line) + ": " + message);
+  return Status::InvalidArgument(codes::kInvalidImport,
+                                 "line " + std::to_string(line) + ": " + message);
 }
 
 // Field checks of one import row; fills defaults (id, timestamps).

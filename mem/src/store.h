@@ -7,9 +7,9 @@
 // index for CJK rows hold CURRENT versions only and are kept in sync by triggers, so ranking
 // statistics describe exactly the memories recall can return.
 // Every method returns a Status/Result; SQLite exceptions are caught here and mapped:
-// kCorrupt (cave_mem_store_corrupt) for a damaged or foreign file, which is never modified;
-// kUnavailable (cave_mem_store_busy) when another process holds the lock beyond the timeout;
-// kIo (cave_mem_store_unavailable) for the rest.
+// kCorrupt (codes::kMemStoreCorrupt) for a damaged or foreign file, which is never modified;
+// kUnavailable (codes::kMemStoreBusy) when another process holds the lock beyond the timeout;
+// kIo (codes::kMemStoreUnavailable) for the rest.
 #ifndef CAVEMAN_MEM_STORE_H_
 #define CAVEMAN_MEM_STORE_H_
 
@@ -103,26 +103,26 @@ class MemStore {
   // Opens or creates the store at `path` (":memory:" → a private in-memory store). A new file
   // is created 0600 (never through a symlink); the parent directory must exist. Runs the
   // schema creation/migration in one write transaction. Errors: see the preamble, plus
-  // kInvalidArgument (cave_mem_store_unsafe) for a symlink or non-regular file,
-  // kCorrupt (cave_mem_store_incompatible) for a `memories` table without id/text columns and
-  // kUnavailable (cave_mem_store_newer) for a schema newer than this binary.
+  // kInvalidArgument (codes::kMemStoreUnsafe) for a symlink or non-regular file,
+  // kCorrupt (codes::kMemStoreIncompatible) for a `memories` table without id/text columns and
+  // kUnavailable (codes::kMemStoreNewer) for a schema newer than this binary.
   static Result<std::unique_ptr<MemStore>> open(const std::string& path, StoreOptions options = {});
   ~MemStore();
   MemStore(const MemStore&) = delete;
   MemStore& operator=(const MemStore&) = delete;
 
   // Inserts the text as a new current memory, or returns the existing current one unchanged.
-  // Errors: validate_text's; kInvalidArgument (cave_memory_superseded) when the text exists
+  // Errors: validate_text's; kInvalidArgument (codes::kMemorySuperseded) when the text exists
   // only as a non-current version.
   Result<RememberOutcome> remember(const NewMemory& memory);
 
   // New version of `old_id` (one transaction): the old one must be current, the new text must
-  // differ and must not exist yet. Errors: kNotFound (cave_unknown_memory),
-  // kInvalidArgument (cave_memory_not_current, cave_memory_exists, cave_invalid_arguments).
+  // differ and must not exist yet. Errors: kNotFound (codes::kUnknownMemory),
+  // kInvalidArgument (codes::kMemoryNotCurrent, codes::kMemoryExists, codes::kInvalidArguments).
   Result<Memory> supersede(std::string_view old_id, const NewMemory& replacement);
 
   // The whole version chain through `id`, oldest first. Errors: kNotFound
-  // (cave_unknown_memory); kCorrupt (cave_mem_chain_corrupt) for a dangling, one-sided or
+  // (codes::kUnknownMemory); kCorrupt (codes::kMemChainCorrupt) for a dangling, one-sided or
   // cyclic link.
   Result<std::vector<Memory>> history(std::string_view id);
 
@@ -143,7 +143,7 @@ class MemStore {
 
   // Inserts rows verbatim in one transaction (ids must match their texts; existing ids are
   // skipped); afterwards every link that touches an imported row must be mutual and acyclic,
-  // else nothing is imported. Errors: kInvalidArgument (cave_invalid_import) naming the line.
+  // else nothing is imported. Errors: kInvalidArgument (codes::kInvalidImport) naming the line.
   Result<ImportSummary> import(const std::vector<ImportRow>& rows);
 
   const std::string& path() const { return path_; }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "caveman/base/codes.h"
 #include "fts_rank.h"
 #include "query.h"
 #include "store_internal.h"
@@ -97,7 +98,7 @@ bool table_exists(SQLite::Database& db, const char* name) {
 Status migrate_legacy(SQLite::Database& db, const Clock& clock) {
   const std::vector<std::string> cols = table_columns(db, "memories");
   if (!contains(cols, "id") || !contains(cols, "text")) {
-    return Status::Corrupt("cave_mem_store_incompatible",
+    return Status::Corrupt(codes::kMemStoreIncompatible,
                            "mem: the memories table has no id/text columns; this file was not "
                            "written by cavemem and was left untouched");
   }
@@ -146,10 +147,10 @@ Status ensure_schema(SQLite::Database& db, const Clock& clock) {
   const int seen = db.execAndGet("PRAGMA user_version").getInt();
   if (seen == kSchemaVersion) return Status::Ok();
   if (seen > kSchemaVersion) {
-    return Status::Unavailable("cave_mem_store_newer",
+    return Status::Unavailable(codes::kMemStoreNewer,
                                "mem: the store has schema version " + std::to_string(seen) +
-                                   ", newer than this cavemem (" +
-                                   std::to_string(kSchemaVersion) + "); it was left untouched");
+                                   ", newer than this cavemem (" + std::to_string(kSchemaVersion) +
+                                   "); it was left untouched");
   }
   Transaction tx(db, Transaction::Kind::kWrite);
   // Another process may have finished the migration while we waited for the lock.

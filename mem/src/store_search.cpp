@@ -26,6 +26,7 @@
 #include <cmath>
 #include <map>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/split.h"
 #include "fts_rank.h"
 #include "store_internal.h"
@@ -340,7 +341,7 @@ void merge(const std::vector<Ranked>& rows, std::map<std::int64_t, Scored>& out)
 
 Result<std::vector<Hit>> MemStore::search(const SearchRequest& req) {
   if (req.limit < 1 || req.limit > kMaxLimit) {
-    return Status::InvalidArgument("cave_invalid_arguments",
+    return Status::InvalidArgument(codes::kInvalidArguments,
                                    "limit must be 1-" + std::to_string(kMaxLimit));
   }
   if (req.query.empty()) return std::vector<Hit>{};

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/net.h"
 #include "caveman/base/paths.h"
 #include "url.h"
@@ -19,7 +20,7 @@ constexpr std::string_view kModes[] = {"record", "compress", "pixel", "recommend
                                        "shadow", "canary",   "active"};
 
 Status invalid(std::string message) {
-  return Status::InvalidArgument("cave_invalid_config", std::move(message));
+  return Status::InvalidArgument(codes::kInvalidConfig, std::move(message));
 }
 
 // Non-negative integer option; `what` names it in errors.
@@ -190,7 +191,7 @@ Result<Config> parse_config(std::string_view yaml, const EnvLookup& env, std::st
   if (auto v = env("CAVEMAN_LISTEN")) config.listen = *v;
   config.mode = normalize_mode(config.mode);
   CAVEMAN_ASSIGN_OR_RETURN(base::ListenAddress listen,
-                           base::parse_loopback_listen(config.listen, "cave_invalid_config"));
+                           base::parse_loopback_listen(config.listen, codes::kInvalidConfig));
   config.listen_host = std::move(listen.host);
   config.listen_port = listen.port;
 
@@ -241,7 +242,8 @@ Result<Config> parse_config(std::string_view yaml, const EnvLookup& env, std::st
 }
 
 Result<Config> load_config(const EnvLookup& env) {
-  CAVEMAN_ASSIGN_OR_RETURN(std::string home, base::ensure_caveman_home(env, "cave_home_unavailable"));
+  CAVEMAN_ASSIGN_OR_RETURN(std::string home,
+                           base::ensure_caveman_home(env, codes::kHomeUnavailable));
   std::string path = env("CAVEMAN_CONFIG").value_or(home + "/caveman.yaml");
   std::string yaml;
   std::ifstream in(path, std::ios::binary);

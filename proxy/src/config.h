@@ -4,8 +4,8 @@
 // load_config() resolves the state home, reads `$CAVEMAN_CONFIG` or `<home>/caveman.yaml`
 // (a missing file means defaults: record mode on 127.0.0.1:8787), applies the env
 // overrides and validates. The environment is read through an EnvLookup so tests can pass
-// a map. Errors are Status values: cave_listen_not_loopback (a listen host that is not
-// loopback: there is no inbound authentication), cave_invalid_config (bad YAML, a bad
+// a map. Errors are Status values: codes::kListenNotLoopback (a listen host that is not
+// loopback: there is no inbound authentication), codes::kInvalidConfig (bad YAML, a bad
 // compat entry, a bad number). Config is a plain value, safe to share read-only.
 #ifndef CAVEMAN_PROXY_CONFIG_H_
 #define CAVEMAN_PROXY_CONFIG_H_

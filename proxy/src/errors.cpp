@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <random>
 
+#include "caveman/base/codes.h"
 #include "json_spans.h"
 
 namespace caveman::proxy {
@@ -75,27 +76,29 @@ std::string pick_trace_id(std::string_view inbound_trace_id, std::string_view tr
 std::string error_envelope(int http_status, std::string_view code, std::string_view message,
                            std::string_view request_id, std::string_view trace_id) {
   std::string msg(message);
-  bool keep = code == "cave_upstream_blocked" || code == "cave_upstream_timeout" ||
-              code == "cave_upstream_tls" || code == "cave_upstream_proxy";
+  bool keep = code == codes::kUpstreamBlocked || code == codes::kUpstreamTimeout ||
+              code == codes::kUpstreamTls || code == codes::kUpstreamProxy;
   if (http_status >= 500 && !keep) {
     msg = http_status == 502 ? "Upstream service error." : "Service error.";
   }
-  std::string out = "{\"error\":{\"type\":\"cave_gateway_error\",\"code\":" + json_quote(code) +
-                    ",\"message\":" + json_quote(msg) + ",\"request_id\":" + json_quote(request_id);
+  std::string out = "{\"error\":{\"type\":" + json_quote(codes::kGatewayError) +
+                    ",\"code\":" + json_quote(code) + ",\"message\":" + json_quote(msg) +
+                    ",\"request_id\":" + json_quote(request_id);
   if (!trace_id.empty()) out += ",\"trace_id\":" + json_quote(trace_id);
   out += "}}";
   return out;
 }
 
 int http_status_for(const Status& status) {
-  const std::string& c = status.cave_code();
-  if (c == "cave_route_not_found") return 404;
-  if (c == "cave_request_too_large") return 413;
-  if (c == "cave_header_mapping_failed" || c == "cave_provider_request_invalid") return 400;
-  if (c == "cave_upstream_timeout") return 504;
-  if (c == "cave_client_cancelled") return 499;
-  if (c == "cave_upstream_blocked" || c == "cave_upstream_unavailable" || c == "cave_upstream_tls" || c == "cave_upstream_proxy" ||
-      c == "cave_upstream_response_too_large") {
+  const std::string& c = status.error_code();
+  if (c == codes::kRouteNotFound) return 404;
+  if (c == codes::kRequestTooLarge) return 413;
+  if (c == codes::kHeaderMappingFailed || c == codes::kProviderRequestInvalid) return 400;
+  if (c == codes::kUpstreamTimeout) return 504;
+  if (c == codes::kClientCancelled) return 499;
+  if (c == codes::kUpstreamBlocked || c == codes::kUpstreamUnavailable ||
+      c == codes::kUpstreamTls || c == codes::kUpstreamProxy ||
+      c == codes::kUpstreamResponseTooLarge) {
     return 502;
   }
   return 500;

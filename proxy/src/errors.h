@@ -1,10 +1,10 @@
 // Error envelopes and request identifiers of caveman-proxy (docs/spec/proxy.md#errors).
 //
 // Every error the proxy itself produces is
-// {"error":{"type":"cave_gateway_error","code":…,"message":…,"request_id":…,"trace_id":…}}
+// {"error":{"type":codes::kGatewayError,"code":…,"message":…,"request_id":…,"trace_id":…}}
 // with content-type application/json. Provider errors never go through here: they are
 // relayed verbatim. Statuses ≥ 500 get a generic message, except where the message is the
-// fix (cave_upstream_blocked names the CAVE_SSRF_ALLOWLIST entry). Pure functions apart from
+// fix (codes::kUpstreamBlocked names the CAVE_SSRF_ALLOWLIST entry). Pure functions apart from
 // the random source of the ids.
 #ifndef CAVEMAN_PROXY_ERRORS_H_
 #define CAVEMAN_PROXY_ERRORS_H_

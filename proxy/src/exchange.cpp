@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 
+#include "caveman/base/codes.h"
 #include "errors.h"
 
 namespace caveman::proxy {
@@ -27,7 +28,7 @@ bool answers_in_one_piece(Endpoint e) {
 }
 
 // The cave headers every proxied response carries.
-void add_cave_headers(const Exchange& x, const std::string& optimization, ProxyResponse& res) {
+void add_caveman_headers(const Exchange& x, const std::string& optimization, ProxyResponse& res) {
   res.set_header("x-cave-request-id", x.request_id);
   res.set_header("x-cave-trace-id", x.trace_id);
   res.set_header("x-cave-project", x.rt->config.label);
@@ -129,7 +130,7 @@ void run_relay(const std::shared_ptr<Exchange>& x) {
         return true;
       },
       [&](std::string_view data) { return x->channel.push(data); });
-  x->head.fail(result.status.ok() ? Status::Unavailable("cave_upstream_unavailable", "no response")
+  x->head.fail(result.status.ok() ? Status::Unavailable(codes::kUpstreamUnavailable, "no response")
                                   : result.status);
   {
     base::MutexLock lock(x->mu);
@@ -149,7 +150,7 @@ void write_head(Exchange& x, const UpstreamHead& head, ProxyResponse& res) {
     base::MutexLock lock(x.mu);
     refused_transform = x.row.error_code == "transformed_request_refused";
   }
-  add_cave_headers(x, refused_transform ? std::string() : x.optimization, res);
+  add_caveman_headers(x, refused_transform ? std::string() : x.optimization, res);
   if (!refused_transform) {
     for (auto& [k, v] : x.compression_headers) res.set_header(k, v);
   }
@@ -238,9 +239,9 @@ void Exchange::party_done() {
     row.response_bytes = bytes_written.load();
     if (row.error_code.empty()) {
       if (!relay_status.ok() && status != 0) {
-        row.error_code = relay_status.cave_code();
+        row.error_code = relay_status.error_code();
       } else if (!client_ok) {
-        row.error_code = "cave_client_cancelled";
+        row.error_code = codes::kClientCancelled;
       } else if (status >= 400) {
         row.error_code = "provider_" + std::to_string(status);
       }
@@ -260,10 +261,11 @@ void Exchange::party_done() {
 void Exchange::reply_error(const Status& status, ProxyResponse& res) {
   int http = http_status_for(status);
   res.status = http;
-  add_cave_headers(*this, "", res);
+  add_caveman_headers(*this, "", res);
   // The client sees a generic 5xx message; the operator sees the cause.
   if (http >= 500) spdlog::warn("request {}: {}", request_id, status.ToString());
-  res.set_content(error_envelope(http, status.cave_code(), status.message(), request_id, trace_id), kJson);
+  res.set_content(error_envelope(http, status.error_code(), status.message(), request_id, trace_id),
+                  kJson);
 }
 
 // The answer failed before the client got anything: an error envelope, and the row says why.
@@ -272,7 +274,7 @@ void Exchange::reply_failure(const Status& status, ProxyResponse& res) {
   {
     base::MutexLock lock(mu);
     status_code = res.status;
-    row.error_code = status.cave_code();
+    row.error_code = status.error_code();
   }
   party_done();
 }
@@ -288,7 +290,7 @@ void Exchange::reply(ProxyResponse& res) {
 void Exchange::reply_from_loop(const LoopOutcome& loop, ProxyResponse& res) {
   res.status = loop.response.status;
   for (auto& [k, v] : filter_response_headers(loop.response.headers)) res.set_header(k, v);
-  add_cave_headers(*this, optimization, res);
+  add_caveman_headers(*this, optimization, res);
   for (auto& [k, v] : compression_headers) res.set_header(k, v);
   res.set_content(loop.response.body,
                   loop.response.content_type.empty() ? std::string(kJson) : loop.response.content_type);
@@ -314,15 +316,17 @@ void Exchange::answer_buffered(ProxyResponse& res) {
     return send_upstream(*this, on_head, on_data);
   });
   if (answer.too_large) {
-    return reply_failure(Status::Unavailable("cave_upstream_response_too_large",
-                                             "the provider's answer to a non-streaming request is larger "
-                                             "than 64 MiB; ask for a stream"),
-                         res);
+    return reply_failure(
+        Status::Unavailable(codes::kUpstreamResponseTooLarge,
+                            "the provider's answer to a non-streaming request is larger "
+                            "than 64 MiB; ask for a stream"),
+        res);
   }
   if (!answer.result.status.ok() || !answer.head) {
     // Also an answer that broke off after its head: a partial body is never passed on.
-    return reply_failure(answer.result.status.ok() ? Status::Unavailable("cave_upstream_unavailable", "no response")
-                                                   : answer.result.status,
+    return reply_failure(answer.result.status.ok()
+                             ? Status::Unavailable(codes::kUpstreamUnavailable, "no response")
+                             : answer.result.status,
                          res);
   }
   const UpstreamHead& got = *answer.head;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <set>
 
+#include "caveman/base/codes.h"
 #include "errors.h"
 #include "exchange.h"
 #include "native/session_marker.h"
@@ -65,7 +66,7 @@ std::shared_ptr<Exchange> Exchange::begin(ProxyRuntime* rt, ProxyServer* server,
 
 void Exchange::reply_shutting_down(ProxyResponse& res) {
   res.set_header("Connection", "close");
-  reply_error(Status::Unavailable("cave_shutting_down", "caveman-proxy is shutting down"), res);
+  reply_error(Status::Unavailable(codes::kShuttingDown, "caveman-proxy is shutting down"), res);
   res.status = 503;
 }
 

@@ -1,5 +1,6 @@
 #include "headers.h"
 
+#include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 
 namespace caveman::proxy {
@@ -194,7 +195,7 @@ Result<MappedHeaders> map_request_headers(const Route& route, const HeaderList& 
       bearer_token(*auth, &bearer);
       if (bearer && !valid_user_project(find_header(inbound, "x-goog-user-project").value_or(""))) {
         return Status::InvalidArgument(
-            "cave_header_mapping_failed",
+            codes::kHeaderMappingFailed,
             "Gemini OAuth (Authorization: Bearer) needs an x-goog-user-project header "
             "matching [A-Za-z0-9._:-]{1,128}");
       }

@@ -46,7 +46,7 @@ struct MappedHeaders {
   std::string credential_source;  // "request", "env:<NAME>" or "none" (never the value)
 };
 
-// Errors: cave_header_mapping_failed (Gemini OAuth without a valid x-goog-user-project).
+// Errors: codes::kHeaderMappingFailed (Gemini OAuth without a valid x-goog-user-project).
 Result<MappedHeaders> map_request_headers(const Route& route, const HeaderList& inbound,
                                           const Config& config, const EnvLookup& env);
 

@@ -21,6 +21,7 @@
 
 #include <openssl/evp.h>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 #include "tls_stream.h"
 #include "upstream_connection.h"
@@ -36,7 +37,7 @@ constexpr int kMaxTrailerLines = 64;
 constexpr std::size_t kCoalesceBytes = 16 * 1024;  // one TLS record's worth of plaintext
 
 Status bad_response(std::string what) {
-  return Status::Unavailable("cave_upstream_bad_response", std::move(what));
+  return Status::Unavailable(codes::kUpstreamBadResponse, std::move(what));
 }
 
 bool parse_decimal(std::string_view s, std::size_t* out) {

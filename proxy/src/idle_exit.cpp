@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "caveman/base/codes.h"
+
 namespace caveman::proxy {
 
 std::int64_t steady_now_ms() {
@@ -16,7 +18,7 @@ ActivityClock::ActivityClock(MonotonicMs now) : now_(std::move(now)), last_(now_
 
 Result<std::int64_t> parse_go_duration_ms(std::string_view text) {
   auto invalid = [&] {
-    return Status::InvalidArgument("cave_invalid_duration",
+    return Status::InvalidArgument(codes::kInvalidDuration,
                                    "not a duration (e.g. 30m, 1h30m, 90s): " + std::string(text));
   };
   if (text.empty()) return invalid();

@@ -43,7 +43,7 @@ class ActivityClock {
 };
 
 // Go's time.ParseDuration for non-negative values: a sequence of decimal numbers, each with
-// a unit of ns, us, µs, ms, s, m or h ("1h30m", "1.5s"). Errors: cave_invalid_duration.
+// a unit of ns, us, µs, ms, s, m or h ("1h30m", "1.5s"). Errors: codes::kInvalidDuration.
 Result<std::int64_t> parse_go_duration_ms(std::string_view text);
 
 // CAVEMAN_NATIVE_IDLE_TIMEOUT, or the default when unset, invalid or not positive.

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 #include "url.h"
 
@@ -9,7 +10,7 @@ namespace caveman::proxy {
 namespace {
 
 Status invalid(std::string message) {
-  return Status::InvalidArgument("cave_invalid_config", "HTTPS_PROXY: " + std::move(message));
+  return Status::InvalidArgument(codes::kInvalidConfig, "HTTPS_PROXY: " + std::move(message));
 }
 
 int hex_value(char c) {

@@ -26,7 +26,7 @@ struct OutboundProxy {
 
 // Parses an HTTPS_PROXY value: `http://[user[:password]@]host[:port][/]` or the same
 // without a scheme; the port defaults to 80. An empty value is no proxy (nullopt).
-// Errors: cave_invalid_config — other schemes (https:// proxies, socks5://), a missing host,
+// Errors: codes::kInvalidConfig — other schemes (https:// proxies, socks5://), a missing host,
 // a bad port, a path.
 Result<std::optional<OutboundProxy>> parse_outbound_proxy(std::string_view value);
 

@@ -6,6 +6,7 @@
 
 #include <chrono>
 
+#include "caveman/base/codes.h"
 #include "caveman/ccr.h"
 #include "spend_db.h"
 
@@ -73,7 +74,7 @@ Result<std::string> SqlitePrefixCache::remember(const std::string& key, std::str
     SQLite::Statement get(*db_, "SELECT replacement FROM prefix_replacements WHERE original_sha256 = ?");
     get.bind(1, key);
     if (!get.executeStep()) {
-      return Status::Io("cave_db_unavailable", "prefix cache row vanished");
+      return Status::Io(codes::kDbUnavailable, "prefix cache row vanished");
     }
     SQLite::Column col = get.getColumn(0);
     std::string stored(static_cast<const char*>(col.getBlob()), static_cast<std::size_t>(col.getBytes()));
@@ -90,7 +91,7 @@ Result<std::string> SqlitePrefixCache::remember(const std::string& key, std::str
     tx.commit();
     return stored;
   } catch (const SQLite::Exception& e) {
-    return Status::Io("cave_db_unavailable", std::string("prefix cache: ") + e.what());
+    return Status::Io(codes::kDbUnavailable, std::string("prefix cache: ") + e.what());
   }
 }
 

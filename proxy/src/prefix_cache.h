@@ -33,7 +33,7 @@ class PrefixCache {
  public:
   virtual ~PrefixCache() = default;
   virtual std::optional<std::string> lookup(const std::string& key) = 0;
-  // Errors: cave_db_unavailable.
+  // Errors: codes::kDbUnavailable.
   virtual Result<std::string> remember(const std::string& key, std::string_view handle,
                                        std::string_view replacement) = 0;
 };

@@ -14,6 +14,7 @@
 
 #include "caveman/base/cli.h"
 #include "caveman/base/exit_code.h"
+#include "caveman/base/log.h"
 #include "caveman/base/time.h"
 #include "caveman/common_flags.h"
 #include "caveman/version.h"
@@ -103,7 +104,7 @@ int serve(const Config& config, std::ostream& err) {
   rt.env = process_env();
   Result<std::unique_ptr<UsageWriter>> writer = UsageWriter::start(config.db_path);
   if (!writer.ok()) {
-    err << "caveman-proxy: " << writer.status().ToString() << "\n";
+    base::stream_logger(err)->error("caveman-proxy: {}", writer.status().ToString());
     return base::exit_code_for(writer.status());
   }
   rt.usage = std::move(writer).value();
@@ -135,7 +136,7 @@ int serve(const Config& config, std::ostream& err) {
 
   ProxyServer server(&rt);
   if (Status s = server.bind(); !s.ok()) {
-    err << "caveman-proxy: " << s.ToString() << "\n";
+    base::stream_logger(err)->error("caveman-proxy: {}", s.ToString());
     rt.usage->stop();
     return base::exit_code_for(s);
   }
@@ -229,7 +230,7 @@ int status_command(const Config& config, std::optional<int> port_flag, std::ostr
 int stats_command(const Config& config, int recent, std::ostream& out, std::ostream& err) {
   Result<std::string> text = recent > 0 ? stats_recent(config.db_path, recent) : stats_summary(config.db_path);
   if (!text.ok()) {
-    err << "caveman-proxy: " << text.status().ToString() << "\n";
+    base::stream_logger(err)->error("caveman-proxy: {}", text.status().ToString());
     return base::kExitError;
   }
   out << *text << "\n";
@@ -247,7 +248,7 @@ int run(const std::vector<std::string>& args, std::istream& in, std::ostream& ou
   if (verb == "native-why") return native::run_native_why_command(flags.native, out, err);
   Result<Config> config = load_config(process_env());
   if (!config.ok()) {
-    err << "caveman-proxy: " << config.status().ToString() << "\n";
+    base::stream_logger(err)->error("caveman-proxy: {}", config.status().ToString());
     return base::exit_code_for(config.status());
   }
   if (verb == "status") return status_command(*config, flags.port, out);

@@ -5,7 +5,7 @@
 // SIGINT/SIGTERM; `status [--port N]`, `stats [--recent N]` read local state; `--help`,
 // `--version`, `version [--json]` are the shared flags. Exit codes: 0 success or clean
 // shutdown; 1 runtime failure (bad caveman.yaml, a store that cannot open, port taken);
-// 2 usage error or a non-loopback listen address (cave_listen_not_loopback). Logs go to
+// 2 usage error or a non-loopback listen address (codes::kListenNotLoopback). Logs go to
 // stderr only and never contain a credential.
 #ifndef CAVEMAN_PROXY_PROXY_APP_H_
 #define CAVEMAN_PROXY_PROXY_APP_H_

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "caveman/base/ccr_handle.h"
+#include "caveman/base/codes.h"
 #include "json_spans.h"
 #include "live_zone.h"
 
@@ -44,7 +45,7 @@ std::string tool_json(Endpoint endpoint) {
 }
 
 Status transform_failed(std::string message) {
-  return Status::InvalidArgument("cave_transform_failed", std::move(message));
+  return Status::InvalidArgument(codes::kTransformFailed, std::move(message));
 }
 
 // Appends `items` (comma-joined JSON texts) to array member `key` of the root object,
@@ -373,7 +374,8 @@ LoopOutcome run_retrieve_loop(Endpoint endpoint, Provider provider,
       for (const RetrieveCall& call : calls->retrieve) {
         std::string handle = base::normalize_ccr_handle(call.handle);
         if (handles.count(handle) == 0) {
-          results.push_back("cave_unknown_handle: " + handle + " is not a handle of this conversation");
+          results.push_back(std::string(codes::kUnknownHandle) + ": " + handle +
+                            " is not a handle of this conversation");
           continue;
         }
         Result<std::string> original = call.query.empty() ? engine.retrieve(handle)

@@ -31,7 +31,7 @@ inline constexpr int kMaxRetrieveRounds = 3;
 inline constexpr std::size_t kMaxLoopResponseBytes = 8 * 1024 * 1024;
 
 // Adds the caveman_retrieve tool in the provider's tool shape (creating `tools` if absent).
-// Errors: cave_transform_failed (body is not a JSON object, or `tools` is not an array).
+// Errors: codes::kTransformFailed (body is not a JSON object, or `tools` is not an array).
 Result<std::string> inject_retrieve_tool(Endpoint endpoint, std::string_view body);
 
 struct RetrieveCall {

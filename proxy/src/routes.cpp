@@ -1,12 +1,13 @@
 #include "routes.h"
 
+#include "caveman/base/codes.h"
 #include "url.h"
 
 namespace caveman::proxy {
 namespace {
 
 Status not_found(std::string message) {
-  return Status::NotFound("cave_route_not_found", std::move(message));
+  return Status::NotFound(codes::kRouteNotFound, std::move(message));
 }
 
 bool starts_with(std::string_view s, std::string_view prefix) {
@@ -63,7 +64,7 @@ Status fill_upstream(std::string_view base_url, const std::string& joined_path,
                      std::string_view query, Route* route) {
   std::optional<Url> url = parse_url(base_url);
   if (!url) {
-    return Status::Unavailable("cave_upstream_unavailable",
+    return Status::Unavailable(codes::kUpstreamUnavailable,
                                "the upstream base URL for " +
                                    std::string(provider_name(route->provider)) +
                                    " is not an absolute http(s) URL");

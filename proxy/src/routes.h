@@ -4,7 +4,7 @@
 // Matching works on the raw request target (percent-encoding untouched) so an encoded
 // separator can never smuggle a different mount name past the matcher; the query string is
 // carried through unchanged. All provider routes are POST only. Pure functions over Config.
-// Failure: kNotFound with cave_route_not_found.
+// Failure: kNotFound with codes::kRouteNotFound.
 #ifndef CAVEMAN_PROXY_ROUTES_H_
 #define CAVEMAN_PROXY_ROUTES_H_
 
@@ -47,8 +47,8 @@ std::string_view provider_name(Provider p);  // anthropic, openai, gemini, opena
 std::string_view endpoint_name(Endpoint e);  // messages, count_tokens, chat_completions, …
 
 // Matches `method` + raw `target` (path and optional ?query).
-// Errors: cave_route_not_found (unknown path, wrong method, bad /w/ slug or compat path),
-// cave_upstream_unavailable (the configured base URL is not usable).
+// Errors: codes::kRouteNotFound (unknown path, wrong method, bad /w/ slug or compat path),
+// codes::kUpstreamUnavailable (the configured base URL is not usable).
 Result<Route> match_route(std::string_view method, std::string_view target, const Config& config);
 
 }  // namespace caveman::proxy

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "caveman/base/atomic_file.h"
+#include "caveman/base/codes.h"
 #include "caveman/base/paths.h"
 
 namespace caveman::proxy {
@@ -16,7 +17,7 @@ namespace {
 using OJson = nlohmann::ordered_json;
 
 Status unavailable(std::string message) {
-  return Status::Io("cave_run_state_unavailable", std::move(message));
+  return Status::Io(codes::kRunStateUnavailable, std::move(message));
 }
 
 }  // namespace
@@ -41,15 +42,15 @@ std::string run_state_path(const std::string& home, int port) {
 }
 
 Status write_run_state(const std::string& home, const RunState& state) {
-  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(home + "/run", "cave_run_state_unavailable"));
+  CAVEMAN_RETURN_IF_ERROR(base::make_private_dirs(home + "/run", codes::kRunStateUnavailable));
   return base::write_file_atomic(run_state_path(home, state.port), state.to_json() + "\n",
-                                 {.io_code = "cave_run_state_unavailable"});
+                                 {.io_code = codes::kRunStateUnavailable});
 }
 
 Result<RunState> read_run_state(const std::string& home, int port) {
   std::string path = run_state_path(home, port);
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::NotFound("cave_run_state_missing", "no run-state file " + path);
+  if (!in) return Status::NotFound(codes::kRunStateMissing, "no run-state file " + path);
   std::ostringstream text;
   text << in.rdbuf();
   OJson j = OJson::parse(text.str(), nullptr, false);

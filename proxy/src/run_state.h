@@ -4,7 +4,7 @@
 // write_run_state() writes atomically (temp file + rename, 0600, run/ created 0700).
 // remove_run_state() deletes the file only if it still carries this instance's token, so a
 // newer proxy's file is never removed by an older one. read_run_state() validates the
-// schema and fields. Failures are Status values (cave_run_state_unavailable).
+// schema and fields. Failures are Status values (codes::kRunStateUnavailable).
 #ifndef CAVEMAN_PROXY_RUN_STATE_H_
 #define CAVEMAN_PROXY_RUN_STATE_H_
 
@@ -33,7 +33,7 @@ struct RunState {
 std::string run_state_path(const std::string& home, int port);
 Status write_run_state(const std::string& home, const RunState& state);
 Status remove_run_state(const std::string& home, int port, const std::string& instance_token);
-// Errors: kNotFound (no file), cave_run_state_unavailable (unreadable or invalid).
+// Errors: kNotFound (no file), codes::kRunStateUnavailable (unreadable or invalid).
 Result<RunState> read_run_state(const std::string& home, int port);
 
 }  // namespace caveman::proxy

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <thread>
 
+#include "caveman/base/codes.h"
 #include "errors.h"
 #include "exchange.h"
 #include "http_adapter.h"
@@ -68,10 +69,10 @@ ProxyServer::ProxyServer(ProxyRuntime* runtime) : rt_(runtime), http_(std::make_
     if (res.has_header("x-cave-request-id")) return httplib::Server::HandlerResponse::Unhandled;
     neutralize(req);
     std::string id = new_request_id();
-    std::string code = res.status == 413   ? "cave_request_too_large"
-                       : res.status == 404 ? "cave_route_not_found"
-                       : res.status == 400 ? "cave_bad_request"
-                                           : "cave_gateway_error";
+    std::string_view code = res.status == 413   ? codes::kRequestTooLarge
+                            : res.status == 404 ? codes::kRouteNotFound
+                            : res.status == 400 ? codes::kBadRequest
+                                                : codes::kGatewayError;
     std::string msg = res.status == 413 ? "request body is larger than CAVE_MAX_REQUEST_BYTES"
                                         : "request rejected";
     res.set_header("x-cave-request-id", id);
@@ -92,7 +93,7 @@ ProxyServer::ProxyServer(ProxyRuntime* runtime) : rt_(runtime), http_(std::make_
     std::string id = new_request_id();
     res.status = 500;
     res.set_header("x-cave-request-id", id);
-    res.set_content(error_envelope(500, "cave_internal_error", what, id, ""), kJson);
+    res.set_content(error_envelope(500, codes::kInternalError, what, id, ""), kJson);
   });
 }
 
@@ -112,13 +113,14 @@ Status ProxyServer::bind() {
     std::string where = c.listen_host + ":" + std::to_string(c.listen_port);
     if (err == EADDRINUSE) {
       return Status::Unavailable(
-          "cave_listen_failed",
-          where + " is already in use by another process; caveman-proxy does not stop, reuse "
-                  "or trust it. Stop that process or choose another address with CAVEMAN_LISTEN.");
+          codes::kListenFailed,
+          where +
+              " is already in use by another process; caveman-proxy does not stop, reuse "
+              "or trust it. Stop that process or choose another address with CAVEMAN_LISTEN.");
     }
-    return Status::Unavailable("cave_listen_failed",
-                               "cannot listen on " + where + ": " +
-                                   (err != 0 ? std::strerror(err) : "bind failed"));
+    return Status::Unavailable(
+        codes::kListenFailed,
+        "cannot listen on " + where + ": " + (err != 0 ? std::strerror(err) : "bind failed"));
   }
   port_ = bound;
   // httplib listens with a backlog of 5; a burst of connections should queue in the

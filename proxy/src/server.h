@@ -6,7 +6,7 @@
 // serve() blocks until begin_shutdown() (any thread): the listener closes at once, requests
 // in flight get config.shutdown_grace_ms to finish, then their upstream exchanges are
 // cancelled. Requests are served by a bounded worker pool (config.worker_threads,
-// config.max_queued). Errors are Status values (cave_listen_failed when the port is taken:
+// config.max_queued). Errors are Status values (codes::kListenFailed when the port is taken:
 // the other process is never touched).
 #ifndef CAVEMAN_PROXY_SERVER_H_
 #define CAVEMAN_PROXY_SERVER_H_

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string_view>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/private_file.h"
 #include "caveman/base/time.h"
 
@@ -82,7 +83,7 @@ constexpr const char* kMigrations[] = {
     "ALTER TABLE requests ADD COLUMN guard_note TEXT",
 };
 
-constexpr base::FileErrors kSpendFileErrors{"cave_db_unavailable", "cave_db_unavailable", "",
+constexpr base::FileErrors kSpendFileErrors{codes::kDbUnavailable, codes::kDbUnavailable, "",
                                             "CAVEMAN_DB"};
 
 }  // namespace
@@ -126,7 +127,7 @@ Result<std::unique_ptr<SQLite::Database>> open_spend_db(const std::string& path)
     if (file) CAVEMAN_RETURN_IF_ERROR(base::recheck_private_db_file(*file, kSpendFileErrors));
     return db;
   } catch (const SQLite::Exception& e) {
-    return Status::Io("cave_db_unavailable", "caveman.db: " + std::string(e.what()));
+    return Status::Io(codes::kDbUnavailable, "caveman.db: " + std::string(e.what()));
   }
 }
 

@@ -5,7 +5,7 @@
 // 5 s busy timeout and creates or migrates the schema (additive ALTERs; "duplicate column"
 // is ignored). Each opener gets its own connection; a connection is used by one thread at a
 // time (callers serialize). SQLite exceptions stop here and become Status values
-// (cave_db_unavailable).
+// (codes::kDbUnavailable).
 #ifndef CAVEMAN_PROXY_SPEND_DB_H_
 #define CAVEMAN_PROXY_SPEND_DB_H_
 

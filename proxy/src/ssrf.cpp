@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 
 namespace caveman::proxy {
@@ -100,8 +101,8 @@ Resolver system_resolver() {
     addrinfo* res = nullptr;
     int rc = ::getaddrinfo(host.c_str(), nullptr, &hints, &res);
     if (rc != 0 || res == nullptr) {
-      return Status::Unavailable("cave_upstream_unavailable",
-                                 "cannot resolve upstream host " + host + ": " + ::gai_strerror(rc));
+      return Status::Unavailable(codes::kUpstreamUnavailable, "cannot resolve upstream host " +
+                                                                  host + ": " + ::gai_strerror(rc));
     }
     std::vector<std::string> out;
     for (addrinfo* p = res; p != nullptr; p = p->ai_next) {
@@ -122,7 +123,8 @@ Resolver system_resolver() {
     }
     ::freeaddrinfo(res);
     if (out.empty()) {
-      return Status::Unavailable("cave_upstream_unavailable", "upstream host " + host + " has no address");
+      return Status::Unavailable(codes::kUpstreamUnavailable,
+                                 "upstream host " + host + " has no address");
     }
     return out;
   };
@@ -132,8 +134,9 @@ Result<std::string> guard_upstream(const std::string& host, int port,
                                    const std::vector<AllowEntry>& allowlist,
                                    const Resolver& resolver) {
   if (host.find('%') != std::string::npos) {
-    return Status::Unavailable("cave_upstream_blocked",
-                               "upstream " + host + " is a zoned address; zoned literals are never allowed");
+    return Status::Unavailable(
+        codes::kUpstreamBlocked,
+        "upstream " + host + " is a zoned address; zoned literals are never allowed");
   }
   std::vector<std::string> addresses;
   if (classify_address(host) != AddressClass::kInvalid) {
@@ -163,7 +166,7 @@ Result<std::string> guard_upstream(const std::string& host, int port,
                       "CAVE_SSRF_ALLOWLIST cannot allow them";
     }
   }
-  return Status::Unavailable("cave_upstream_blocked", first_refusal);
+  return Status::Unavailable(codes::kUpstreamBlocked, first_refusal);
 }
 
 }  // namespace caveman::proxy

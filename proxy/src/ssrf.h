@@ -6,7 +6,7 @@
 // targets are refused unless CAVE_SSRF_ALLOWLIST names them (host, host:port or IP; an
 // entry without a port allows every port); link-local, cloud-metadata, unspecified,
 // multicast and zoned addresses are refused always. Pure functions apart from the system
-// resolver. Failure: kUnavailable with cave_upstream_blocked and a hint naming the
+// resolver. Failure: kUnavailable with codes::kUpstreamBlocked and a hint naming the
 // allowlist entry that would allow the target.
 #ifndef CAVEMAN_PROXY_SSRF_H_
 #define CAVEMAN_PROXY_SSRF_H_
@@ -48,8 +48,8 @@ using Resolver = std::function<Result<std::vector<std::string>>(const std::strin
 Resolver system_resolver();
 
 // Resolves `host` and returns the first address the guard allows for host:port.
-// Errors: cave_upstream_blocked (every address refused; the message carries the hint),
-// cave_upstream_unavailable (the name does not resolve).
+// Errors: codes::kUpstreamBlocked (every address refused; the message carries the hint),
+// codes::kUpstreamUnavailable (the name does not resolve).
 Result<std::string> guard_upstream(const std::string& host, int port,
                                    const std::vector<AllowEntry>& allowlist,
                                    const Resolver& resolver);

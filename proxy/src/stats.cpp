@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "caveman/base/codes.h"
 #include "spend_db.h"
 
 namespace caveman::proxy {
@@ -55,7 +56,7 @@ Result<std::string> stats_summary(const std::string& db_path) {
     out["basis"] = "inferred";
     return out.dump(2);
   } catch (const SQLite::Exception& e) {
-    return Status::Io("cave_db_unavailable", e.what());
+    return Status::Io(codes::kDbUnavailable, e.what());
   }
 }
 
@@ -79,7 +80,7 @@ Result<std::string> stats_recent(const std::string& db_path, int n) {
     }
     return rows.dump(2);
   } catch (const SQLite::Exception& e) {
-    return Status::Io("cave_db_unavailable", e.what());
+    return Status::Io(codes::kDbUnavailable, e.what());
   }
 }
 

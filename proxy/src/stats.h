@@ -9,7 +9,7 @@
 
 namespace caveman::proxy {
 
-// The summary object, 2-space indented. Errors: cave_db_unavailable.
+// The summary object, 2-space indented. Errors: codes::kDbUnavailable.
 Result<std::string> stats_summary(const std::string& db_path);
 // The newest `n` rows as a JSON array (newest first), 2-space indented.
 Result<std::string> stats_recent(const std::string& db_path, int n);

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "caveman/base/codes.h"
 #include "ssrf.h"
 
 namespace caveman::proxy {
@@ -44,7 +45,8 @@ std::string openssl_reason() {
 Result<std::unique_ptr<TlsStream>> TlsStream::open(int fd, const std::string& host) {
   SSL_CTX* ctx = shared_context();
   SSL* ssl = ctx == nullptr ? nullptr : SSL_new(ctx);
-  if (ssl == nullptr) return Status::Unavailable("cave_upstream_tls", "TLS set-up failed: " + openssl_reason());
+  if (ssl == nullptr)
+    return Status::Unavailable(codes::kUpstreamTls, "TLS set-up failed: " + openssl_reason());
   std::unique_ptr<TlsStream> stream(new TlsStream(ssl, host));
   bool ip_literal = classify_address(host) != AddressClass::kInvalid;
   X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
@@ -53,7 +55,8 @@ Result<std::unique_ptr<TlsStream>> TlsStream::open(int fd, const std::string& ho
                           : SSL_set1_host(ssl, host.c_str()) == 1 &&
                                 SSL_set_tlsext_host_name(ssl, host.c_str()) == 1;
   if (!named || SSL_set_fd(ssl, fd) != 1) {
-    return Status::Unavailable("cave_upstream_tls", "TLS set-up failed for " + host + ": " + openssl_reason());
+    return Status::Unavailable(codes::kUpstreamTls,
+                               "TLS set-up failed for " + host + ": " + openssl_reason());
   }
   SSL_set_connect_state(ssl);
   return stream;

@@ -26,7 +26,7 @@ class TlsStream {
     kError,      // see detail()
   };
 
-  // Errors: cave_upstream_tls when OpenSSL cannot set up a session for `host`.
+  // Errors: codes::kUpstreamTls when OpenSSL cannot set up a session for `host`.
   static Result<std::unique_ptr<TlsStream>> open(int fd, const std::string& host);
   ~TlsStream();
   TlsStream(const TlsStream&) = delete;

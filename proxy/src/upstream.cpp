@@ -2,6 +2,8 @@
 
 #include <thread>
 
+#include "caveman/base/codes.h"
+
 namespace caveman::proxy {
 namespace {
 
@@ -108,7 +110,7 @@ ExchangeResult UpstreamClient::exchange(const UpstreamRequest& request, const He
   if (!ip.ok()) {
     // Behind an outbound proxy the local resolver may know no public names: the proxy
     // resolves them. An address the guard refuses is refused either way.
-    if (!via_proxy || ip.status().cave_code() != "cave_upstream_unavailable") {
+    if (!via_proxy || ip.status().error_code() != codes::kUpstreamUnavailable) {
       result.status = ip.status();
       return result;
     }
@@ -163,16 +165,17 @@ ExchangeResult UpstreamClient::exchange(const UpstreamRequest& request, const He
     last_failure = out.detail;
     last_error = out.error;
     if (cancel != nullptr && cancel->cancelled()) {
-      result.status = Status::Unavailable("cave_client_cancelled", "the client went away");
+      result.status = Status::Unavailable(codes::kClientCancelled, "the client went away");
       return result;
     }
     if (timed_out || out.error == TransportError::kReadTimeout) {
-      result.status = Status::Unavailable("cave_upstream_timeout",
-                                          "upstream exceeded the " + std::to_string(timeout_ms_) + " ms timeout");
+      result.status = Status::Unavailable(
+          codes::kUpstreamTimeout,
+          "upstream exceeded the " + std::to_string(timeout_ms_) + " ms timeout");
       return result;
     }
     if (aborted_by_caller) {
-      result.status = Status::Unavailable("cave_client_cancelled", "relay stopped reading");
+      result.status = Status::Unavailable(codes::kClientCancelled, "relay stopped reading");
       return result;
     }
     if (head_sent || !retryable(out.error)) break;  // bytes already relayed: never replay
@@ -188,23 +191,24 @@ ExchangeResult UpstreamClient::exchange(const UpstreamRequest& request, const He
     if (attempt < kAttempts) backoff(kBackoffMs[attempt - 1], cancel);
   }
   if (cancel != nullptr && cancel->cancelled()) {
-    result.status = Status::Unavailable("cave_client_cancelled", "the client went away");
+    result.status = Status::Unavailable(codes::kClientCancelled, "the client went away");
     return result;
   }
   const std::string& what = last_failure;
   if (last_error == TransportError::kProxyRefused) {
-    result.status = Status::Unavailable("cave_upstream_proxy", what);
+    result.status = Status::Unavailable(codes::kUpstreamProxy, what);
   } else if (last_error == TransportError::kTls) {
-    result.status = Status::Unavailable("cave_upstream_tls",
+    result.status = Status::Unavailable(codes::kUpstreamTls,
                                         "the upstream's TLS certificate was refused (" + what +
                                             "); a private CA is trusted through SSL_CERT_FILE");
   } else if (result.head_received) {
-    result.status = Status::Unavailable("cave_upstream_unavailable",
+    result.status = Status::Unavailable(codes::kUpstreamUnavailable,
                                         "upstream connection broke mid-response (" + what + ")");
   } else {
-    result.status = Status::Unavailable("cave_upstream_unavailable",
-                                        "upstream request failed after " +
-                                            std::to_string(result.attempts) + " attempt(s) (" + what + ")");
+    result.status =
+        Status::Unavailable(codes::kUpstreamUnavailable, "upstream request failed after " +
+                                                             std::to_string(result.attempts) +
+                                                             " attempt(s) (" + what + ")");
   }
   return result;
 }

@@ -12,9 +12,9 @@
 // without counting as an attempt. Connections are kept alive in a small per-origin
 // pool. A CancelToken aborts an exchange from another thread, including one blocked on a
 // silent upstream (the socket is shut down). Thread-safe: one UpstreamClient serves all
-// requests. Failures: cave_upstream_blocked, cave_upstream_unavailable, cave_upstream_timeout,
-// cave_upstream_tls (certificate refused), cave_upstream_proxy (CONNECT refused),
-// cave_client_cancelled.
+// requests. Failures: codes::kUpstreamBlocked, codes::kUpstreamUnavailable,
+// codes::kUpstreamTimeout, codes::kUpstreamTls (certificate refused), codes::kUpstreamProxy
+// (CONNECT refused), codes::kClientCancelled.
 #ifndef CAVEMAN_PROXY_UPSTREAM_H_
 #define CAVEMAN_PROXY_UPSTREAM_H_
 

@@ -95,7 +95,7 @@ std::unique_ptr<UpstreamConnection> make_upstream_connection(const std::string& 
                                                              const ConnectionOptions& options);
 
 // The client's response head parser, exposed for tests. `head` is everything up
-// to and including the blank line. Errors: cave_upstream_bad_response.
+// to and including the blank line. Errors: codes::kUpstreamBadResponse.
 struct ParsedHead {
   int status = 0;
   int minor_version = 1;  // HTTP/1.<minor>

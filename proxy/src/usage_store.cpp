@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "caveman/base/codes.h"
 #include "caveman/ccr.h"
 #include "spend_db.h"
 
@@ -256,7 +257,7 @@ Status UsageWriter::insert(SQLite::Statement& st, UsageRow& row) {
     bind_text(st, ++i, row.guard_note);
     st.exec();
   } catch (const SQLite::Exception& e) {
-    return Status::Io("cave_db_unavailable", e.what());
+    return Status::Io(codes::kDbUnavailable, e.what());
   }
   return Status::Ok();
 }

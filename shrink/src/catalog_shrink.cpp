@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "caveman/base/codes.h"
 #include "report_json.h"
 
 namespace caveman::shrink {
@@ -43,7 +44,8 @@ CatalogRun run_catalog_shrink(std::string_view input, ccr::Store* store,
   auto after = static_cast<std::int64_t>(counter.count(shrunk.output));
   if (after >= before) return pass_through("not smaller", false);
   if (store == nullptr) {
-    return pass_through("cave_ccr_unavailable: " + std::string(store_error), true);
+    return pass_through(std::string(codes::kCcrUnavailable) + ": " + std::string(store_error),
+                        true);
   }
   ccr::Record record;
   record.content_type = "toolschema";

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <ctime>
 
+#include "caveman/base/codes.h"
+
 namespace caveman::shrink {
 namespace {
 
@@ -99,7 +101,7 @@ Result<RunResult> run_command(const RunOptions& options) {
     args = {"/bin/sh", "-c", script};
   }
   if (args.empty() || args[0].empty()) {
-    return Status::InvalidArgument("cave_invalid_arguments", "no command given");
+    return Status::InvalidArgument(codes::kInvalidArguments, "no command given");
   }
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
@@ -111,13 +113,13 @@ Result<RunResult> run_command(const RunOptions& options) {
     int e = errno;
     close_fd(out[0]);
     close_fd(out[1]);
-    return Status::Internal("cave_command_failed", std::string("pipe: ") + std::strerror(e));
+    return Status::Internal(codes::kCommandFailed, std::string("pipe: ") + std::strerror(e));
   }
   pid_t pid = fork();
   if (pid < 0) {
     int e = errno;
     for (int* fd : {&out[0], &out[1], &exec_status[0], &exec_status[1]}) close_fd(*fd);
-    return Status::Internal("cave_command_failed", std::string("fork: ") + std::strerror(e));
+    return Status::Internal(codes::kCommandFailed, std::string("fork: ") + std::strerror(e));
   }
   if (pid == 0) {
     // Child: only async-signal-safe calls until exec.

@@ -38,7 +38,7 @@ struct RunResult {
   bool stopped = false;    // stopped by us because the output reached stop_after_bytes
 };
 
-// Errors (kInternal, cave_command_failed) only for failures of this process itself: no pipe,
+// Errors (kInternal, codes::kCommandFailed) only for failures of this process itself: no pipe,
 // no fork. A command that cannot be executed is a RunResult with exec_failed set.
 Result<RunResult> run_command(const RunOptions& options);
 

@@ -1,5 +1,7 @@
 #include "shrink_cli.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <fstream>
 #include <istream>
@@ -10,6 +12,8 @@
 #include <sstream>
 
 #include "caveman/base/ccr_handle.h"
+#include "caveman/base/codes.h"
+#include "caveman/base/log.h"
 #include "caveman/base/text.h"
 #include "caveman/base/cli.h"
 #include "caveman/ccr.h"
@@ -72,6 +76,7 @@ struct Io {
   std::istream& in;
   std::ostream& out;
   std::ostream& err;
+  std::shared_ptr<spdlog::logger> log;  // diagnostics, written to `err`
 };
 
 Result<std::string> read_all(std::istream& in, std::size_t cap) {
@@ -80,11 +85,11 @@ Result<std::string> read_all(std::istream& in, std::size_t cap) {
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
     data.append(buf, static_cast<std::size_t>(in.gcount()));
     if (data.size() > cap) {
-      return Status::ResourceExhausted("cave_input_too_large",
+      return Status::ResourceExhausted(codes::kInputTooLarge,
                                        "stdin exceeds " + std::to_string(cap) + " bytes");
     }
   }
-  if (in.bad()) return Status::Io("cave_io_error", "cannot read input");
+  if (in.bad()) return Status::Io(codes::kIoError, "cannot read input");
   return data;
 }
 
@@ -97,14 +102,14 @@ Result<std::unique_ptr<ccr::Store>> open_default_store() {
 int cmd_shrink(bool as_json, Io& io) {
   Result<std::string> input = read_all(io.in, kMaxStdinBytes);
   if (!input.ok()) {
-    io.err << "caveman-shrink: " << input.status().ToString() << "\n";
+    io.log->error("caveman-shrink: {}", input.status().ToString());
     return kExitError;
   }
   Result<std::unique_ptr<ccr::Store>> store = open_default_store();
   std::string store_error = store.ok() ? "" : store.status().ToString();
   CatalogRun run = run_catalog_shrink(input.value(), store.ok() ? store.value().get() : nullptr,
                                       store_error, tokens::default_counter());
-  if (!run.warning.empty()) io.err << run.warning << "\n";
+  if (!run.warning.empty()) io.log->warn("{}", run.warning);
   if (as_json) {
     std::string report = run.report.to_json();
     report.pop_back();  // reopen the object to add the output
@@ -119,24 +124,24 @@ int cmd_shrink(bool as_json, Io& io) {
 }
 
 int cmd_lint(const std::string& file, bool as_json, Io& io) {
-  Result<std::string> input = Status::Internal("cave_internal_error", "unread");
+  Result<std::string> input = Status::Internal(codes::kInternalError, "unread");
   if (file.empty() || file == "-") {
     input = read_all(io.in, kMaxStdinBytes);
   } else {
     std::ifstream f(file, std::ios::binary);
     if (!f) {
-      io.err << "caveman-shrink lint: cave_not_found: cannot open " << file << "\n";
+      io.log->error("caveman-shrink lint: {}: cannot open {}", codes::kNotFound, file);
       return kExitError;
     }
     input = read_all(f, kMaxStdinBytes);
   }
   if (!input.ok()) {
-    io.err << "caveman-shrink lint: " << input.status().ToString() << "\n";
+    io.log->error("caveman-shrink lint: {}", input.status().ToString());
     return kExitError;
   }
   LintReport report = lint_catalog(input.value(), tokens::default_counter());
   if (!report.catalog) {
-    io.err << "caveman-shrink lint: " << report.note << "\n";
+    io.log->error("caveman-shrink lint: {}", report.note);
     return kExitError;
   }
   io.out << (as_json ? report.to_json() + "\n" : report.table());
@@ -146,12 +151,12 @@ int cmd_lint(const std::string& file, bool as_json, Io& io) {
 int cmd_recover(const std::string& handle, Io& io) {
   Result<std::unique_ptr<ccr::Store>> store = open_default_store();
   if (!store.ok()) {
-    io.err << "caveman-shrink recover: " << store.status().ToString() << "\n";
+    io.log->error("caveman-shrink recover: {}", store.status().ToString());
     return kExitError;
   }
   Result<std::string> original = store.value()->get(base::normalize_ccr_handle(handle));
   if (!original.ok()) {
-    io.err << "caveman-shrink recover: " << original.status().ToString() << "\n";
+    io.log->error("caveman-shrink recover: {}", original.status().ToString());
     return kExitError;
   }
   io.out << original.value();
@@ -168,21 +173,21 @@ int cmd_run(const Flags& flags, const Args& command, Io& io) {
   run_options.stop_after_bytes = window * kStopFactor;
   Result<RunResult> ran = run_command(run_options);
   if (!ran.ok()) {
-    io.err << "caveman-shrink: " << ran.status().ToString() << "\n";
+    io.log->error("caveman-shrink: {}", ran.status().ToString());
     return kExitRunnerFailed;
   }
   const RunResult& run = ran.value();
   if (run.exec_failed) {
-    io.err << "caveman-shrink: "
-           << (run.exit_code == base::kExitNotFound ? "cave_command_not_found: "
-                                              : "cave_command_not_executable: ")
-           << (shell ? std::string("/bin/sh") : command[0]) << ": " << run.exec_error << "\n";
+    io.log->error("caveman-shrink: {}: {}: {}",
+                  run.exit_code == base::kExitNotFound ? codes::kCommandNotFound
+                                                       : codes::kCommandNotExecutable,
+                  shell ? std::string("/bin/sh") : command[0], run.exec_error);
     return run.exit_code;
   }
   if (flags.full) {
     io.out << run.output;
     io.out.flush();
-    if (run.stopped) io.err << "caveman-shrink: output stopped: " << describe_exit(run) << "\n";
+    if (run.stopped) io.log->warn("caveman-shrink: output stopped: {}", describe_exit(run));
     return run.exit_code;
   }
   Result<std::unique_ptr<ccr::Store>> store = open_default_store();
@@ -218,7 +223,7 @@ std::unique_ptr<CLI::App> make_cli(const ToolInfo& tool, Flags* f) {
 
 int run(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
         std::ostream& err) {
-  Io io{in, out, err};
+  Io io{in, out, err, base::stream_logger(err)};
   ToolInfo tool{kTool, "caveman.shrink.version.v1", kSynopsis,
                 {"catalog-shrink", "lint", "recover", "command-output"}};
   // `--` splits caveman-shrink's options from the command, whose arguments are never parsed.

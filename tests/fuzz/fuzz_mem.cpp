@@ -71,7 +71,8 @@ void fuzz_import(std::string_view input) {
   FUZZ_CHECK(store.ok(), "in-memory store did not open");
   auto summary = store.value()->import(rows);
   if (!summary.ok()) {
-    FUZZ_CHECK(summary.status().cave_code() == "cave_invalid_import", "import failed with another code");
+    FUZZ_CHECK(summary.status().error_code() == "cave_invalid_import",
+               "import failed with another code");
     return;
   }
   for (const caveman::mem::ImportRow& r : rows) {

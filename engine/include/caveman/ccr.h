@@ -3,7 +3,7 @@
 // A Store keeps the full original bytes behind every `ccr_…` handle the engine discloses,
 // plus typed objects (`ccr_obj_…`) of the native runtime. Rows are never evicted; a write
 // that would exceed the byte budget is refused (kResourceExhausted,
-// cave_ccr_budget_exceeded) and the caller must forward the original instead.
+// codes::kCcrBudgetExceeded) and the caller must forward the original instead.
 // Implementations are safe to share between threads (statements are serialized); several
 // processes may open the same file at once (SQLite WAL + busy timeout).
 // Failures are Status values; nothing throws across this interface.
@@ -92,11 +92,11 @@ class Store {
   // Stores `record` and returns its handle (handle_for(record.original)); the handle is only
   // returned once the bytes are committed. Idempotent for identical records (no write, no
   // budget check). Re-putting a known original replaces the row under the rules of
-  // docs/spec/ccr.md#put. Errors: kResourceExhausted (cave_ccr_budget_exceeded) when the byte
+  // docs/spec/ccr.md#put. Errors: kResourceExhausted (codes::kCcrBudgetExceeded) when the byte
   // budget or the page limit would be exceeded; kIo / kCorrupt / kUnavailable (busy beyond the 5 s
-  // timeout), all cave_ccr_unavailable.
+  // timeout), all codes::kCcrUnavailable.
   virtual Result<std::string> put(const Record& record) = 0;
-  // The exact original bytes. kNotFound (cave_unknown_handle) for unknown handles; a
+  // The exact original bytes. kNotFound (codes::kUnknownHandle) for unknown handles; a
   // `ccr_obj_…` id (or any id missing from the blob table) is looked up as a typed object.
   virtual Result<std::string> get(std::string_view handle) = 0;
   // Metadata stored beside a blob handle (empty when none). kNotFound for unknown handles.
@@ -105,12 +105,12 @@ class Store {
   // Typed objects (docs/spec/ccr.md#objects). Returns the stored object with defaults filled in (a
   // supplied created_at is normalized to UTC). Re-putting an existing id with the same
   // immutable fields returns the stored row unchanged.
-  // Errors: kInvalidArgument (cave_invalid_object), kResourceExhausted, kCorrupt
-  // (cave_object_id_collision) when the id exists with different immutable fields.
+  // Errors: kInvalidArgument (codes::kInvalidObject), kResourceExhausted, kCorrupt
+  // (codes::kObjectIdCollision) when the id exists with different immutable fields.
   virtual Result<TypedObject> put_object(TypedObject object) = 0;
-  // kNotFound (cave_unknown_handle) for unknown ids.
+  // kNotFound (codes::kUnknownHandle) for unknown ids.
   virtual Result<TypedObject> get_object(std::string_view object_id) = 0;
-  // kInvalidArgument (cave_invalid_object) for a value outside the enum; kNotFound for an
+  // kInvalidArgument (codes::kInvalidObject) for a value outside the enum; kNotFound for an
   // unknown id.
   virtual Status set_object_currentness(std::string_view object_id, std::string_view value) = 0;
   virtual Status set_object_lifecycle(std::string_view object_id, std::string_view value) = 0;
@@ -131,10 +131,10 @@ struct OpenOptions {
 // Opens (creating if needed) the SQLite store at `path`, or an ephemeral one for ":memory:".
 // Applies the permission and parent-directory safety rules of docs/spec/ccr.md#location (0600
 // files, no symlinks, no group/world-writable non-sticky parent) and the budget as SQLite pragmas.
-// Errors: kInvalidArgument (cave_ccr_unsafe_path) for a refused location;
-// kInvalidArgument (cave_invalid_config) for a budget ≤ 0 or below 16 pages;
-// kIo (cave_ccr_unavailable) for missing/unwritable files or directories; kCorrupt
-// (cave_ccr_unavailable) for a file that is not a usable SQLite database.
+// Errors: kInvalidArgument (codes::kCcrUnsafePath) for a refused location;
+// kInvalidArgument (codes::kInvalidConfig) for a budget ≤ 0 or below 16 pages;
+// kIo (codes::kCcrUnavailable) for missing/unwritable files or directories; kCorrupt
+// (codes::kCcrUnavailable) for a file that is not a usable SQLite database.
 Result<std::unique_ptr<Store>> open_store(const std::string& path, OpenOptions options = {});
 
 // Store location for CLIs: $CAVEMAN_CCR_DB, else $CAVEMAN_HOME/ccr.db, else ~/.caveman/ccr.db.

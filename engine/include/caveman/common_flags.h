@@ -28,7 +28,7 @@ void print_version(const ToolInfo& tool, bool json, std::ostream& out);
 std::optional<int> handle_common_flags(const ToolInfo& tool, const std::vector<std::string>& args,
                                        std::ostream& out);
 
-// The honest answer for a verb whose issue has not landed: exit 2, cave_not_implemented.
+// The honest answer for a verb whose issue has not landed: exit 2, codes::kNotImplemented.
 int not_implemented(std::string_view tool, std::string_view verb, std::ostream& err);
 
 }  // namespace caveman

@@ -58,7 +58,7 @@ struct CompressResult {
   std::string recovery_handle;  // empty on pass-through and with external recovery
   std::string method;           // empty on pass-through
   std::optional<bool> lossless_to_model;
-  std::string error;  // cave_ccr_budget_exceeded / cave_ccr_unavailable when the store failed
+  std::string error;  // codes::kCcrBudgetExceeded / codes::kCcrUnavailable when the store failed
 
   bool passed_through() const { return recovery_handle.empty() && method.empty() && ratio == 0; }
   // One compact JSON object (no output, no newline): content_type, tokens_before,
@@ -89,7 +89,7 @@ std::string detect(std::string_view input);
 
 // Decodes a factored view (docs/formats.md) into the exact bytes it stands for, without the
 // recovery store; text without factored blocks comes back unchanged and elision markers
-// stay as they are. kInvalidArgument (cave_invalid_view) when a block is cut short.
+// stay as they are. kInvalidArgument (codes::kInvalidView) when a block is cut short.
 Result<std::string> expand_view(std::string_view view);
 
 class Engine {
@@ -104,7 +104,7 @@ class Engine {
   SimResult simulate(std::string_view input, const Options& options) const;
 
   // Exact original bytes behind a blob handle or typed-object id.
-  // Errors: kNotFound (cave_unknown_handle), kUnavailable when there is no store.
+  // Errors: kNotFound (codes::kUnknownHandle), kUnavailable when there is no store.
   Result<std::string> retrieve(std::string_view handle) const;
   // Query-narrowed view of the original (whole records only, docs/spec/ccr.md#query-views); the
   // exact original when the query is blank or no smaller view exists.

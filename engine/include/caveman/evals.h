@@ -82,11 +82,11 @@ Suite embedded_suite();
 
 // Reads `dir`/manifest.yaml and every fixture it names. Each `file` must be a clean relative
 // slash path (no "..", not absolute, not "."), and must resolve — symlinks followed — to a
-// regular file inside `dir` (itself resolved). Errors: kNotFound (cave_fixture_not_found),
-// kInvalidArgument (cave_invalid_fixture_path, cave_invalid_manifest), kIo.
+// regular file inside `dir` (itself resolved). Errors: kNotFound (codes::kFixtureNotFound),
+// kInvalidArgument (codes::kInvalidFixturePath, codes::kInvalidManifest), kIo.
 Result<Suite> load_dir(const std::string& dir);
 
-// Runs every fixture. Errors (kInvalidArgument, cave_invalid_manifest) only when the
+// Runs every fixture. Errors (kInvalidArgument, codes::kInvalidManifest) only when the
 // manifest does not parse, has no fixtures, or names a file the suite lacks; every grader
 // verdict is in the Report.
 Result<Report> run_suite(const Suite& suite);

@@ -23,8 +23,8 @@ inline constexpr std::size_t kInstallKeyBytes = 32;
 std::string caveman_home_from_env();
 
 // Reads <home>/runtime/<file_name>, creating it (and runtime/, 0700) when missing.
-// Errors: kIo (cave_session_key_unavailable) for unreadable/unwritable paths,
-// kCorrupt (cave_session_key_invalid) for a key of the wrong size or a non-regular file.
+// Errors: kIo (codes::kSessionKeyUnavailable) for unreadable/unwritable paths,
+// kCorrupt (codes::kSessionKeyInvalid) for a key of the wrong size or a non-regular file.
 Result<std::string> load_or_create_key(const std::string& home,
                                        std::string_view file_name = "session.key");
 

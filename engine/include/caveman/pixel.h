@@ -7,7 +7,7 @@
 // Functions are pure (transform_request writes only to the store it is given) and thread-safe
 // (the glyph atlas is read-only data embedded at build time); output is deterministic (same
 // input and options → same PNG bytes). Expected failures
-// are Status values (cave_invalid_arguments, cave_pixel_render_error); request problems are
+// are Status values (codes::kInvalidArguments, codes::kPixelRenderError); request problems are
 // reported as data (TransformInfo.Reason), never as errors; nothing throws.
 #ifndef CAVEMAN_PIXEL_H_
 #define CAVEMAN_PIXEL_H_
@@ -135,8 +135,8 @@ struct RenderResult {
 };
 
 // Renders `text` into pages. The last page is cropped to the rows (and the width) it uses.
-// Empty text → zero pages. Errors: kInvalidArgument (cave_invalid_arguments) for cols < 0,
-// multicol < 1 or max_pages < 1; kInternal (cave_pixel_render_error) if PNG encoding fails.
+// Empty text → zero pages. Errors: kInvalidArgument (codes::kInvalidArguments) for cols < 0,
+// multicol < 1 or max_pages < 1; kInternal (codes::kPixelRenderError) if PNG encoding fails.
 Result<RenderResult> render(std::string_view text, const RenderOptions& options);
 
 // ---- Request transforms ------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // caveman/status.h — the one error vocabulary of the project.
 //
-// Status is a value: kOk, or a Code plus a stable `cave_snake_code` and a human message.
+// Status is a value: kOk, or a Code plus a stable error code (caveman/base/codes.h, listed in
+// docs/errors.md) and a human message.
 // Result<T> holds either a T or a non-ok Status. Both are cheap to move, immutable once made,
 // and safe to pass between threads. Expected failures (bad input, store miss, budget, upstream
 // errors) are Status values; violated invariants are asserts. Nothing here throws.
@@ -31,49 +32,50 @@ class [[nodiscard]] Status {
   Status() = default;  // ok
 
   static Status Ok() { return Status(); }
-  static Status InvalidArgument(std::string cave_code, std::string message) {
-    return Status(Code::kInvalidArgument, std::move(cave_code), std::move(message));
+  static Status InvalidArgument(std::string_view error_code, std::string message) {
+    return Status(Code::kInvalidArgument, error_code, std::move(message));
   }
-  static Status NotFound(std::string cave_code, std::string message) {
-    return Status(Code::kNotFound, std::move(cave_code), std::move(message));
+  static Status NotFound(std::string_view error_code, std::string message) {
+    return Status(Code::kNotFound, error_code, std::move(message));
   }
-  static Status Corrupt(std::string cave_code, std::string message) {
-    return Status(Code::kCorrupt, std::move(cave_code), std::move(message));
+  static Status Corrupt(std::string_view error_code, std::string message) {
+    return Status(Code::kCorrupt, error_code, std::move(message));
   }
-  static Status Unavailable(std::string cave_code, std::string message) {
-    return Status(Code::kUnavailable, std::move(cave_code), std::move(message));
+  static Status Unavailable(std::string_view error_code, std::string message) {
+    return Status(Code::kUnavailable, error_code, std::move(message));
   }
-  static Status Io(std::string cave_code, std::string message) {
-    return Status(Code::kIo, std::move(cave_code), std::move(message));
+  static Status Io(std::string_view error_code, std::string message) {
+    return Status(Code::kIo, error_code, std::move(message));
   }
-  static Status ResourceExhausted(std::string cave_code, std::string message) {
-    return Status(Code::kResourceExhausted, std::move(cave_code), std::move(message));
+  static Status ResourceExhausted(std::string_view error_code, std::string message) {
+    return Status(Code::kResourceExhausted, error_code, std::move(message));
   }
-  static Status Internal(std::string cave_code, std::string message) {
-    return Status(Code::kInternal, std::move(cave_code), std::move(message));
+  static Status Internal(std::string_view error_code, std::string message) {
+    return Status(Code::kInternal, error_code, std::move(message));
   }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }
-  // Stable machine-readable code such as "cave_unknown_handle"; empty when ok.
-  const std::string& cave_code() const { return cave_code_; }
+  // Stable machine-readable code such as codes::kUnknownHandle (caveman/base/codes.h); empty
+  // when ok.
+  const std::string& error_code() const { return error_code_; }
   const std::string& message() const { return message_; }
 
-  // "cave_code: message", or "ok".
+  // "<error code>: message", or "ok".
   std::string ToString() const {
     if (ok()) return "ok";
-    if (message_.empty()) return cave_code_;
-    return cave_code_ + ": " + message_;
+    if (message_.empty()) return error_code_;
+    return error_code_ + ": " + message_;
   }
 
  private:
-  Status(Code code, std::string cave_code, std::string message)
-      : code_(code), cave_code_(std::move(cave_code)), message_(std::move(message)) {
+  Status(Code code, std::string_view error_code, std::string message)
+      : code_(code), error_code_(error_code), message_(std::move(message)) {
     assert(code_ != Code::kOk);
   }
 
   Code code_ = Code::kOk;
-  std::string cave_code_;
+  std::string error_code_;
   std::string message_;
 };
 

@@ -31,7 +31,7 @@ struct ShrunkTool {
 
 struct CatalogShrink {
   bool shrunk = false;  // false: pass the input through; `note` says why
-  std::string note;     // "cave_invalid_catalog: …" or "cave_internal_error: …" when not shrunk
+  std::string note;     // "<code>: …" (codes::kInvalidCatalog, kInternalError) when not shrunk
   // Where the tools were: "tools-object", "functions-object", "jsonrpc-result", "array",
   // "single-tool", or "none" when the input holds no named tool.
   std::string shape = "none";
@@ -43,7 +43,7 @@ struct CatalogShrink {
 // Shrinks the catalog in `input`: an MCP `tools/list` result or any `{"tools":[…]}`, a legacy
 // `{"functions":[…]}`, a JSON-RPC `{"result":{"tools":[…]}}`, a bare array of tools or one tool
 // object (MCP, Anthropic, OpenAI Chat and flat OpenAI dialects). Invalid JSON or no tool with
-// a non-empty name → shrunk == false with a `cave_invalid_catalog` note.
+// a non-empty name → shrunk == false with a `codes::kInvalidCatalog` note.
 CatalogShrink shrink_catalog(std::string_view input);
 
 }  // namespace caveman::toolschema

@@ -5,8 +5,8 @@
 // 400 conformance fixtures; decode(encode(x)) == x for every JSON value the encoder accepts
 // (numbers compare by value, and see the tabular-row note below).
 // Pure functions of their arguments: no globals, no I/O, safe to call from any thread at once.
-// Failures are Status values (nothing throws): cave_invalid_json names line and column of the
-// JSON input, cave_invalid_toon names the TOON line, cave_invalid_arguments rejects options.
+// Failures are Status values (nothing throws): codes::kInvalidJson names line and column of the
+// JSON input, codes::kInvalidToon names the TOON line, codes::kInvalidArguments rejects options.
 //
 // Documented policies (the spec leaves these to implementations):
 // * Numbers are exact decimals, never rounded through a double: the encoder rewrites the JSON
@@ -61,13 +61,13 @@ struct DecodeOptions {
 };
 
 // JSON text → TOON text (LF line ends, no trailing newline; an empty object yields "").
-// Errors: kInvalidArgument with cave_invalid_json (malformed JSON, trailing data, duplicate
+// Errors: kInvalidArgument with codes::kInvalidJson (malformed JSON, trailing data, duplicate
 // key, invalid UTF-8, lone surrogate, too deep, number out of domain) or
-// cave_invalid_arguments (bad options).
+// codes::kInvalidArguments (bad options).
 Result<std::string> toon_encode(std::string_view json, const EncodeOptions& options = {});
 
 // TOON text → compact JSON text (no whitespace, members in document order, canonical numbers).
-// Errors: kInvalidArgument with cave_invalid_toon ("line N: …") or cave_invalid_arguments.
+// Errors: kInvalidArgument with codes::kInvalidToon ("line N: …") or codes::kInvalidArguments.
 Result<std::string> toon_decode(std::string_view toon, const DecodeOptions& options = {});
 
 }  // namespace caveman::toon

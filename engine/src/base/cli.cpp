@@ -1,6 +1,11 @@
 #include "caveman/base/cli.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+
+#include "caveman/base/codes.h"
+#include "caveman/base/log.h"
 
 namespace caveman::base {
 
@@ -65,8 +70,8 @@ std::optional<int> parse_args(CLI::App& app, const ToolInfo& tool,
                               const std::vector<std::string>& args, std::ostream& out,
                               std::ostream& err, int usage_code) {
   if (is_unknown_command(app, args)) {
-    err << tool.name << ": cave_unknown_command: unknown command \"" << args[0] << "\" (see "
-        << tool.name << " --help)\n";
+    stream_logger(err)->error("{}: {}: unknown command \"{}\" (see {} --help)", tool.name,
+                              codes::kUnknownCommand, args[0], tool.name);
     return usage_code;
   }
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 pops from the back
@@ -109,7 +114,8 @@ const CLI::Validator& decimal() {
 }
 
 int usage_error(std::string_view tool, std::string_view message, std::ostream& err, int code) {
-  err << tool << ": cave_invalid_arguments: " << message << " (see " << tool << " --help)\n";
+  stream_logger(err)->error("{}: {}: {} (see {} --help)", tool, codes::kInvalidArguments, message,
+                            tool);
   return code;
 }
 

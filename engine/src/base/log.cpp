@@ -1,16 +1,29 @@
 #include "caveman/base/log.h"
 
+#include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <exception>
 #include <memory>
+#include <optional>
+#include <ostream>
 #include <string>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/env.h"
 #include "caveman/base/exit_code.h"
 
 namespace caveman::base {
+namespace {
+
+// $CAVEMAN_LOG_LEVEL, info when unset.
+spdlog::level::level_enum level_from(const EnvLookup& env) {
+  std::optional<std::string> level = env(kLogLevelEnv);
+  return level ? spdlog::level::from_str(*level) : spdlog::level::info;
+}
+
+}  // namespace
 
 void init_logging(std::string_view tool) {
   // Not registered by name, so a second call (tests, a tool calling another's run()) is fine.
@@ -19,8 +32,16 @@ void init_logging(std::string_view tool) {
   logger->set_pattern("%Y-%m-%dT%H:%M:%S.%eZ " + std::string(tool) + " %l: %v",
                       spdlog::pattern_time_type::utc);
   spdlog::set_default_logger(std::move(logger));
-  std::optional<std::string> level = process_env()(kLogLevelEnv);
-  spdlog::set_level(level ? spdlog::level::from_str(*level) : spdlog::level::info);
+  spdlog::set_level(level_from(process_env()));
+}
+
+std::shared_ptr<spdlog::logger> stream_logger(std::ostream& err, const EnvLookup& env) {
+  // Thread-safe sink: a command's worker threads may log too.
+  auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(err);
+  auto logger = std::make_shared<spdlog::logger>("command", std::move(sink));
+  logger->set_pattern("%v");
+  logger->set_level(level_from(env));
+  return logger;
 }
 
 int guarded_main(std::string_view tool, const std::function<int()>& body) {
@@ -28,9 +49,9 @@ int guarded_main(std::string_view tool, const std::function<int()>& body) {
   try {
     return body();
   } catch (const std::exception& e) {
-    spdlog::critical("cave_internal_error: {}", e.what());
+    spdlog::critical("{}: {}", codes::kInternalError, e.what());
   } catch (...) {
-    spdlog::critical("cave_internal_error: unknown exception");
+    spdlog::critical("{}: unknown exception", codes::kInternalError);
   }
   return kExitError;
 }

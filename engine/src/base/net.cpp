@@ -1,5 +1,6 @@
 #include "caveman/base/net.h"
 
+#include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 
 namespace caveman::base {
@@ -64,7 +65,7 @@ Result<ListenAddress> parse_loopback_listen(std::string_view listen,
   if (!parse_port(listen.substr(colon + 1), &out.port)) return malformed("bad port");
   if (!is_loopback_host(host)) {
     return Status::InvalidArgument(
-        "cave_listen_not_loopback",
+        codes::kListenNotLoopback,
         "refusing to listen on \"" + std::string(host) +
             "\": there is no inbound authentication, so only loopback addresses "
             "(127.0.0.0/8, ::1, localhost) are allowed");

@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "caveman/base/codes.h"
+
 namespace caveman::base {
 namespace {
 
@@ -30,7 +32,7 @@ std::optional<std::string> caveman_home(const EnvLookup& env) {
 Result<std::string> ensure_caveman_home(const EnvLookup& env, std::string_view io_code,
                                         std::string_view prefix) {
   std::optional<std::string> home = caveman_home(env);
-  if (!home) return Status::Unavailable("cave_no_home", "neither CAVEMAN_HOME nor HOME is set");
+  if (!home) return Status::Unavailable(codes::kNoHome, "neither CAVEMAN_HOME nor HOME is set");
   CAVEMAN_RETURN_IF_ERROR(make_private_dirs(*home, io_code, prefix));
   return *home;
 }

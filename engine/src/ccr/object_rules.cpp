@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/time.h"
 #include "json/json.h"
 #include "text/utf8.h"
@@ -11,7 +12,7 @@ namespace caveman::ccr {
 namespace {
 
 Status invalid(std::string message) {
-  return Status::InvalidArgument("cave_invalid_object", "ccr: typed object: " + std::move(message));
+  return Status::InvalidArgument(codes::kInvalidObject, "ccr: typed object: " + std::move(message));
 }
 
 template <std::size_t N>
@@ -105,12 +106,12 @@ Result<std::vector<std::string>> dependencies_from_json(std::string_view text) {
   std::vector<std::string> out;
   if (v && v->is_null()) return out;  // written as `null` by other tools
   if (!v || !v->is_array()) {
-    return Status::Corrupt("cave_ccr_unavailable",
+    return Status::Corrupt(codes::kCcrUnavailable,
                            "ccr: a typed object's dependencies are not a JSON array");
   }
   for (const json::Value& item : v->items) {
     if (!item.is_string()) {
-      return Status::Corrupt("cave_ccr_unavailable",
+      return Status::Corrupt(codes::kCcrUnavailable,
                              "ccr: a typed object's dependencies are not all strings");
     }
     out.push_back(item.text);

@@ -1,6 +1,6 @@
 // Validation, defaults and id derivation of typed objects (docs/spec/ccr.md#objects), kept apart
 // from SQLite so the rules are pure functions: same object in, same object (or error) out.
-// Failures are kInvalidArgument with cave_invalid_object.
+// Failures are kInvalidArgument with codes::kInvalidObject.
 #ifndef CAVEMAN_CCR_OBJECT_RULES_H_
 #define CAVEMAN_CCR_OBJECT_RULES_H_
 

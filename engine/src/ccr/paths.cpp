@@ -5,6 +5,7 @@
 #include <string>
 
 #include "caveman/base/paths.h"
+#include "caveman/base/codes.h"
 #include "caveman/ccr.h"
 
 namespace caveman::ccr {
@@ -28,7 +29,7 @@ Result<std::string> resolve_store_path(OpenOptions* options) {
   if (const char* max = std::getenv("CAVEMAN_CCR_MAX_BYTES"); max != nullptr && *max != '\0') {
     std::optional<std::int64_t> v = parse_positive(max);
     if (!v) {
-      return Status::InvalidArgument("cave_invalid_config",
+      return Status::InvalidArgument(codes::kInvalidConfig,
                                      "CAVEMAN_CCR_MAX_BYTES must be a positive integer");
     }
     options->max_bytes = *v;
@@ -36,8 +37,9 @@ Result<std::string> resolve_store_path(OpenOptions* options) {
   if (const char* db = std::getenv("CAVEMAN_CCR_DB"); db != nullptr && *db != '\0') {
     return std::string(db);  // an explicit file: no home directory is created
   }
-  CAVEMAN_ASSIGN_OR_RETURN(std::string home, base::ensure_caveman_home(base::process_env(),
-                                                                      "cave_ccr_unavailable", "ccr: "));
+  CAVEMAN_ASSIGN_OR_RETURN(
+      std::string home,
+      base::ensure_caveman_home(base::process_env(), codes::kCcrUnavailable, "ccr: "));
   return home + "/ccr.db";
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <thread>
 
+#include "caveman/base/codes.h"
 #include "ccr/sqlite_util.h"
 
 namespace caveman::ccr {
@@ -127,7 +128,7 @@ Status configure_connection(SQLite::Database& db, std::int64_t max_bytes, std::s
   const std::int64_t max_pages = page_size > 0 ? max_bytes / page_size : 0;
   if (max_pages < kMinPages) {
     return Status::InvalidArgument(
-        "cave_invalid_config", "CAVEMAN_CCR_MAX_BYTES=" + std::to_string(max_bytes) +
+        codes::kInvalidConfig, "CAVEMAN_CCR_MAX_BYTES=" + std::to_string(max_bytes) +
                                    " is below the minimum of " + std::to_string(kMinPages) +
                                    " pages (" + std::to_string(kMinPages * page_size) + " bytes)");
   }

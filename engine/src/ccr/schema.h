@@ -17,7 +17,7 @@ namespace caveman::ccr {
 inline constexpr int kSchemaVersion = 1;  // PRAGMA user_version once the schema is complete
 inline constexpr int kSchemaMaxAttempts = 40;
 
-// Configures a freshly opened connection. kInvalidArgument (cave_invalid_config) when the
+// Configures a freshly opened connection. kInvalidArgument (codes::kInvalidConfig) when the
 // budget is below 16 pages; SQLite failures map through status_from_sqlite with `what` as
 // context. Non-busy SQLite errors outside the retried steps propagate as exceptions.
 Status configure_connection(SQLite::Database& db, std::int64_t max_bytes, std::string_view what);

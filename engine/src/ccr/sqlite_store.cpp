@@ -1,5 +1,6 @@
 #include "ccr/sqlite_store.h"
 
+#include "caveman/base/codes.h"
 #include "caveman/base/private_file.h"
 #include "caveman/base/time.h"
 #include "ccr/object_rules.h"
@@ -8,7 +9,7 @@
 namespace caveman::ccr {
 namespace {
 
-constexpr base::FileErrors kStoreFileErrors{"cave_ccr_unsafe_path", "cave_ccr_unavailable",
+constexpr base::FileErrors kStoreFileErrors{codes::kCcrUnsafePath, codes::kCcrUnavailable,
                                             "ccr: ", "CAVEMAN_CCR_DB"};
 
 // The first column of the first row `sql` selects for `key` (bound as ?1), or nullopt.
@@ -25,11 +26,11 @@ std::optional<std::string> first_bytes(SQLite::Database& db, const char* sql,
 Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path,
                                                        OpenOptions options) {
   if (options.max_bytes <= 0) {
-    return Status::InvalidArgument("cave_invalid_config",
+    return Status::InvalidArgument(codes::kInvalidConfig,
                                    "CAVEMAN_CCR_MAX_BYTES must be a positive integer");
   }
   if (path.empty()) {
-    return Status::InvalidArgument("cave_ccr_unavailable", "ccr: the store path is empty");
+    return Status::InvalidArgument(codes::kCcrUnavailable, "ccr: the store path is empty");
   }
   const bool memory = path == kMemoryPath;
   std::optional<base::PrivateFile> file;

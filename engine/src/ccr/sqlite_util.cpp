@@ -5,14 +5,16 @@
 #include <algorithm>
 #include <climits>
 
+#include "caveman/base/codes.h"
+
 namespace caveman::ccr {
 
 Status budget_exceeded() {
-  return Status::ResourceExhausted("cave_ccr_budget_exceeded", "ccr: storage budget exceeded");
+  return Status::ResourceExhausted(codes::kCcrBudgetExceeded, "ccr: storage budget exceeded");
 }
 
 Status unknown_handle() {
-  return Status::NotFound("cave_unknown_handle", "ccr: recovery handle not found");
+  return Status::NotFound(codes::kUnknownHandle, "ccr: recovery handle not found");
 }
 
 Status status_from_sqlite(int code, std::string_view what, std::string_view detail) {
@@ -22,20 +24,20 @@ Status status_from_sqlite(int code, std::string_view what, std::string_view deta
       return budget_exceeded();
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
-      return Status::Corrupt("cave_ccr_unavailable",
+      return Status::Corrupt(codes::kCcrUnavailable,
                              message + " (the recovery store file is damaged or not a database)");
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
-      return Status::Unavailable("cave_ccr_unavailable",
+      return Status::Unavailable(codes::kCcrUnavailable,
                                  message + " (another process holds the store; try again)");
     case SQLITE_READONLY:
     case SQLITE_CANTOPEN:
     case SQLITE_PERM:
     case SQLITE_AUTH:
-      return Status::Io("cave_ccr_unavailable",
+      return Status::Io(codes::kCcrUnavailable,
                         message + " (check that the store file and its directory are writable)");
     default:
-      return Status::Io("cave_ccr_unavailable", message);
+      return Status::Io(codes::kCcrUnavailable, message);
   }
 }
 
@@ -43,7 +45,7 @@ Status status_from_exception(const std::exception& e, std::string_view what) {
   if (const auto* se = dynamic_cast<const SQLite::Exception*>(&e)) {
     return status_from_sqlite(base::sqlite_primary_code(*se), what, se->what());
   }
-  return Status::Io("cave_ccr_unavailable", "ccr: " + std::string(what) + ": " + e.what());
+  return Status::Io(codes::kCcrUnavailable, "ccr: " + std::string(what) + ": " + e.what());
 }
 
 void bind_blob(SQLite::Statement& stmt, int index, std::string_view bytes) {

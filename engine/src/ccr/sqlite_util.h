@@ -17,13 +17,13 @@
 
 namespace caveman::ccr {
 
-// kResourceExhausted / cave_ccr_budget_exceeded ("ccr: storage budget exceeded").
+// kResourceExhausted / codes::kCcrBudgetExceeded ("ccr: storage budget exceeded").
 Status budget_exceeded();
-// kNotFound / cave_unknown_handle ("ccr: recovery handle not found").
+// kNotFound / codes::kUnknownHandle ("ccr: recovery handle not found").
 Status unknown_handle();
 
 // Maps a SQLite result code: FULL → budget exceeded; CORRUPT/NOTADB → kCorrupt;
-// BUSY/LOCKED → kUnavailable; the rest → kIo. All but the budget carry cave_ccr_unavailable.
+// BUSY/LOCKED → kUnavailable; the rest → kIo. All but the budget carry codes::kCcrUnavailable.
 Status status_from_sqlite(int code, std::string_view what, std::string_view detail);
 // The same for any exception a store operation may throw (non-SQLite ones become kIo).
 Status status_from_exception(const std::exception& e, std::string_view what);

@@ -1,4 +1,5 @@
 // Typed objects of the SQLite store (docs/spec/ccr.md#objects).
+#include "caveman/base/codes.h"
 #include "ccr/object_rules.h"
 #include "ccr/sqlite_store.h"
 #include "caveman/base/time.h"
@@ -25,7 +26,7 @@ constexpr int kDefaultListLimit = 100;
 constexpr int kMaxListLimit = 10000;
 
 Status object_not_found() {
-  return Status::NotFound("cave_unknown_handle", "ccr: typed object not found");
+  return Status::NotFound(codes::kUnknownHandle, "ccr: typed object not found");
 }
 
 Result<TypedObject> row_to_object(SQLite::Statement& q) {
@@ -77,7 +78,7 @@ Result<TypedObject> SqliteStore::put_object(TypedObject object) {
     if (existing) {
       // Currentness, lifecycle and created_at may differ; nothing else may.
       if (!same_immutable_fields(*existing, o)) {
-        return Status::Corrupt("cave_object_id_collision", "ccr: typed object id collision");
+        return Status::Corrupt(codes::kObjectIdCollision, "ccr: typed object id collision");
       }
       return std::move(*existing);
     }
@@ -131,7 +132,7 @@ Status SqliteStore::set_object_field(std::string_view column, std::string_view o
 Status SqliteStore::set_object_currentness(std::string_view object_id, std::string_view value) {
   if (!is_currentness(value)) {
     return Status::InvalidArgument(
-        "cave_invalid_object",
+        codes::kInvalidObject,
         "ccr: typed object: unknown currentness \"" + std::string(value) + "\"");
   }
   return set_object_field("currentness", object_id, value);
@@ -140,7 +141,7 @@ Status SqliteStore::set_object_currentness(std::string_view object_id, std::stri
 Status SqliteStore::set_object_lifecycle(std::string_view object_id, std::string_view value) {
   if (!is_lifecycle(value)) {
     return Status::InvalidArgument(
-        "cave_invalid_object",
+        codes::kInvalidObject,
         "ccr: typed object: unknown lifecycle \"" + std::string(value) + "\"");
   }
   return set_object_field("lifecycle", object_id, value);
@@ -149,7 +150,7 @@ Status SqliteStore::set_object_lifecycle(std::string_view object_id, std::string
 Result<std::vector<TypedObject>> SqliteStore::list_session_objects(std::string_view session_id,
                                                                    int limit) {
   if (text::trim_space(session_id).empty()) {
-    return Status::InvalidArgument("cave_invalid_arguments", "ccr: session_id is required");
+    return Status::InvalidArgument(codes::kInvalidArguments, "ccr: session_id is required");
   }
   if (limit <= 0) limit = kDefaultListLimit;
   if (limit > kMaxListLimit) limit = kMaxListLimit;

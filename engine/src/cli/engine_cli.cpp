@@ -1,5 +1,7 @@
 #include "cli/engine_cli.h"
 
+#include <spdlog/spdlog.h>
+
 #include <istream>
 #include <optional>
 #include <memory>
@@ -9,6 +11,8 @@
 
 #include "caveman/base/ccr_handle.h"
 #include "caveman/base/cli.h"
+#include "caveman/base/codes.h"
+#include "caveman/base/log.h"
 #include "caveman/ccr.h"
 #include "caveman/engine.h"
 #include "caveman/tokens.h"
@@ -56,7 +60,7 @@ struct Flags {
 };
 
 int fail(Io& io, const std::string& context, const Status& s) {
-  io.err << context << ": " << s.ToString() << "\n";
+  base::stream_logger(io.err)->error("{}: {}", context, s.ToString());
   return kExitError;
 }
 
@@ -173,7 +177,8 @@ int cmd_count(const Flags& f, Io& io) {
     rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
     std::optional<json::Value> v = json::parse(line);
     if (!v || !v->is_string()) {
-      io.err << "count: cave_invalid_input: line " << line_no << " is not a JSON string\n";
+      base::stream_logger(io.err)->error("count: {}: line {} is not a JSON string",
+                                         codes::kInvalidInput, line_no);
       return kExitError;
     }
     write_count(counter, v->text, ids, out);

@@ -1,9 +1,12 @@
 #include "cli/objects_command.h"
 
+#include <spdlog/spdlog.h>
+
 #include <ostream>
 
 #include "caveman/base/ccr_handle.h"
 #include "caveman/base/cli.h"
+#include "caveman/base/log.h"
 #include "caveman/ccr.h"
 #include "cli/engine_cli.h"
 #include "json/json.h"
@@ -21,7 +24,7 @@ Result<std::unique_ptr<ccr::Store>> open_store() {
 }
 
 int fail(std::ostream& err, const Status& s) {
-  err << "objects: " << s.ToString() << "\n";
+  base::stream_logger(err)->error("objects: {}", s.ToString());
   return kExitError;
 }
 

@@ -2,7 +2,7 @@
 //   objects list <session> [--limit N] [--full]   newest first; data cut to 512 bytes unless --full
 //   objects get <id>                              one object as JSON (ccr:// prefix accepted)
 //   objects set <id> [--currentness C] [--lifecycle L]   update, then print the object
-// Exit codes: 0 ok, 1 unknown id / invalid value / store error (cave_… on stderr), 2 usage.
+// Exit codes: 0 ok, 1 unknown id / invalid value / store error (its code on stderr), 2 usage.
 #ifndef CAVEMAN_CLI_OBJECTS_COMMAND_H_
 #define CAVEMAN_CLI_OBJECTS_COMMAND_H_
 

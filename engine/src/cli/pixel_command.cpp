@@ -1,5 +1,6 @@
 #include "cli/pixel_command.h"
 
+#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -9,6 +10,8 @@
 #include <sstream>
 
 #include "caveman/base/cli.h"
+#include "caveman/base/codes.h"
+#include "caveman/base/log.h"
 #include "caveman/pixel.h"
 #include "cli/engine_cli.h"
 #include "json/json.h"
@@ -29,14 +32,14 @@ constexpr std::size_t kMaxFileBytes = 64ULL * 1024 * 1024;
 bool read_file(const std::string& path, std::string& out, std::string& problem) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    problem = "cave_file_not_found: cannot read " + path;
+    problem = std::string(codes::kFileNotFound) + ": cannot read " + path;
     return false;
   }
   std::ostringstream ss;
   ss << in.rdbuf();
   out = std::move(ss).str();
   if (out.size() > kMaxFileBytes) {
-    problem = "cave_input_too_large: " + path + " exceeds 67108864 bytes";
+    problem = std::string(codes::kInputTooLarge) + ": " + path + " exceeds 67108864 bytes";
     return false;
   }
   return true;
@@ -67,7 +70,7 @@ Status write_png(const std::string& path, const std::string& bytes) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   f.close();
-  if (!f) return Status::Io("cave_io_error", "cannot write " + path);
+  if (!f) return Status::Io(codes::kIoError, "cannot write " + path);
   ::chmod(path.c_str(), 0644);
   return Status::Ok();
 }
@@ -87,12 +90,12 @@ int cmd_render(const PixelFlags& f, std::ostream& out, std::ostream& err, PixelE
                                                                        : std::nullopt);
   std::string text, problem;
   if (!read_file(file, text, problem)) {
-    err << "pixel render: " << problem << "\n";
+    base::stream_logger(err)->error("pixel render: {}", problem);
     return kExitError;
   }
   Result<pixel::RenderResult> r = pixel::render(text, options);
   if (!r.ok()) {
-    err << "pixel render: " << r.status().ToString() << "\n";
+    base::stream_logger(err)->error("pixel render: {}", r.status().ToString());
     return kExitError;
   }
   std::string density(pixel::density_name(r->density));
@@ -103,7 +106,7 @@ int cmd_render(const PixelFlags& f, std::ostream& out, std::ostream& err, PixelE
     const pixel::Page& p = r->pages[k];
     std::string path = file + ".px" + std::to_string(k + 1) + ".png";
     if (Status s = write_png(path, p.png); !s.ok()) {
-      err << "pixel render: " << s.ToString() << "\n";
+      base::stream_logger(err)->error("pixel render: {}", s.ToString());
       return kExitError;
     }
     std::int64_t est = pixel::image_tokens(p.width, p.height, pixel::Tier::kStandard);
@@ -129,13 +132,15 @@ int cmd_simulate(const PixelFlags& f, std::ostream& out, std::ostream& err, Pixe
       f.density ? pixel::parse_density(*f.density) : std::nullopt;
   std::string body, problem;
   if (!read_file(file, body, problem)) {
-    err << "pixel simulate: " << problem << "\n";
+    base::stream_logger(err)->error("pixel simulate: {}", problem);
     return kExitError;
   }
   std::optional<pixel::WireFormat> sniffed =
       f.format ? wire_format(*f.format) : pixel::sniff_wire_format(body);
   if (!sniffed) {
-    err << "pixel simulate: cave_invalid_input: no `input`, `contents` or `messages` in " << file << "\n";
+    base::stream_logger(err)->error(
+        "pixel simulate: {}: no `input`, `contents` or `messages` in {}", codes::kInvalidInput,
+        file);
     return kExitError;
   }
   const pixel::WireFormat format = *sniffed;

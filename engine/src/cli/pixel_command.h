@@ -1,7 +1,7 @@
 // `caveman-engine pixel render|simulate` (docs/pixel.md#cli). `pixel` alone → its help on
 // stderr, exit 2; `pixel help` → its help, exit 0; an unknown verb or bad flags → exit 1 (the
 // caller maps CLI11's errors inside `pixel`). Files are read from disk (no stdin); failures
-// print one `pixel <verb>: cave_…` line on stderr.
+// print one `pixel <verb>: <code>: …` line on stderr (codes: caveman/base/codes.h).
 #ifndef CAVEMAN_CLI_PIXEL_COMMAND_H_
 #define CAVEMAN_CLI_PIXEL_COMMAND_H_
 

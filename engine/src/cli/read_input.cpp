@@ -4,6 +4,8 @@
 #include <memory>
 #include <vector>
 
+#include "caveman/base/codes.h"
+
 namespace caveman::engine_cli {
 namespace {
 
@@ -28,8 +30,8 @@ Result<std::string> read_all(std::istream& in, std::size_t max_bytes) {
     last += static_cast<std::size_t>(n);
     total += static_cast<std::size_t>(n);
     if (total > max_bytes) {
-      return Status::ResourceExhausted(
-          "cave_input_too_large", "stdin exceeds " + std::to_string(max_bytes) + " bytes");
+      return Status::ResourceExhausted(codes::kInputTooLarge,
+                                       "stdin exceeds " + std::to_string(max_bytes) + " bytes");
     }
   }
   std::string data;

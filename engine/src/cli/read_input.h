@@ -10,7 +10,7 @@
 
 namespace caveman::engine_cli {
 
-// Reads all of `in`; more than `max_bytes` → kResourceExhausted (cave_input_too_large).
+// Reads all of `in`; more than `max_bytes` → kResourceExhausted (codes::kInputTooLarge).
 Result<std::string> read_all(std::istream& in, std::size_t max_bytes);
 
 }  // namespace caveman::engine_cli

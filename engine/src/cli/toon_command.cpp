@@ -1,5 +1,7 @@
 #include "cli/toon_command.h"
 
+#include <spdlog/spdlog.h>
+
 #include <istream>
 #include <map>
 #include <optional>
@@ -7,6 +9,7 @@
 #include <string_view>
 
 #include "caveman/base/cli.h"
+#include "caveman/base/log.h"
 #include "cli/engine_cli.h"
 #include "cli/read_input.h"
 
@@ -42,12 +45,12 @@ int run(std::string_view verb, std::istream& in, std::ostream& out, std::ostream
         const auto& convert) {
   Result<std::string> input = read_all(in, kMaxStdinBytes);
   if (!input.ok()) {
-    err << "read stdin: " << input.status().ToString() << "\n";
+    base::stream_logger(err)->error("read stdin: {}", input.status().ToString());
     return kExitError;
   }
   Result<std::string> result = convert(input.value());
   if (!result.ok()) {
-    err << "toon " << verb << ": " << result.status().ToString() << "\n";
+    base::stream_logger(err)->error("toon {}: {}", verb, result.status().ToString());
     return kExitError;
   }
   out << result.value();

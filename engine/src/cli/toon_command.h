@@ -1,6 +1,6 @@
 // `caveman-engine toon encode|decode [options]` (docs/engine.md): stdin → stdout, no trailing
 // newline; options mirror the TOON spec fixtures. Invalid input → exit 1 with one
-// `toon <verb>: cave_…: line N: …` line on stderr and nothing on stdout; bad flags are CLI11
+// `toon <verb>: <code>: line N: …` line on stderr and nothing on stdout; bad flags are CLI11
 // usage errors (exit 2).
 #ifndef CAVEMAN_CLI_TOON_COMMAND_H_
 #define CAVEMAN_CLI_TOON_COMMAND_H_

@@ -1,5 +1,9 @@
 #include "caveman/common_flags.h"
 
+#include <spdlog/spdlog.h>
+
+#include "caveman/base/codes.h"
+#include "caveman/base/log.h"
 #include "caveman/version.h"
 #include "json/json.h"
 
@@ -40,7 +44,8 @@ std::optional<int> handle_common_flags(const ToolInfo& tool, const std::vector<s
 }
 
 int not_implemented(std::string_view tool, std::string_view verb, std::ostream& err) {
-  err << tool << ": cave_not_implemented: `" << verb << "` has not landed yet\n";
+  base::stream_logger(err)->error("{}: {}: `{}` has not landed yet", tool, codes::kNotImplemented,
+                                  verb);
   return 2;
 }
 

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 #include "core/detect_rules.h"
 #include "compress/factor/expand.h"
@@ -212,8 +213,8 @@ CompressResult Engine::compress(std::string_view input, const Options& options) 
       return store_->put(rec);
     }();  // the record's copy of the input is gone before the output is moved in
     if (!handle.ok()) {
-      r.error = handle.status().code() == Code::kResourceExhausted ? "cave_ccr_budget_exceeded"
-                                                                   : "cave_ccr_unavailable";
+      r.error = handle.status().code() == Code::kResourceExhausted ? codes::kCcrBudgetExceeded
+                                                                   : codes::kCcrUnavailable;
       r.output = std::string(input);
       return r;  // fail open: the caller forwards the original bytes
     }
@@ -255,15 +256,15 @@ SimResult Engine::simulate(std::string_view input, const Options& options) const
 Result<std::string> expand_view(std::string_view view) {
   std::optional<std::string> out = compress::factor::expand_blocks(view);
   if (!out) {
-    return Status::InvalidArgument("cave_invalid_view",
-                                   "a factored block is cut short (fewer rows than its header states)");
+    return Status::InvalidArgument(
+        codes::kInvalidView, "a factored block is cut short (fewer rows than its header states)");
   }
   return std::move(*out);
 }
 
 Result<std::string> Engine::retrieve(std::string_view handle) const {
   if (store_ == nullptr) {
-    return Status::Unavailable("cave_ccr_unavailable", "no recovery store is open");
+    return Status::Unavailable(codes::kCcrUnavailable, "no recovery store is open");
   }
   return store_->get(handle);
 }
@@ -276,7 +277,7 @@ Result<std::string> Engine::retrieve_query(std::string_view handle, std::string_
 
 Result<std::string> Engine::retrieve_metadata(std::string_view handle) const {
   if (store_ == nullptr) {
-    return Status::Unavailable("cave_ccr_unavailable", "no recovery store is open");
+    return Status::Unavailable(codes::kCcrUnavailable, "no recovery store is open");
   }
   return store_->get_metadata(handle);
 }

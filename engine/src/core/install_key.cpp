@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/paths.h"
 
 namespace caveman {
@@ -21,7 +22,7 @@ namespace {
 constexpr std::string_view kHex = "0123456789abcdef";
 
 Status key_io(const std::string& what) {
-  return Status::Io("cave_session_key_unavailable", what + ": " + std::strerror(errno));
+  return Status::Io(codes::kSessionKeyUnavailable, what + ": " + std::strerror(errno));
 }
 
 Result<std::string> create_key(int fd, const std::string& path) {
@@ -29,7 +30,7 @@ Result<std::string> create_key(int fd, const std::string& path) {
   if (RAND_bytes(key, sizeof key) != 1) {
     ::close(fd);
     ::unlink(path.c_str());
-    return Status::Internal("cave_session_key_unavailable", "no random bytes");
+    return Status::Internal(codes::kSessionKeyUnavailable, "no random bytes");
   }
   bool ok = ::write(fd, key, sizeof key) == static_cast<ssize_t>(sizeof key);
   ok = ::fsync(fd) == 0 && ok;
@@ -47,7 +48,7 @@ Result<std::string> read_key(const std::string& path) {
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
-    return Status::Corrupt("cave_session_key_invalid", path + " is not a regular file");
+    return Status::Corrupt(codes::kSessionKeyInvalid, path + " is not a regular file");
   }
   if ((st.st_mode & 077) != 0) ::fchmod(fd, 0600);
   char buf[kInstallKeyBytes + 1];
@@ -55,7 +56,7 @@ Result<std::string> read_key(const std::string& path) {
   ::close(fd);
   // A key still being written by a concurrent creator reads short; callers retry later.
   if (n != static_cast<ssize_t>(kInstallKeyBytes)) {
-    return Status::Corrupt("cave_session_key_invalid", path + " does not hold a 32-byte key");
+    return Status::Corrupt(codes::kSessionKeyInvalid, path + " does not hold a 32-byte key");
   }
   return std::string(buf, kInstallKeyBytes);
 }

@@ -2,6 +2,7 @@
 // own options, graded, probed, and totalled into the report of docs/spec/ranking.md#report.
 #include <memory>
 
+#include "caveman/base/codes.h"
 #include "caveman/ccr.h"
 #include "caveman/engine.h"
 #include "caveman/evals.h"
@@ -127,7 +128,7 @@ Result<Report> run_suite(const Suite& suite, Registry registry) {
   CAVEMAN_ASSIGN_OR_RETURN(Manifest manifest, parse_manifest(suite.manifest));
   for (const FixtureSpec& f : manifest.fixtures) {
     if (!suite.files.count(f.file)) {
-      return Status::InvalidArgument("cave_invalid_manifest",
+      return Status::InvalidArgument(codes::kInvalidManifest,
                                      "fixture " + f.name + " names a missing file: " + f.file);
     }
   }

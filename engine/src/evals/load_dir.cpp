@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "caveman/base/codes.h"
 #include "caveman/evals.h"
 #include "evals/manifest.h"
 
@@ -38,28 +39,28 @@ bool inside(const fs::path& root, const fs::path& p) {
 
 Result<std::string> read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
-  if (!in) return Status::Io("cave_io_error", "cannot read " + p.string());
+  if (!in) return Status::Io(codes::kIoError, "cannot read " + p.string());
   std::ostringstream ss;
   ss << in.rdbuf();
-  if (in.bad()) return Status::Io("cave_io_error", "cannot read " + p.string());
+  if (in.bad()) return Status::Io(codes::kIoError, "cannot read " + p.string());
   return ss.str();
 }
 
 // The canonical path of `rel` under `root`, which must stay inside root and be a regular file.
 Result<fs::path> resolve_inside(const fs::path& root, const std::string& rel) {
   if (!is_clean_relative(rel)) {
-    return Status::InvalidArgument("cave_invalid_fixture_path",
+    return Status::InvalidArgument(codes::kInvalidFixturePath,
                                    "fixture path must be a clean relative path: " + rel);
   }
   std::error_code ec;
   fs::path p = fs::canonical(root / rel, ec);
-  if (ec) return Status::NotFound("cave_fixture_not_found", "no fixture file " + rel);
+  if (ec) return Status::NotFound(codes::kFixtureNotFound, "no fixture file " + rel);
   if (!inside(root, p)) {
-    return Status::InvalidArgument("cave_invalid_fixture_path",
+    return Status::InvalidArgument(codes::kInvalidFixturePath,
                                    "fixture path escapes the fixtures directory: " + rel);
   }
   if (!fs::is_regular_file(p, ec)) {
-    return Status::InvalidArgument("cave_invalid_fixture_path", "not a regular file: " + rel);
+    return Status::InvalidArgument(codes::kInvalidFixturePath, "not a regular file: " + rel);
   }
   return p;
 }
@@ -70,7 +71,7 @@ Result<Suite> load_dir(const std::string& dir) {
   std::error_code ec;
   fs::path root = fs::canonical(dir, ec);
   if (ec || !fs::is_directory(root, ec)) {
-    return Status::NotFound("cave_fixture_not_found", "no fixtures directory " + dir);
+    return Status::NotFound(codes::kFixtureNotFound, "no fixtures directory " + dir);
   }
   CAVEMAN_ASSIGN_OR_RETURN(fs::path manifest_path, resolve_inside(root, kManifestName));
   Suite suite;

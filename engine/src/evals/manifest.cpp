@@ -5,11 +5,13 @@
 #include <cstdlib>
 #include <optional>
 
+#include "caveman/base/codes.h"
+
 namespace caveman::evals {
 namespace {
 
 Status invalid(const std::string& what) {
-  return Status::InvalidArgument("cave_invalid_manifest", what);
+  return Status::InvalidArgument(codes::kInvalidManifest, what);
 }
 
 // A plain (unquoted) scalar that reads as a JSON literal keeps that type, so schemas and

@@ -44,7 +44,7 @@ struct Manifest {
   std::vector<FixtureSpec> fixtures;
 };
 
-// Errors: kInvalidArgument (cave_invalid_manifest) for YAML syntax errors, a missing or empty
+// Errors: kInvalidArgument (codes::kInvalidManifest) for YAML syntax errors, a missing or empty
 // `fixtures` list, a fixture without `name` or `file`, or a field of the wrong shape.
 Result<Manifest> parse_manifest(std::string_view yaml);
 

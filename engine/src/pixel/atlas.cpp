@@ -1,6 +1,7 @@
 #include "pixel/atlas.h"
 
-#include <cstdio>
+#include <spdlog/spdlog.h>
+
 #include <cstdlib>
 #include <cstring>
 
@@ -36,7 +37,7 @@ const View& view() {
     if (std::memcmp(h->magic, atlas::kMagic, sizeof atlas::kMagic) != 0 ||
         h->cell_width != atlas::kCellWidth || h->cell_height != atlas::kCellHeight ||
         h->data_offset + h->data_size != CAVEMAN_PIXEL_ATLAS_SIZE) {
-      std::fprintf(stderr, "caveman: embedded pixel glyph atlas is damaged\n");
+      spdlog::critical("embedded pixel glyph atlas is damaged");
       std::abort();
     }
     return View{h, reinterpret_cast<const std::uint32_t*>(caveman_pixel_atlas + h->index_offset),

@@ -5,6 +5,8 @@
 #include <array>
 #include <cstdlib>
 
+#include "caveman/base/codes.h"
+
 namespace caveman::pixel {
 namespace {
 
@@ -37,7 +39,8 @@ Result<std::string> encode_png(int width, int height, int channels,
   if (width <= 0 || height <= 0 || (channels != 1 && channels != 3) ||
       pixels.size() != static_cast<std::size_t>(width) * static_cast<std::size_t>(height) *
                            static_cast<std::size_t>(channels)) {
-    return Status::InvalidArgument("cave_invalid_arguments", "png: pixel buffer does not match its size");
+    return Status::InvalidArgument(codes::kInvalidArguments,
+                                   "png: pixel buffer does not match its size");
   }
   std::size_t stride = static_cast<std::size_t>(width) * static_cast<std::size_t>(channels);
   std::size_t bpp = static_cast<std::size_t>(channels);
@@ -72,7 +75,7 @@ Result<std::string> encode_png(int width, int height, int channels,
   std::string z(zlen, '\0');
   if (compress2(reinterpret_cast<Bytef*>(z.data()), &zlen, raw.data(), static_cast<uLong>(raw.size()),
                 9) != Z_OK) {
-    return Status::Internal("cave_pixel_render_error", "png: zlib compression failed");
+    return Status::Internal(codes::kPixelRenderError, "png: zlib compression failed");
   }
   z.resize(zlen);
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 
+#include "caveman/base/codes.h"
 #include "caveman/pixel.h"
 #include "pixel/atlas.h"
 #include "pixel/png.h"
@@ -237,8 +238,9 @@ std::string reflow(std::string_view input) {
 
 Result<RenderResult> render(std::string_view input, const RenderOptions& options) {
   if (options.cols < 0 || options.multicol < 1 || options.max_pages < 1) {
-    return Status::InvalidArgument("cave_invalid_arguments",
-                                   "pixel render: cols ≥ 0, multicol ≥ 1 and max_pages ≥ 1 required");
+    return Status::InvalidArgument(
+        codes::kInvalidArguments,
+        "pixel render: cols ≥ 0, multicol ≥ 1 and max_pages ≥ 1 required");
   }
   RenderResult result;
   result.density = options.multicol > 1 ? Density::kConservative : options.density;
@@ -250,7 +252,8 @@ Result<RenderResult> render(std::string_view input, const RenderOptions& options
   if (options.multicol > 1) {
     line_cells = (total_cells - (options.multicol - 1) * kGutterCells) / options.multicol;
     if (line_cells < 2) {
-      return Status::InvalidArgument("cave_invalid_arguments", "pixel render: too many columns for the page");
+      return Status::InvalidArgument(codes::kInvalidArguments,
+                                     "pixel render: too many columns for the page");
     }
   }
   line_cells = std::max(line_cells, 2);  // a wide glyph must fit on a line

@@ -226,7 +226,7 @@ TransformOutput transform_request(std::string_view body, WireFormat format, cons
       TransformInfo failed;
       failed.reason = "finalize_error";
       failed.format = info.format;
-      failed.passthrough_reasons.push_back(put.status().cave_code());
+      failed.passthrough_reasons.push_back(put.status().error_code());
       return pass(body, std::move(failed));
     }
     info.recoverable = true;

@@ -1,6 +1,7 @@
 #include "tokens/vocab.h"
 
-#include <cstdio>
+#include <spdlog/spdlog.h>
+
 #include <cstdlib>
 
 #include "o200k_table_info.h"  // generated: path, size and hash of the blob below
@@ -24,7 +25,7 @@ namespace caveman::tokens {
 namespace {
 
 [[noreturn]] void die(const char* what) {
-  std::fprintf(stderr, "caveman: embedded o200k_base table is damaged (%s)\n", what);
+  spdlog::critical("embedded o200k_base table is damaged ({})", what);
   std::abort();
 }
 

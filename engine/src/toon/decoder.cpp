@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 #include "toon/expand.h"
 #include "toon/key_set.h"
@@ -625,7 +626,7 @@ class Decoder {
 }  // namespace
 
 Status toon_error(std::uint32_t line, std::string_view reason) {
-  return Status::InvalidArgument("cave_invalid_toon",
+  return Status::InvalidArgument(codes::kInvalidToon,
                                  "line " + std::to_string(line) + ": " + std::string(reason));
 }
 

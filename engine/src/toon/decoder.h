@@ -16,11 +16,11 @@ struct DecodeStats {
 };
 
 // Builds `doc` from `text`; views in `doc` may point into `text`, which must outlive it.
-// Errors: cave_invalid_toon with "line N: reason".
+// Errors: codes::kInvalidToon with "line N: reason".
 Status parse_toon(std::string_view text, const DecodeOptions& options, Document& doc,
                   DecodeStats& stats);
 
-// "line N: reason" as a cave_invalid_toon Status.
+// "line N: reason" as a codes::kInvalidToon Status.
 Status toon_error(std::uint32_t line, std::string_view reason);
 
 }  // namespace caveman::toon

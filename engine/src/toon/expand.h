@@ -10,7 +10,7 @@
 
 namespace caveman::toon {
 
-// Replaces `doc` with the processed tree. Errors: cave_invalid_toon naming the line of the
+// Replaces `doc` with the processed tree. Errors: codes::kInvalidToon naming the line of the
 // conflicting value, or an expansion that would nest deeper than kMaxNesting.
 Status postprocess(Document& doc, bool strict, bool expand_paths);
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/json_scan.h"
 #include "caveman/base/text.h"
 #include "text/utf8.h"
@@ -73,9 +74,9 @@ class JsonReader {
       }
     }
     std::size_t column = text::rune_count(s_.substr(line_start, at - line_start)) + 1;
-    return Status::InvalidArgument("cave_invalid_json", "line " + std::to_string(line) +
-                                                              ", column " + std::to_string(column) +
-                                                              ": " + std::string(reason));
+    return Status::InvalidArgument(codes::kInvalidJson, "line " + std::to_string(line) +
+                                                            ", column " + std::to_string(column) +
+                                                            ": " + std::string(reason));
   }
 
   // Unescaped strings are views into the input; decoded ones move to the arena.

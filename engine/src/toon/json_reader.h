@@ -1,6 +1,6 @@
 // Strict JSON → Document for the TOON encoder: exactly one value, valid UTF-8, unique keys,
 // no lone surrogate escapes (TOON cannot carry them), nesting ≤ kMaxNesting, numbers in
-// canonical TOON form. Errors are cave_invalid_json with "line L, column C: reason".
+// canonical TOON form. Errors are codes::kInvalidJson with "line L, column C: reason".
 #ifndef CAVEMAN_TOON_JSON_READER_H_
 #define CAVEMAN_TOON_JSON_READER_H_
 

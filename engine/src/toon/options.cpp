@@ -2,11 +2,13 @@
 
 #include <string>
 
+#include "caveman/base/codes.h"
+
 namespace caveman::toon {
 namespace {
 
 Status bad(std::string message) {
-  return Status::InvalidArgument("cave_invalid_arguments", std::move(message));
+  return Status::InvalidArgument(codes::kInvalidArguments, std::move(message));
 }
 
 }  // namespace

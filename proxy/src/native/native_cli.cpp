@@ -1,6 +1,7 @@
 #include "native/native_cli.h"
 
 #include <limits.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,8 @@
 #include <string_view>
 
 #include "caveman/base/cli.h"
+#include "caveman/base/codes.h"
+#include "caveman/base/log.h"
 #include "caveman/ccr.h"
 #include "native/hook_client.h"
 #include "native/host_formats.h"
@@ -83,16 +86,17 @@ int run_native_why_command(const NativeFlags& f, std::ostream& out, std::ostream
   Result<std::unique_ptr<ccr::Store>> store =
       path.ok() ? ccr::open_store(*path, options) : Result<std::unique_ptr<ccr::Store>>(path.status());
   if (!store.ok()) {
-    err << "caveman-proxy: " << store.status().ToString() << "\n";
+    base::stream_logger(err)->error("caveman-proxy: {}", store.status().ToString());
     return base::kExitError;
   }
   Result<std::optional<ccr::TypedObject>> found = (*store)->find_task_decision(id);
   if (!found.ok()) {
-    err << "caveman-proxy: " << found.status().ToString() << "\n";
+    base::stream_logger(err)->error("caveman-proxy: {}", found.status().ToString());
     return base::kExitError;
   }
   if (!found->has_value()) {
-    err << "caveman-proxy: cave_unknown_decision: no decision " << id << " in the ledger\n";
+    base::stream_logger(err)->error("caveman-proxy: {}: no decision {} in the ledger",
+                                    codes::kUnknownDecision, id);
     return base::kExitError;
   }
   const ccr::TypedObject& o = **found;

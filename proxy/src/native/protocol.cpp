@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/enum_names.h"
 #include "caveman/base/text.h"
 
@@ -34,7 +35,7 @@ constexpr base::EnumName<Action> kActions[] = {{Action::kAllow, "allow"},
                                                {Action::kDefer, "defer"}};
 
 Status bad(std::string message) {
-  return Status::InvalidArgument("cave_native_bad_request", std::move(message));
+  return Status::InvalidArgument(codes::kNativeBadRequest, std::move(message));
 }
 
 // Optional string member; a present non-string value is an error.

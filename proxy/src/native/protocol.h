@@ -3,7 +3,7 @@
 //
 // parse_request() validates a request (protocol_version 1, a caveman_session_id, a known
 // policy mode; an unknown event type is kept as kUnknown so the runtime can observe it) and
-// returns kInvalidArgument (cave_native_bad_request) for anything else — the server then
+// returns kInvalidArgument (codes::kNativeBadRequest) for anything else — the server then
 // closes without answering. Raw prompt text never crosses this protocol: a prompt is a byte
 // count, a SHA-256 and a classified task profile. Tool outputs travel as
 // {"bytes":"<utf-8>"} or {"base64":"…"}. Pure functions; no I/O.

@@ -2,12 +2,14 @@
 
 #include <cstdlib>
 
+#include "caveman/base/codes.h"
+
 namespace caveman::proxy::native {
 
 Result<std::unique_ptr<NativeService>> NativeService::start(const std::string& home,
                                                             std::shared_ptr<ccr::Store> store,
                                                             ServiceOptions options) {
-  if (!store) return Status::Unavailable("cave_ccr_unavailable", "the native runtime needs ccr.db");
+  if (!store) return Status::Unavailable(codes::kCcrUnavailable, "the native runtime needs ccr.db");
   auto service = std::unique_ptr<NativeService>(new NativeService());
   CAVEMAN_ASSIGN_OR_RETURN(service->key_, load_or_create_key(home));
   RuntimeOptions ro;

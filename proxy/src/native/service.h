@@ -30,7 +30,7 @@ struct ServiceOptions {
 
 class NativeService {
  public:
-  // Errors: the key's (cave_session_key_*), the socket's (cave_native_*).
+  // Errors: the key's (codes::kSessionKey…), the socket's (codes::kNative…).
   static Result<std::unique_ptr<NativeService>> start(const std::string& home,
                                                       std::shared_ptr<ccr::Store> store,
                                                       ServiceOptions options = {});

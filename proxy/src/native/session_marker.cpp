@@ -3,6 +3,8 @@
 #include <optional>
 #include <set>
 
+#include "caveman/base/codes.h"
+
 namespace caveman::proxy::native {
 namespace {
 
@@ -46,7 +48,7 @@ std::size_t match_marker(std::string_view body, std::size_t pos, std::string_vie
 Result<std::string> make_marker(std::string_view key, std::string_view session_id) {
   std::string sid = base64url_encode(session_id);
   if (sid.empty() || sid.size() > kMaxSidChars) {
-    return Status::InvalidArgument("cave_native_bad_request", "session id too long for a marker");
+    return Status::InvalidArgument(codes::kNativeBadRequest, "session id too long for a marker");
   }
   return "[[caveman-session-v1 sid=\"" + sid + "\" sig=\"" + hmac_sha256_hex(key, sid) + "\"]]";
 }

@@ -25,7 +25,7 @@ inline constexpr std::size_t kMaxSidChars = 384;
 using caveman::base64url_encode;
 using caveman::hmac_sha256_hex;
 using caveman::load_or_create_key;
-// The marker for `session_id`. kInvalidArgument (cave_native_bad_request) when the encoded
+// The marker for `session_id`. kInvalidArgument (codes::kNativeBadRequest) when the encoded
 // id would exceed kMaxSidChars.
 Result<std::string> make_marker(std::string_view key, std::string_view session_id);
 

@@ -10,13 +10,15 @@
 #include <cerrno>
 #include <cstring>
 
+#include "caveman/base/codes.h"
+
 namespace caveman::proxy::native {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
 Status sock_error(const std::string& what) {
-  return Status::Io("cave_native_socket_failed", what + ": " + std::strerror(errno));
+  return Status::Io(codes::kNativeSocketFailed, what + ": " + std::strerror(errno));
 }
 
 int remaining_ms(Clock::time_point deadline) {
@@ -94,14 +96,15 @@ Status check_private_dir(const std::string& dir) {
   struct stat st {};
   if (::lstat(dir.c_str(), &st) != 0) return sock_error("stat " + dir);
   if (S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode)) {
-    return Status::InvalidArgument("cave_native_unsafe_dir", dir + " is not a plain directory");
+    return Status::InvalidArgument(codes::kNativeUnsafeDir, dir + " is not a plain directory");
   }
   if (st.st_uid != ::geteuid()) {
-    return Status::InvalidArgument("cave_native_unsafe_dir", dir + " is owned by another user");
+    return Status::InvalidArgument(codes::kNativeUnsafeDir, dir + " is owned by another user");
   }
   if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
-    return Status::InvalidArgument("cave_native_unsafe_dir",
-                                   dir + " is group- or world-writable; refusing to place the socket there");
+    return Status::InvalidArgument(
+        codes::kNativeUnsafeDir,
+        dir + " is group- or world-writable; refusing to place the socket there");
   }
   return Status::Ok();
 }
@@ -111,8 +114,9 @@ Result<std::unique_ptr<NativeSocketServer>> NativeSocketServer::start(const std:
                                                                       SocketServerOptions options) {
   sockaddr_un addr{};
   if (!fill_addr(socket_path, &addr)) {
-    return Status::InvalidArgument("cave_native_socket_path_too_long",
-                                   "socket path longer than " + std::to_string(sizeof addr.sun_path - 1) +
+    return Status::InvalidArgument(codes::kNativeSocketPathTooLong,
+                                   "socket path longer than " +
+                                       std::to_string(sizeof addr.sun_path - 1) +
                                        " bytes: " + socket_path);
   }
   std::string dir = socket_path.substr(0, socket_path.rfind('/'));
@@ -123,13 +127,14 @@ Result<std::unique_ptr<NativeSocketServer>> NativeSocketServer::start(const std:
   struct stat st {};
   if (::lstat(socket_path.c_str(), &st) == 0) {
     if (!S_ISSOCK(st.st_mode)) {
-      return Status::InvalidArgument("cave_native_unsafe_dir", socket_path + " exists and is not a socket");
+      return Status::InvalidArgument(codes::kNativeUnsafeDir,
+                                     socket_path + " exists and is not a socket");
     }
     int fd = dial(socket_path, Clock::now() + std::chrono::milliseconds(kStaleDialMs));
     if (fd >= 0 || errno == ETIMEDOUT || errno == EAGAIN) {
       // Somebody answers (or is too busy to accept): never take a live runtime's socket.
       if (fd >= 0) ::close(fd);
-      return Status::Unavailable("cave_native_already_active",
+      return Status::Unavailable(codes::kNativeAlreadyActive,
                                  "another native runtime is active on " + socket_path);
     }
     if (::unlink(socket_path.c_str()) != 0 && errno != ENOENT) return sock_error("unlink stale socket");
@@ -139,9 +144,10 @@ Result<std::unique_ptr<NativeSocketServer>> NativeSocketServer::start(const std:
   if (lfd < 0) return sock_error("socket");
   // run/ is 0700, so nobody else can reach the socket between bind() and fchmod-by-path.
   if (::bind(lfd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    Status s = errno == EADDRINUSE ? Status::Unavailable("cave_native_already_active",
-                                                         "another native runtime took " + socket_path)
-                                   : sock_error("bind " + socket_path);
+    Status s = errno == EADDRINUSE
+                   ? Status::Unavailable(codes::kNativeAlreadyActive,
+                                         "another native runtime took " + socket_path)
+                   : sock_error("bind " + socket_path);
     ::close(lfd);
     return s;
   }
@@ -302,7 +308,8 @@ Result<std::string> native_exchange(const std::string& socket_path, std::string_
                                     int deadline_ms) {
   auto deadline = Clock::now() + std::chrono::milliseconds(deadline_ms);
   int fd = dial(socket_path, deadline);
-  if (fd < 0) return Status::Unavailable("cave_native_unavailable", "no native runtime at " + socket_path);
+  if (fd < 0)
+    return Status::Unavailable(codes::kNativeUnavailable, "no native runtime at " + socket_path);
   std::string line(request);
   line.push_back('\n');
   std::string answer;
@@ -323,7 +330,7 @@ Result<std::string> native_exchange(const std::string& socket_path, std::string_
   }
   ::close(fd);
   if (!ok || answer.empty() || answer.back() != '\n') {
-    return Status::Unavailable("cave_native_unavailable", "the native runtime did not answer");
+    return Status::Unavailable(codes::kNativeUnavailable, "the native runtime did not answer");
   }
   answer.pop_back();
   return answer;

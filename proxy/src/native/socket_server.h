@@ -2,7 +2,7 @@
 //
 // start() prepares run/ (created 0700; refused when group/world-writable, not ours or a
 // symlink), removes a stale socket only when a short dial fails, refuses an answering one
-// (cave_native_already_active), then binds (socket 0600) and serves on its own threads: one
+// (codes::kNativeAlreadyActive), then binds (socket 0600) and serves on its own threads: one
 // accept loop and a small worker pool with a bounded queue, so nothing here can slow the
 // proxy's HTTP serving. Per connection: one request (ended by '\n' or the client's
 // half-close, ≤ 2 MiB), read within 250 ms of accept; the handler's answer is written
@@ -48,13 +48,13 @@ struct SocketServerOptions {
 std::string native_socket_path(const std::string& home);
 
 // Refuses a directory that is a symlink, not a directory, not owned by this user, or
-// group/world-writable (kInvalidArgument, cave_native_unsafe_dir).
+// group/world-writable (kInvalidArgument, codes::kNativeUnsafeDir).
 Status check_private_dir(const std::string& dir);
 
 class NativeSocketServer {
  public:
-  // Errors: cave_native_unsafe_dir, cave_native_already_active (kUnavailable),
-  // cave_native_socket_path_too_long, cave_native_socket_failed (kIo).
+  // Errors: codes::kNativeUnsafeDir, codes::kNativeAlreadyActive (kUnavailable),
+  // codes::kNativeSocketPathTooLong, codes::kNativeSocketFailed (kIo).
   static Result<std::unique_ptr<NativeSocketServer>> start(const std::string& socket_path,
                                                            RequestHandler handler,
                                                            SocketServerOptions options = {});
@@ -96,7 +96,7 @@ class NativeSocketServer {
 };
 
 // Client side: connect, send `request` + '\n', half-close, read the answer until EOF, all
-// within `deadline_ms`. kUnavailable (cave_native_unavailable) when nobody answers in time
+// within `deadline_ms`. kUnavailable (codes::kNativeUnavailable) when nobody answers in time
 // or the server closed without a response.
 Result<std::string> native_exchange(const std::string& socket_path, std::string_view request,
                                     int deadline_ms);

@@ -65,7 +65,7 @@ TEST(CdpClientTest, ErrorsTimeoutsAndBrokenConnections) {
   CdpClient c(std::make_unique<FakeTransport>(s));
   Result<CdpMessage> err = c.call("DOM.resolveNode", Json{{"backendNodeId", 5}}, "S", soon());
   ASSERT_FALSE(err.ok());
-  EXPECT_EQ(err.status().cave_code(), "cave_browser_cdp_error");
+  EXPECT_EQ(err.status().error_code(), "cave_browser_cdp_error");
   EXPECT_NE(err.status().message().find("No node with given id found"), std::string::npos);
 
   Result<CdpMessage> slow = c.call("Accessibility.getFullAXTree", Json::object(), "S", soon());
@@ -76,7 +76,7 @@ TEST(CdpClientTest, ErrorsTimeoutsAndBrokenConnections) {
   s->gone = true;
   Result<CdpMessage> dead = c.call("Runtime.evaluate", Json::object(), "S", soon());
   ASSERT_FALSE(dead.ok());
-  EXPECT_EQ(dead.status().cave_code(), "cave_browser_unavailable");
+  EXPECT_EQ(dead.status().error_code(), "cave_browser_unavailable");
   EXPECT_TRUE(c.broken());
   EXPECT_FALSE(c.call("Page.enable", Json::object(), "S", soon()).ok());
 }
@@ -115,7 +115,7 @@ TEST(PipeTransportTest, NulFramedMessagesBothWays) {
   ::close(from_browser[1]);
   Result<std::string> eof = t.receive(soon());
   ASSERT_FALSE(eof.ok());
-  EXPECT_EQ(eof.status().cave_code(), "cave_browser_unavailable");
+  EXPECT_EQ(eof.status().error_code(), "cave_browser_unavailable");
   ::close(to_browser[0]);
 }
 

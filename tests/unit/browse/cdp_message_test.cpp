@@ -26,7 +26,7 @@ TEST(NulFramerTest, AnUnterminatedMessageOverTheCapIsAnError) {
   EXPECT_TRUE(f.feed(std::string(16, 'x')).ok());
   Status s = f.feed("y");
   EXPECT_FALSE(s.ok());
-  EXPECT_EQ(s.cave_code(), "cave_browser_unavailable");
+  EXPECT_EQ(s.error_code(), "cave_browser_unavailable");
   NulFramer g(16);
   EXPECT_TRUE(g.feed(std::string(20, 'x') + std::string(1, '\0')).ok());  // terminated: fine
   EXPECT_EQ(g.next()->size(), 20u);
@@ -75,7 +75,7 @@ TEST(CdpMessageTest, MalformedMessagesAreProtocolErrors) {
                           "{\"id\":1 \"x\":2}", "{\"a\":\"unterminated}"}) {
     Result<CdpMessage> m = parse_cdp_message(bad);
     ASSERT_FALSE(m.ok()) << bad;
-    EXPECT_EQ(m.status().cave_code(), "cave_browser_protocol") << bad;
+    EXPECT_EQ(m.status().error_code(), "cave_browser_protocol") << bad;
   }
   EXPECT_TRUE(parse_cdp_message("{}").ok());
 }

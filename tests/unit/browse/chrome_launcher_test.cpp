@@ -133,7 +133,7 @@ TEST_F(LauncherTest, CrashIsSeenAsAClosedPipeAndCleanedUp) {
   ASSERT_TRUE(t->send(R"({"id":1,"method":"crash","params":{}})", deadline).ok());
   Result<std::string> r = t->receive(deadline);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().cave_code(), "cave_browser_unavailable");
+  EXPECT_EQ(r.status().error_code(), "cave_browser_unavailable");
   EXPECT_EQ((*c)->exit_description(), "browser exit status 3");
   EXPECT_TRUE(all_gone(pids, (*c)->profile_dir()));
 }
@@ -177,7 +177,7 @@ TEST_F(LauncherTest, KeptProfileStaysAndTheBrowsersTempDirGoes) {
 TEST(FindChromeTest, MissingBinaryExplainsHowToInstall) {
   Result<std::string> r = find_chrome("/nonexistent/chromium");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().cave_code(), "cave_browser_unavailable");
+  EXPECT_EQ(r.status().error_code(), "cave_browser_unavailable");
   EXPECT_NE(r.status().message().find("apt-get install chromium"), std::string::npos);
   std::string plain = ::testing::TempDir() + "/caveman_browse_not_executable";
   caveman::testing::write_file(plain, "#!/bin/sh\n");

@@ -37,7 +37,7 @@ TEST(SessionStateTest, RoundTripsAtomicallyWithPrivateMode) {
   EXPECT_TRUE(back->owned);
 
   caveman::testing::write_file(path, "{not json");
-  EXPECT_EQ(load_state(path).status().cave_code(), "cave_browse_state_corrupt");
+  EXPECT_EQ(load_state(path).status().error_code(), "cave_browse_state_corrupt");
   remove_state(path);
   EXPECT_TRUE(load_state(path)->empty());
 }

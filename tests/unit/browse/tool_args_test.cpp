@@ -7,7 +7,7 @@ namespace {
 
 template <typename R>
 std::string code_of(const R& r) {
-  return r.ok() ? "ok" : r.status().cave_code();
+  return r.ok() ? "ok" : r.status().error_code();
 }
 
 TEST(ToolArgsTest, Snapshot) {

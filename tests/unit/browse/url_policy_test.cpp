@@ -7,7 +7,7 @@
 namespace caveman::browse {
 namespace {
 
-std::string code(std::string_view url) { return check_url(url).cave_code(); }
+std::string code(std::string_view url) { return check_url(url).error_code(); }
 
 TEST(UrlPolicyTest, AllowsWebPagesBlankAndHtmlDataUrls) {
   for (const char* ok : {"http://example.com", "https://example.com/a?b=c#d", "HTTP://127.0.0.1:8080/",

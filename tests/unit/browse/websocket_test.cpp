@@ -75,7 +75,7 @@ TEST(WebSocketTest, DecoderWaitsForWholeFramesAndRejectsBadOnes) {
     bad_decoder.feed(bad);
     auto r = bad_decoder.next();
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.status().cave_code(), "cave_browser_protocol");
+    EXPECT_EQ(r.status().error_code(), "cave_browser_protocol");
   }
   WsFrameDecoder small(10);
   small.feed(server_frame(0x81, std::string(11, 'x')));
@@ -169,7 +169,7 @@ TEST(WebSocketTest, TransportTalksToALoopbackServer) {
   EXPECT_EQ(*second, "{\"method\":\"x\"}");
   Result<std::string> closed = (*t)->receive(deadline);
   EXPECT_FALSE(closed.ok());
-  EXPECT_EQ(closed.status().cave_code(), "cave_browser_unavailable");
+  EXPECT_EQ(closed.status().error_code(), "cave_browser_unavailable");
   server.join();
   ::close(listener);
   EXPECT_EQ(pong_payload, "are you there");
@@ -188,7 +188,7 @@ TEST(WebSocketTest, ConnectingToAClosedPortFails) {
   auto t = WebSocketTransport::connect("ws://127.0.0.1:" + std::to_string(port) + "/x",
                                        Clock::now() + std::chrono::seconds(5));
   ASSERT_FALSE(t.ok());
-  EXPECT_EQ(t.status().cave_code(), "cave_browser_unavailable");
+  EXPECT_EQ(t.status().error_code(), "cave_browser_unavailable");
 }
 
 }  // namespace

@@ -105,7 +105,7 @@ TEST_F(AgentEnable, AHandWrittenBaseUrlRefusesAndChangesNothing) {
   caveman::testing::write_file(home() + "/.claude/settings.json", mine);
   auto applied = apply_edits(state(), "claude", plan("claude"));
   ASSERT_FALSE(applied.ok());
-  EXPECT_EQ(applied.status().cave_code(), "cave_config_entry_exists");
+  EXPECT_EQ(applied.status().error_code(), "cave_config_entry_exists");
   EXPECT_EQ(*read_file_bytes(home() + "/.claude/settings.json"), mine);
 }
 

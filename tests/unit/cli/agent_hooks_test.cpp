@@ -135,13 +135,13 @@ TEST(AgentHooks, SessionFailuresFailOpen) {
   for (const char* agent : {"codex", "gemini"}) {
     WrapLaunch l = launch_for(agent, home, bin.file("caveman-proxy"));
     Status s = std::string(agent) == "codex" ? install_codex_session_hooks(&l) : install_gemini_session_hooks(&l);
-    EXPECT_EQ(s.cave_code(), "cave_native_hooks_invalid") << agent;
+    EXPECT_EQ(s.error_code(), "cave_native_hooks_invalid") << agent;
     EXPECT_FALSE(l.hooks_installed);
     EXPECT_TRUE(l.pre_args.empty());
     EXPECT_FALSE(l.env.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"));
   }
   WrapLaunch none = launch_for("codex", home, "");
-  EXPECT_EQ(install_codex_session_hooks(&none).cave_code(), "cave_native_hooks_no_proxy");
+  EXPECT_EQ(install_codex_session_hooks(&none).error_code(), "cave_native_hooks_no_proxy");
   // An unparsable system defaults file: no hooks rather than a broken Gemini.
   TempDir gbin;
   WrapLaunch g = launch_for("gemini", home, printing_proxy(gbin, "gemini"));
@@ -206,7 +206,7 @@ TEST(AgentHooks, PersistentCodexInstallRoundTrip) {
 
   // A config.toml with inline hooks cannot take the trust tables: refused, nothing written.
   write_file(codex_home + "/config.toml", "hooks = { }\n");
-  EXPECT_EQ(install_codex_hooks(t).status().cave_code(), "cave_config_unsupported");
+  EXPECT_EQ(install_codex_hooks(t).status().error_code(), "cave_config_unsupported");
   EXPECT_FALSE(std::filesystem::exists(codex_home + "/hooks.json"));
 }
 

@@ -40,7 +40,7 @@ TEST(ConfigEdit, TomlSeesEveryHandWrittenForm) {
                            "[mcp_servers]\ncaveman = { command = \"mine\" }\n"}) {
     auto added = add_entry(text, toml_entry());
     ASSERT_FALSE(added.ok()) << text;
-    EXPECT_EQ(added.status().cave_code(), "cave_config_entry_exists") << text;
+    EXPECT_EQ(added.status().error_code(), "cave_config_entry_exists") << text;
   }
   EXPECT_TRUE(add_entry("[mcp_servers.cavemanx]\ncommand = \"y\"\n", toml_entry()).ok());
   EXPECT_TRUE(add_entry("[mcp_servers]\n[other]\ncaveman = 1\n", toml_entry()).ok());
@@ -53,7 +53,7 @@ TEST(ConfigEdit, TomlRemovalLeavesAnEditedBlockAlone) {
   edited.replace(edited.find("args = []"), 9, "args = [\"--x\"]");
   auto removed = remove_entry(edited, toml_entry());
   ASSERT_FALSE(removed.ok());
-  EXPECT_EQ(removed.status().cave_code(), "cave_config_entry_changed");
+  EXPECT_EQ(removed.status().error_code(), "cave_config_entry_changed");
 }
 
 TEST(ConfigEdit, JsonKeepsOtherKeysAndRefusesAHandWrittenServer) {
@@ -65,7 +65,7 @@ TEST(ConfigEdit, JsonKeepsOtherKeysAndRefusesAHandWrittenServer) {
   EXPECT_NE(added->find("\"command\": \"/opt/caveman-mcp\""), std::string::npos);
   auto again = add_entry(*added, gem);
   ASSERT_FALSE(again.ok());
-  EXPECT_EQ(again.status().cave_code(), "cave_config_entry_exists");
+  EXPECT_EQ(again.status().error_code(), "cave_config_entry_exists");
   auto removed = remove_entry(*added, gem);
   ASSERT_TRUE(removed.ok());
   EXPECT_EQ(removed->find("mcpServers"), std::string::npos);
@@ -75,7 +75,7 @@ TEST(ConfigEdit, JsonKeepsOtherKeysAndRefusesAHandWrittenServer) {
   EXPECT_EQ(oc.value, R"({"type":"local","command":["/opt/caveman-mcp"],"enabled":true})");
   // JSONC comments are accepted; a non-object is refused.
   EXPECT_TRUE(add_entry("// mine\n{\"theme\":\"x\"}\n", oc).ok());
-  EXPECT_EQ(add_entry("[1]", oc).status().cave_code(), "cave_config_unparsable");
+  EXPECT_EQ(add_entry("[1]", oc).status().error_code(), "cave_config_unparsable");
 }
 
 class AgentMcpInstall : public ::testing::Test {
@@ -137,7 +137,7 @@ TEST_F(AgentMcpInstall, HandWrittenEntryIsNeverOverwrittenNorRemoved) {
   caveman::testing::write_file(cfg, mine);
   auto r = install_config_mcp(state(), env(), "codex", "caveman", "/opt/m");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().cave_code(), "cave_config_entry_exists");
+  EXPECT_EQ(r.status().error_code(), "cave_config_entry_exists");
   EXPECT_EQ(*read_file_bytes(cfg), mine);
   ASSERT_TRUE(uninstall_config_mcp(state(), "codex", "caveman").ok());  // no marker: no-op
   EXPECT_EQ(*read_file_bytes(cfg), mine);

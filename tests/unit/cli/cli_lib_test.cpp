@@ -42,7 +42,9 @@ TEST(CliLib, VersionJsonNamesTheTool) {
 TEST(CliLib, UnknownVerbSuggestsAndExits2) {
   Outcome o = run_cli({"stauts"}, Environment());
   EXPECT_EQ(o.code, 2);
-  EXPECT_NE(o.err.find("did you mean \"status\""), std::string::npos) << o.err;
+  EXPECT_EQ(o.err,
+            "caveman: cave_unknown_command: unknown command \"stauts\" — did you mean \"status\"? "
+            "(see caveman --help)\n");
   Outcome far = run_cli({"xyzzyplugh"}, Environment());
   EXPECT_EQ(far.code, 2);
   EXPECT_EQ(far.err.find("did you mean"), std::string::npos);
@@ -86,7 +88,9 @@ TEST(CliLib, WrapOfAMissingAgentHintsInstallAndExits127) {
   Environment env({{"CAVEMAN_HOME", home.path()}, {"PATH", home.path()}});
   Outcome o = run_cli({"wrap", "claude", "-p", "hi"}, env);
   EXPECT_EQ(o.code, 127);
-  EXPECT_NE(o.err.find("npm install -g @anthropic-ai/claude-code"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err,
+            "caveman wrap: claude is not installed (not on PATH); install it with: npm install -g "
+            "@anthropic-ai/claude-code\n");
   EXPECT_EQ(run_cli({"claude"}, env).code, 127);  // the agent shortcut goes through wrap
 }
 
@@ -116,7 +120,9 @@ TEST(CliLib, DelegatedVerbWithoutItsBinaryFailsClearly) {
                    {"CAVEMEM_BIN", "/nonexistent/cavemem"}});
   Outcome o = run_cli({"mem", "recall", "x"}, env);
   EXPECT_EQ(o.code, 1);
-  EXPECT_NE(o.err.find("cave_binary_missing"), std::string::npos);
+  EXPECT_EQ(o.err,
+            "caveman: cave_binary_missing: cavemem not found (set CAVEMEM_BIN, put it on PATH, or "
+            "run `caveman install`); this verb is unavailable until then\n");
 }
 
 TEST(CliLib, DelegationPassesArgumentsAndExitCode) {
@@ -138,6 +144,26 @@ TEST(CliLib, McpPrintShowsSnippetsForOtherHosts) {
   EXPECT_NE(o.out.find("\"mcpServers\""), std::string::npos);
   EXPECT_NE(o.out.find("[mcp_servers.caveman]"), std::string::npos);
   EXPECT_NE(o.out.find(home.file("caveman-mcp")), std::string::npos);
+}
+
+// Diagnostics go through spdlog (base::stream_logger): the same line as ever on stderr, and
+// CAVEMAN_LOG_LEVEL=error drops the warning while errors still show.
+TEST(CliLib, LogLevelErrorSilencesWarningsNotErrors) {
+  TempDir home;
+  Environment env({{"CAVEMAN_HOME", home.path()},
+                   {"PATH", home.path()},
+                   {"CAVEMAN_MCP_BIN", "/nonexistent/caveman-mcp"}});
+  Outcome warned = run_cli({"tools", "mcp", "install", "--print"}, env);
+  EXPECT_EQ(warned.code, 0);
+  EXPECT_EQ(warned.err, "caveman: warning: caveman-mcp not found; snippet uses the bare name\n");
+  env.set("CAVEMAN_LOG_LEVEL", "error");
+  Outcome quiet = run_cli({"tools", "mcp", "install", "--print"}, env);
+  EXPECT_EQ(quiet.code, 0);
+  EXPECT_EQ(quiet.err, "");
+  EXPECT_EQ(quiet.out, warned.out);
+  Outcome failed = run_cli({"wrap", "claude"}, env);
+  EXPECT_EQ(failed.code, 127);
+  EXPECT_NE(failed.err.find("claude is not installed"), std::string::npos) << failed.err;
 }
 
 TEST(CliLib, McpInstallScopeIsClaudeOnlyAndUnknownAgentsAreRefused) {

@@ -21,7 +21,7 @@ TEST(ConfigEditNested, JsonPathCreatesAndPrunesOnlyWhatItAdded) {
   EXPECT_EQ(*removed, text);  // openai/options pruned, provider.x kept
   auto again = add_entry(*added, e);
   ASSERT_FALSE(again.ok());
-  EXPECT_EQ(again.status().cave_code(), "cave_config_entry_exists");
+  EXPECT_EQ(again.status().error_code(), "cave_config_entry_exists");
 }
 
 TEST(ConfigEditNested, ArrayItemAppendsAndRemovesOnlyItsItem) {
@@ -40,7 +40,7 @@ TEST(ConfigEditNested, ArrayItemAppendsAndRemovesOnlyItsItem) {
   EXPECT_EQ(*empty, "{}\n");  // hooks and SessionStart pruned
   auto edited = remove_entry(R"({"hooks":{"SessionStart":[{"hooks":[{"command":"d"}]}]}})", e);
   ASSERT_FALSE(edited.ok());
-  EXPECT_EQ(edited.status().cave_code(), "cave_config_entry_changed");
+  EXPECT_EQ(edited.status().error_code(), "cave_config_entry_changed");
 }
 
 TEST(ConfigEditNested, TomlTopLevelKeyGoesFirstAndSeesAHandWrittenOne) {
@@ -52,7 +52,7 @@ TEST(ConfigEditNested, TomlTopLevelKeyGoesFirstAndSeesAHandWrittenOne) {
   EXPECT_EQ(*remove_entry(*added, e), text);
   auto mine = add_entry("model_provider = \"openai\"\n", e);
   ASSERT_FALSE(mine.ok());
-  EXPECT_EQ(mine.status().cave_code(), "cave_config_entry_exists");
+  EXPECT_EQ(mine.status().error_code(), "cave_config_entry_exists");
 }
 
 TEST(ConfigEditNested, EnvLineAndWholeFile) {

@@ -38,7 +38,7 @@ TEST(Install, CopiesWithMode0755AndLeavesNoPartFile) {
 
 TEST(Install, MissingSourceOrTargetFailsCleanly) {
   TempDir src, dst;
-  EXPECT_EQ(install_file(src.file("none"), dst.path(), "x").cave_code(), "cave_install_failed");
+  EXPECT_EQ(install_file(src.file("none"), dst.path(), "x").error_code(), "cave_install_failed");
   caveman::testing::write_file(src.file("tool"), "x");
   EXPECT_FALSE(install_file(src.file("tool"), dst.file("no/such/dir"), "x").ok());
   EXPECT_EQ(count_entries(dst.path()), 0);
@@ -75,7 +75,7 @@ TEST(McpMarker, UnwritableHomeIsAClearError) {
   m.agent = "claude";
   m.scope = "user";
   Status s = write_marker(home.file("file"), m);  // a file where the home dir should be
-  EXPECT_EQ(s.cave_code(), "cave_home_not_writable");
+  EXPECT_EQ(s.error_code(), "cave_home_not_writable");
 }
 
 }  // namespace

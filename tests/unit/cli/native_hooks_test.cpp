@@ -126,10 +126,10 @@ void expect_untouched(const Fixture& f) {
 TEST(NativeHooks, MissingProxyFailsOpen) {
   Fixture f;
   Status s = install_claude_hooks(&f.launch);
-  EXPECT_EQ(s.cave_code(), "cave_native_hooks_no_proxy");
+  EXPECT_EQ(s.error_code(), "cave_native_hooks_no_proxy");
   expect_untouched(f);
   f.launch.proxy_path = f.bin.file("no-such-caveman-proxy");
-  EXPECT_EQ(install_claude_hooks(&f.launch).cave_code(), "cave_native_hooks_no_proxy");
+  EXPECT_EQ(install_claude_hooks(&f.launch).error_code(), "cave_native_hooks_no_proxy");
   expect_untouched(f);
 }
 
@@ -141,7 +141,7 @@ TEST(NativeHooks, GarbageOrAnIncompleteDocumentFailsOpen) {
     Fixture f;
     f.launch.proxy_path = printing_proxy(f.bin, out);
     Status s = install_claude_hooks(&f.launch);
-    EXPECT_EQ(s.cave_code(), "cave_native_hooks_invalid") << out;
+    EXPECT_EQ(s.error_code(), "cave_native_hooks_invalid") << out;
     expect_untouched(f);
   }
 }
@@ -150,14 +150,14 @@ TEST(NativeHooks, AFailingOrHungProxyFailsOpen) {
   Fixture f;
   f.launch.proxy_path = fake_proxy(f.bin, "echo 'unknown command native-hook' >&2\nexit 2");
   Status s = install_claude_hooks(&f.launch);
-  EXPECT_EQ(s.cave_code(), "cave_native_hooks_failed");
+  EXPECT_EQ(s.error_code(), "cave_native_hooks_failed");
   EXPECT_NE(s.message().find("unknown command native-hook"), std::string::npos) << s.ToString();
   expect_untouched(f);
 
   Fixture hung;
   hung.launch.env.set("CAVE_BINARY_PROBE_TIMEOUT_MS", "100");
   hung.launch.proxy_path = fake_proxy(hung.bin, "exec sleep 30");
-  EXPECT_EQ(install_claude_hooks(&hung.launch).cave_code(), "cave_native_hooks_failed");
+  EXPECT_EQ(install_claude_hooks(&hung.launch).error_code(), "cave_native_hooks_failed");
   expect_untouched(hung);
 }
 
@@ -165,7 +165,7 @@ TEST(NativeHooks, AnUnwritableSessionDirFailsOpen) {
   Fixture f;
   f.launch.proxy_path = printing_proxy(f.bin, real_document());
   f.launch.session_dir = f.session.path() + "/missing/dir";
-  EXPECT_EQ(install_claude_hooks(&f.launch).cave_code(), "cave_native_hooks_write");
+  EXPECT_EQ(install_claude_hooks(&f.launch).error_code(), "cave_native_hooks_write");
   EXPECT_FALSE(f.launch.hooks_installed);
   EXPECT_EQ(f.launch.pre_args.size(), 1u);
 }

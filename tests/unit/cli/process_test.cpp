@@ -47,7 +47,7 @@ TEST(Process, MissingProgramIsNotFound) {
   EXPECT_EQ(r.status().code(), Code::kNotFound);
   auto f = run_foreground({"caveman-no-such-binary"}, sh_env());
   ASSERT_FALSE(f.ok());
-  EXPECT_EQ(f.status().cave_code(), "cave_spawn_failed");
+  EXPECT_EQ(f.status().error_code(), "cave_spawn_failed");
 }
 
 TEST(Process, ForegroundReturnsExitCodeAndSignalDeath) {

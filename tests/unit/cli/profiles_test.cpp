@@ -42,7 +42,7 @@ TEST(Profiles, RejectsMalformed) {
 }
 
 TEST(Profiles, RendersEveryTemplateOccurrence) {
-  EXPECT_EQ(render_template("{{cave_base_url}}/v1 {{cave_base_url}}", "http://h:1/w/a"),
+  EXPECT_EQ(render_template("{{base_url}}/v1 {{base_url}}", "http://h:1/w/a"),
             "http://h:1/w/a/v1 http://h:1/w/a");
   EXPECT_EQ(render_template("plain", "x"), "plain");
 }

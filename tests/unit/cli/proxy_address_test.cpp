@@ -61,7 +61,7 @@ TEST(ProxyAddress, NonLoopbackListenIsRefused) {
   TempDir home;
   auto a = resolve_proxy(Environment({{"CAVEMAN_HOME", home.path()}, {"CAVEMAN_LISTEN", "0.0.0.0:8787"}}));
   ASSERT_FALSE(a.ok());
-  EXPECT_EQ(a.status().cave_code(), "cave_listen_not_loopback");
+  EXPECT_EQ(a.status().error_code(), "cave_listen_not_loopback");
 }
 
 TEST(ProxyAddress, ForeignListenerIsNeverTrusted) {

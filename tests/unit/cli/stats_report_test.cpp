@@ -180,7 +180,7 @@ TEST(StatsReport, UnreadableStoreIsAnError) {
   caveman::testing::write_file(dir.file("caveman.db"), "this is not sqlite, just enough text to fail");
   auto r = build_stats(dir.file("caveman.db"), dir.file("none.db"), -1);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().cave_code(), "cave_db_unavailable");
+  EXPECT_EQ(r.status().error_code(), "cave_db_unavailable");
 }
 
 TEST(StatsReport, ParsesDurations) {

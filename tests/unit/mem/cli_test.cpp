@@ -157,6 +157,18 @@ TEST_F(CliTest, CorruptStoreIsAClearErrorAndTheFileIsKept) {
   EXPECT_EQ(cavemem({"recall", "anything"}).code, 1);
 }
 
+// Errors keep their exact line; CAVEMAN_LOG_LEVEL=off silences even them (the exit code stays).
+TEST_F(CliTest, DiagnosticsGoThroughTheLogLevel) {
+  Invocation rec = cavemem({"recover", "ccr_00000000000000000000000000000000"});
+  EXPECT_EQ(rec.code, 1);
+  EXPECT_EQ(rec.err.rfind("cavemem: cave_unknown_handle: ", 0), 0u) << rec.err;
+  EXPECT_EQ(std::count(rec.err.begin(), rec.err.end(), '\n'), 1);
+  ScopedEnv off("CAVEMAN_LOG_LEVEL", "off");
+  Invocation quiet = cavemem({"recover", "ccr_00000000000000000000000000000000"});
+  EXPECT_EQ(quiet.code, 1);
+  EXPECT_EQ(quiet.err, "");
+}
+
 TEST_F(CliTest, StatsAndRecover) {
   ASSERT_EQ(cavemem({"remember", "a"}).code, 0);
   Invocation s = cavemem({"stats"});

@@ -95,7 +95,7 @@ TEST(ConcurrencyTest, RacingSupersedesOfOneVersionHaveExactlyOneWinner) {
         auto r = store.value()->supersede(
             id, text_only("round " + std::to_string(round) + " writer " + std::to_string(who)));
         if (r.ok()) return 0;
-        return r.status().cave_code() == "cave_memory_not_current" ? 1 : 12;
+        return r.status().error_code() == "cave_memory_not_current" ? 1 : 12;
       };
     };
     const pid_t a = spawn(racer(1));

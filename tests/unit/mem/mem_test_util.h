@@ -1,9 +1,8 @@
 // Helpers for the cavemem tests: a deterministic clock, store/service openers on temp dirs,
-// and a scoped environment variable.
+// and the scoped environment variable of test_support.h.
 #ifndef CAVEMAN_TESTS_UNIT_MEM_MEM_TEST_UTIL_H_
 #define CAVEMAN_TESTS_UNIT_MEM_MEM_TEST_UTIL_H_
 
-#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,31 +34,7 @@ inline std::unique_ptr<MemStore> open_store(const std::string& path, const Clock
 
 inline NewMemory text_only(std::string text) { return NewMemory{std::move(text), std::nullopt, std::nullopt}; }
 
-// Sets (or unsets, for nullopt) an environment variable for the scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value) {
-      ::setenv(name, value->c_str(), 1);
-    } else {
-      ::unsetenv(name);
-    }
-  }
-  ~ScopedEnv() {
-    if (old_) {
-      ::setenv(name_, old_->c_str(), 1);
-    } else {
-      ::unsetenv(name_);
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using ::caveman::testing::ScopedEnv;  // shared with the other components' tests
 
 }  // namespace caveman::mem::testing
 

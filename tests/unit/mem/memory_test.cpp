@@ -31,14 +31,14 @@ TEST(ValidateTextTest, SizeCapIsExactly256KiB) {
   EXPECT_TRUE(validate_text(std::string(kMaxMemoryBytes, 'a')).ok());
   Status s = validate_text(std::string(kMaxMemoryBytes + 1, 'a'));
   EXPECT_EQ(s.code(), Code::kResourceExhausted);
-  EXPECT_EQ(s.cave_code(), "cave_memory_too_large");
+  EXPECT_EQ(s.error_code(), "cave_memory_too_large");
 }
 
 TEST(ValidateTextTest, RefusesBlankNulAndInvalidUtf8) {
   for (const std::string& bad : {std::string(""), std::string(" \n\t "), std::string("a\0b", 3),
                                  std::string("caf\xC3"), std::string("\xED\xA0\x80")}) {
     Status s = validate_text(bad);
-    EXPECT_EQ(s.cave_code(), "cave_invalid_arguments") << bad;
+    EXPECT_EQ(s.error_code(), "cave_invalid_arguments") << bad;
   }
   EXPECT_TRUE(validate_text("数据库迁移 ✓ café").ok());
 }

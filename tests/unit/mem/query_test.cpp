@@ -55,7 +55,8 @@ TEST(ParseQueryTest, CjkRunsBecomeTrigramsOrShortLikeTerms) {
 
 TEST(ParseQueryTest, LengthLimitsAndUtf8) {
   EXPECT_TRUE(parse_query(std::string(kMaxQueryChars, 'a')).ok());
-  EXPECT_EQ(parse_query(std::string(kMaxQueryChars + 1, 'a')).status().cave_code(), "cave_invalid_arguments");
+  EXPECT_EQ(parse_query(std::string(kMaxQueryChars + 1, 'a')).status().error_code(),
+            "cave_invalid_arguments");
   std::string cjk;
   for (int i = 0; i < 342; ++i) cjk += "数";  // 1026 bytes, 342 characters
   EXPECT_FALSE(parse_query(cjk).ok());

@@ -39,7 +39,7 @@ TEST(ResolveMemDirTest, FallsBackToHomeDotCaveman) {
 TEST(MemServiceTest, RecallValidatesEveryArgument) {
   auto svc = MemService::open("");
   ASSERT_OK(svc);
-  auto bad = [&](RecallRequest r) { return svc.value()->recall(r).status().cave_code(); };
+  auto bad = [&](RecallRequest r) { return svc.value()->recall(r).status().error_code(); };
   RecallRequest base;
   base.query = "deploy";
   RecallRequest r = base;
@@ -109,7 +109,7 @@ TEST(MemServiceTest, RecoverUnknownHandleIsNotFound) {
   ::caveman::testing::TempDir dir;
   auto svc = MemService::open(dir.path());
   ASSERT_OK(svc);
-  EXPECT_EQ(svc.value()->recover("ccr_00000000000000000000000000000000").status().cave_code(),
+  EXPECT_EQ(svc.value()->recover("ccr_00000000000000000000000000000000").status().error_code(),
             "cave_unknown_handle");
 }
 

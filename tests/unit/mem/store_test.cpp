@@ -74,7 +74,7 @@ TEST_F(StoreTest, RememberingAnOldVersionIsRefused) {
   Memory a = remember("port 8080");
   supersede(a.id, "port 8081");
   auto r = store_->remember(text_only("port 8080"));
-  EXPECT_EQ(r.status().cave_code(), "cave_memory_superseded");
+  EXPECT_EQ(r.status().error_code(), "cave_memory_superseded");
 }
 
 TEST_F(StoreTest, SupersedeLinksBothWaysAndExpiresTheOldVersion) {
@@ -93,13 +93,17 @@ TEST_F(StoreTest, SupersedeLinksBothWaysAndExpiresTheOldVersion) {
 TEST_F(StoreTest, SupersedeRefusesNonCurrentUnknownIdenticalAndExistingTexts) {
   Memory a = remember("v1");
   Memory b = supersede(a.id, "v2");
-  EXPECT_EQ(store_->supersede(a.id, text_only("v3")).status().cave_code(), "cave_memory_not_current");
+  EXPECT_EQ(store_->supersede(a.id, text_only("v3")).status().error_code(),
+            "cave_memory_not_current");
   EXPECT_EQ(store_->supersede("mem_0000000000000000", text_only("v3")).status().code(), Code::kNotFound);
-  EXPECT_EQ(store_->supersede(b.id, text_only("v2")).status().cave_code(), "cave_invalid_arguments");
+  EXPECT_EQ(store_->supersede(b.id, text_only("v2")).status().error_code(),
+            "cave_invalid_arguments");
   remember("other fact");
-  EXPECT_EQ(store_->supersede(b.id, text_only("other fact")).status().cave_code(), "cave_memory_exists");
-  EXPECT_EQ(store_->supersede(b.id, text_only("v1")).status().cave_code(), "cave_memory_exists");
-  EXPECT_EQ(store_->supersede("not-an-id", text_only("x")).status().cave_code(), "cave_invalid_arguments");
+  EXPECT_EQ(store_->supersede(b.id, text_only("other fact")).status().error_code(),
+            "cave_memory_exists");
+  EXPECT_EQ(store_->supersede(b.id, text_only("v1")).status().error_code(), "cave_memory_exists");
+  EXPECT_EQ(store_->supersede("not-an-id", text_only("x")).status().error_code(),
+            "cave_invalid_arguments");
   EXPECT_EQ(history_ids(b.id), (std::vector<std::string>{a.id, b.id}));  // nothing changed
 }
 
@@ -122,7 +126,7 @@ TEST_F(StoreTest, HistoryIsOldestFirstFromAnyVersion) {
   EXPECT_EQ(history_ids(a.id), chain);
   EXPECT_EQ(history_ids(b.id), chain);
   EXPECT_EQ(history_ids(c.id), chain);
-  EXPECT_EQ(store_->history("mem_ffffffffffffffff").status().cave_code(), "cave_unknown_memory");
+  EXPECT_EQ(store_->history("mem_ffffffffffffffff").status().error_code(), "cave_unknown_memory");
 }
 
 TEST_F(StoreTest, ForgetInTheMiddleRelinksNeighbours) {
@@ -165,8 +169,9 @@ TEST_F(StoreTest, CyclicChainInAnOldDatabaseIsReportedNotWalkedForever) {
       "', valid_until = '2026-01-01T00:00:00Z' WHERE id = '" + b.id + "'");
   auto h = store_->history(a.id);
   EXPECT_EQ(h.status().code(), Code::kCorrupt);
-  EXPECT_EQ(h.status().cave_code(), "cave_mem_chain_corrupt");
-  EXPECT_EQ(store_->supersede(a.id, text_only("c")).status().cave_code(), "cave_memory_not_current");
+  EXPECT_EQ(h.status().error_code(), "cave_mem_chain_corrupt");
+  EXPECT_EQ(store_->supersede(a.id, text_only("c")).status().error_code(),
+            "cave_memory_not_current");
   auto f = store_->forget(a.id);  // terminates and never self-links b
   ASSERT_OK(f);
   auto rest = store_->get(b.id);
@@ -177,10 +182,10 @@ TEST_F(StoreTest, CyclicChainInAnOldDatabaseIsReportedNotWalkedForever) {
 TEST_F(StoreTest, DanglingAndOneSidedLinksAreReported) {
   Memory a = remember("d1");
   sql("UPDATE memories SET supersedes = 'mem_0000000000000001' WHERE id = '" + a.id + "'");
-  EXPECT_EQ(store_->history(a.id).status().cave_code(), "cave_mem_chain_corrupt");
+  EXPECT_EQ(store_->history(a.id).status().error_code(), "cave_mem_chain_corrupt");
   Memory b = remember("d2"), c = remember("d3");
   sql("UPDATE memories SET superseded_by = '" + c.id + "' WHERE id = '" + b.id + "'");
-  EXPECT_EQ(store_->history(b.id).status().cave_code(), "cave_mem_chain_corrupt");
+  EXPECT_EQ(store_->history(b.id).status().error_code(), "cave_mem_chain_corrupt");
 }
 
 TEST_F(StoreTest, StatsCountCurrentVersionsAndProjects) {
@@ -210,7 +215,7 @@ TEST(StoreFileTest, SymlinkIsRefused) {
   ::caveman::testing::TempDir dir;
   ASSERT_EQ(::symlink(dir.file("target.db").c_str(), dir.file("mem.db").c_str()), 0);
   auto s = MemStore::open(dir.file("mem.db"));
-  EXPECT_EQ(s.status().cave_code(), "cave_mem_store_unsafe");
+  EXPECT_EQ(s.status().error_code(), "cave_mem_store_unsafe");
 }
 
 TEST(StoreFileTest, GarbageFileGivesAClearErrorAndIsNotModified) {
@@ -220,7 +225,7 @@ TEST(StoreFileTest, GarbageFileGivesAClearErrorAndIsNotModified) {
   ::caveman::testing::write_file(dir.file("mem.db"), garbage);
   auto s = MemStore::open(dir.file("mem.db"));
   EXPECT_EQ(s.status().code(), Code::kCorrupt);
-  EXPECT_EQ(s.status().cave_code(), "cave_mem_store_corrupt");
+  EXPECT_EQ(s.status().error_code(), "cave_mem_store_corrupt");
   EXPECT_NE(s.status().message().find(dir.file("mem.db")), std::string::npos);
   EXPECT_NE(s.status().message().find("left untouched"), std::string::npos);
   EXPECT_EQ(read_bytes(dir.file("mem.db")), garbage);
@@ -257,7 +262,7 @@ TEST(StoreFileTest, DamagedPagesSurfaceAsCorruptNotACrash) {
     seen.push_back(opened.value()->remember(text_only("after damage")).status());
   }
   bool corrupt = false;
-  for (const Status& s : seen) corrupt = corrupt || s.cave_code() == "cave_mem_store_corrupt";
+  for (const Status& s : seen) corrupt = corrupt || s.error_code() == "cave_mem_store_corrupt";
   EXPECT_TRUE(corrupt);
 }
 
@@ -269,7 +274,7 @@ TEST(StoreFileTest, ForeignMemoriesTableIsLeftUntouched) {
   }
   const std::string before = read_bytes(dir.file("mem.db"));
   auto s = MemStore::open(dir.file("mem.db"));
-  EXPECT_EQ(s.status().cave_code(), "cave_mem_store_incompatible");
+  EXPECT_EQ(s.status().error_code(), "cave_mem_store_incompatible");
   SQLite::Database db(dir.file("mem.db"), SQLite::OPEN_READONLY);
   EXPECT_EQ(db.execAndGet("SELECT value FROM memories").getString(), "v");
   EXPECT_EQ(db.execAndGet("SELECT count(*) FROM sqlite_master").getInt(), 1);
@@ -281,7 +286,7 @@ TEST(StoreFileTest, NewerSchemaIsRefused) {
     SQLite::Database db(dir.file("mem.db"), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
     db.exec("PRAGMA user_version = 99");
   }
-  EXPECT_EQ(MemStore::open(dir.file("mem.db")).status().cave_code(), "cave_mem_store_newer");
+  EXPECT_EQ(MemStore::open(dir.file("mem.db")).status().error_code(), "cave_mem_store_newer");
 }
 
 TEST(StoreFileTest, OriginalSchemaIsMigratedWithEveryRowAndLink) {
@@ -364,14 +369,14 @@ TEST_F(StoreTest, ImportIsAllOrNothingAndNamesTheLine) {
   wrong_id.text = "wrong id";
   wrong_id.id = "mem_0123456789abcdef";
   auto r = store_->import({ImportRow{1, good}, ImportRow{2, wrong_id}});
-  EXPECT_EQ(r.status().cave_code(), "cave_invalid_import");
+  EXPECT_EQ(r.status().error_code(), "cave_invalid_import");
   EXPECT_NE(r.status().message().find("line 2"), std::string::npos);
 
   Memory dangling;
   dangling.text = "points nowhere";
   dangling.supersedes = "mem_00000000000000aa";
   r = store_->import({ImportRow{1, good}, ImportRow{2, dangling}});
-  EXPECT_EQ(r.status().cave_code(), "cave_invalid_import");
+  EXPECT_EQ(r.status().error_code(), "cave_invalid_import");
 
   Memory x, y;
   x.text = "cycle x";
@@ -382,13 +387,13 @@ TEST_F(StoreTest, ImportIsAllOrNothingAndNamesTheLine) {
   y.superseded_by = memory_id("cycle x");
   x.valid_until = y.valid_until = "2026-01-01T00:00:00Z";
   r = store_->import({ImportRow{1, x}, ImportRow{2, y}});
-  EXPECT_EQ(r.status().cave_code(), "cave_invalid_import");
+  EXPECT_EQ(r.status().error_code(), "cave_invalid_import");
   EXPECT_NE(r.status().message().find("cyclic"), std::string::npos);
 
   Memory bad_time;
   bad_time.text = "bad time";
   bad_time.created_at = "yesterday";
-  EXPECT_EQ(store_->import({ImportRow{7, bad_time}}).status().cave_code(), "cave_invalid_import");
+  EXPECT_EQ(store_->import({ImportRow{7, bad_time}}).status().error_code(), "cave_invalid_import");
   EXPECT_EQ(store_->stats()->versions, 0);  // nothing from any failed import
 }
 

@@ -149,7 +149,7 @@ TEST(ProxyConfig, ReadsTheOutboundProxyAsCurlDoes) {
   EXPECT_EQ(c->no_proxy, "localhost,.corp");
   Result<Config> bad = parse("", {{"HTTPS_PROXY", "socks5://127.0.0.1:1080"}});
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().cave_code(), "cave_invalid_config");
+  EXPECT_EQ(bad.status().error_code(), "cave_invalid_config");
 }
 
 TEST(ProxyConfig, UnknownModeIsRecord) {
@@ -166,7 +166,7 @@ TEST(ProxyConfig, NonLoopbackListenIsRefused) {
   for (const char* listen : {"0.0.0.0:8787", "192.168.1.5:8787", "example.com:80", "[::]:8787"}) {
     Result<Config> c = parse("", {{"CAVEMAN_LISTEN", listen}});
     ASSERT_FALSE(c.ok()) << listen;
-    EXPECT_EQ(c.status().cave_code(), "cave_listen_not_loopback") << listen;
+    EXPECT_EQ(c.status().error_code(), "cave_listen_not_loopback") << listen;
   }
   for (const char* listen : {"127.0.0.2:8787", "LOCALHOST:1", "[::1]:2", "127.0.0.1:0"}) {
     EXPECT_OK(parse("", {{"CAVEMAN_LISTEN", listen}})) ;
@@ -177,15 +177,15 @@ TEST(ProxyConfig, MalformedListenAndNumbersAreConfigErrors) {
   for (const char* listen : {"8787", "127.0.0.1:", "127.0.0.1:99999", "127.0.0.1:x", "::1:80"}) {
     Result<Config> c = parse("", {{"CAVEMAN_LISTEN", listen}});
     ASSERT_FALSE(c.ok()) << listen;
-    EXPECT_EQ(c.status().cave_code(), "cave_invalid_config") << listen;
+    EXPECT_EQ(c.status().error_code(), "cave_invalid_config") << listen;
   }
   EXPECT_FALSE(parse("compress:\n  min_bytes: -3\n").ok());
   EXPECT_FALSE(parse("", {{"CAVE_MAX_REQUEST_BYTES", "12abc"}}).ok());
 }
 
 TEST(ProxyConfig, BadYamlAndCompatEntriesAreRejected) {
-  EXPECT_EQ(parse("mode: [unclosed\n").status().cave_code(), "cave_invalid_config");
-  EXPECT_EQ(parse("- a\n- b\n").status().cave_code(), "cave_invalid_config");
+  EXPECT_EQ(parse("mode: [unclosed\n").status().error_code(), "cave_invalid_config");
+  EXPECT_EQ(parse("- a\n- b\n").status().error_code(), "cave_invalid_config");
   EXPECT_FALSE(parse("compat:\n  Bad_Name:\n    base_url: http://x\n").ok());
   EXPECT_FALSE(parse("compat:\n  ok:\n    api_key_env: K\n").ok());  // base_url required
   EXPECT_FALSE(parse("compat:\n  ok:\n    base_url: ftp://x\n").ok());

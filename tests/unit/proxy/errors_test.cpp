@@ -86,5 +86,31 @@ TEST(ProxyMetrics, RendersSortedPrometheusText) {
   EXPECT_NE(text.find("cave_proxy_compression_tokens_saved_total 250\n"), std::string::npos);
 }
 
+// The whole exposition, byte for byte: scrapers and dashboards match these names and lines.
+TEST(ProxyMetrics, RendersTheExactExposition) {
+  Metrics m;
+  m.request_started();
+  m.request_finished("openai", 200);
+  m.add_saved(7, 3);
+  EXPECT_EQ(
+      m.render(),
+      "# HELP cave_proxy_inflight_requests Requests being served right now.\n"
+      "# TYPE cave_proxy_inflight_requests gauge\n"
+      "cave_proxy_inflight_requests 0\n"
+      "# HELP cave_proxy_requests_total Requests served, by provider and HTTP status.\n"
+      "# TYPE cave_proxy_requests_total counter\n"
+      "cave_proxy_requests_total{provider=\"openai\",status=\"200\"} 1\n"
+      "# HELP cave_proxy_compression_bytes_saved_total Request bytes removed by compression.\n"
+      "# TYPE cave_proxy_compression_bytes_saved_total counter\n"
+      "cave_proxy_compression_bytes_saved_total 7\n"
+      "# HELP cave_proxy_compression_tokens_saved_total Inferred o200k_base tokens removed.\n"
+      "# TYPE cave_proxy_compression_tokens_saved_total counter\n"
+      "cave_proxy_compression_tokens_saved_total 3\n"
+      "# HELP cave_proxy_usage_rows_dropped_total Usage rows not written (queue full or store "
+      "error).\n"
+      "# TYPE cave_proxy_usage_rows_dropped_total counter\n"
+      "cave_proxy_usage_rows_dropped_total 0\n");
+}
+
 }  // namespace
 }  // namespace caveman::proxy

@@ -112,7 +112,7 @@ TEST(ProxyHeaders, AnthropicVersionIsAddedWhenAbsent) {
 TEST(ProxyHeaders, GeminiOAuthNeedsAQuotaProject) {
   Result<MappedHeaders> bad = map_request_headers(route_for(Provider::kGemini),
                                                   {{"Authorization", "Bearer ya29.token"}}, Config{}, map_env({}));
-  EXPECT_EQ(bad.status().cave_code(), "cave_header_mapping_failed");
+  EXPECT_EQ(bad.status().error_code(), "cave_header_mapping_failed");
   EXPECT_EQ(bad.status().message().find("ya29"), std::string::npos);  // no credential in errors
   Result<MappedHeaders> good = map_request_headers(
       route_for(Provider::kGemini),

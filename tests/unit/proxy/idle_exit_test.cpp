@@ -28,7 +28,7 @@ TEST(GoDuration, RejectsWhatGoRejects) {
   for (const char* bad : {"", "30", "m", "1x", "1.2.3s", "-5m", "five minutes", "1h 30m", "."}) {
     Result<std::int64_t> r = parse_go_duration_ms(bad);
     EXPECT_FALSE(r.ok()) << bad;
-    if (!r.ok()) EXPECT_EQ(r.status().cave_code(), "cave_invalid_duration") << bad;
+    if (!r.ok()) EXPECT_EQ(r.status().error_code(), "cave_invalid_duration") << bad;
   }
 }
 

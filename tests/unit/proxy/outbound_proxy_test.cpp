@@ -42,7 +42,7 @@ TEST(OutboundProxy, RefusesWhatCannotBeUsed) {
                                "http://pro xy:1"}) {
     Result<std::optional<OutboundProxy>> p = parse_outbound_proxy(bad);
     EXPECT_FALSE(p.ok()) << bad;
-    if (!p.ok()) EXPECT_EQ(p.status().cave_code(), "cave_invalid_config") << bad;
+    if (!p.ok()) EXPECT_EQ(p.status().error_code(), "cave_invalid_config") << bad;
   }
 }
 

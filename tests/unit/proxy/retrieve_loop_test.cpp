@@ -172,7 +172,7 @@ TEST(ProxyRetrieveLoop, ErrorsAndOversizedResponsesEndTheLoop) {
     return Status::Unavailable("cave_upstream_unavailable", "down");
   };
   run_retrieve_loop(Endpoint::kMessages, Provider::kAnthropic, body, {}, engine, broken, &error);
-  EXPECT_EQ(error.cave_code(), "cave_upstream_unavailable");
+  EXPECT_EQ(error.error_code(), "cave_upstream_unavailable");
 }
 
 }  // namespace

@@ -80,7 +80,7 @@ TEST(ProxyRoutes, GeminiRoutesNameTheModelAndJoinTheBasePath) {
   EXPECT_EQ(must_match("/v1beta/models/m1:countTokens", c).endpoint, Endpoint::kGeminiCountTokens);
   for (const char* bad : {"/v1beta/models/:generateContent", "/v1beta/models/a/b:generateContent",
                           "/v1beta/models/m1:embedContent", "/v1beta/models/m1"}) {
-    EXPECT_EQ(match_route("POST", bad, c).status().cave_code(), "cave_route_not_found") << bad;
+    EXPECT_EQ(match_route("POST", bad, c).status().error_code(), "cave_route_not_found") << bad;
   }
 }
 
@@ -107,7 +107,7 @@ TEST(ProxyRoutes, CompatPathsCannotSmuggleSeparatorsOrDotSegments) {
                           "/compat/unknown/v1/chat/completions", "/compat/ollama/%2e%2e/x"}) {
     Result<Route> r = match_route("POST", bad, c);
     EXPECT_FALSE(r.ok()) << bad;
-    EXPECT_EQ(r.status().cave_code(), "cave_route_not_found") << bad;
+    EXPECT_EQ(r.status().error_code(), "cave_route_not_found") << bad;
   }
 }
 
@@ -122,7 +122,7 @@ TEST(ProxyRoutes, AgentPrefixAttributesAndRewrites) {
   EXPECT_EQ(o.endpoint, Endpoint::kResponses);
   for (const char* bad : {"/w/Bad/v1/messages", "/w/-x/v1/messages", "/w//v1/messages", "/w/a/",
                           "/w/a", "/w/a%2Fb/v1/messages"}) {
-    EXPECT_EQ(match_route("POST", bad, c).status().cave_code(), "cave_route_not_found") << bad;
+    EXPECT_EQ(match_route("POST", bad, c).status().error_code(), "cave_route_not_found") << bad;
   }
   EXPECT_TRUE(valid_route_name(std::string(64, 'a')));
   EXPECT_FALSE(valid_route_name(std::string(65, 'a')));
@@ -130,18 +130,20 @@ TEST(ProxyRoutes, AgentPrefixAttributesAndRewrites) {
 
 TEST(ProxyRoutes, UnknownPathsAndMethodsAreNotFound) {
   Config c = test_config();
-  EXPECT_EQ(match_route("GET", "/v1/messages", c).status().cave_code(), "cave_route_not_found");
-  EXPECT_EQ(match_route("PUT", "/v1/chat/completions", c).status().cave_code(), "cave_route_not_found");
+  EXPECT_EQ(match_route("GET", "/v1/messages", c).status().error_code(), "cave_route_not_found");
+  EXPECT_EQ(match_route("PUT", "/v1/chat/completions", c).status().error_code(),
+            "cave_route_not_found");
   for (const char* bad : {"/", "/v1/models", "/v1/messages/", "/v1/messagesx", "/openai/v1/messages",
                           "/anthropic/v1/chat/completions", "/v2/messages"}) {
-    EXPECT_EQ(match_route("POST", bad, c).status().cave_code(), "cave_route_not_found") << bad;
+    EXPECT_EQ(match_route("POST", bad, c).status().error_code(), "cave_route_not_found") << bad;
   }
 }
 
 TEST(ProxyRoutes, UnusableBaseUrlIsUpstreamUnavailable) {
   Config c = test_config();
   c.provider_base_urls["openai"] = "relative/path";
-  EXPECT_EQ(match_route("POST", "/v1/responses", c).status().cave_code(), "cave_upstream_unavailable");
+  EXPECT_EQ(match_route("POST", "/v1/responses", c).status().error_code(),
+            "cave_upstream_unavailable");
 }
 
 TEST(ProxyUrl, ParsesOriginsAndRefusesOthers) {

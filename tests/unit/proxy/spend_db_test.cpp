@@ -52,7 +52,7 @@ TEST(SpendDb, ASymlinkIsRefused) {
   ASSERT_EQ(::symlink(dir.file("elsewhere.db").c_str(), dir.file("caveman.db").c_str()), 0);
   auto db = open_spend_db(dir.file("caveman.db"));
   ASSERT_FALSE(db.ok());
-  EXPECT_EQ(db.status().cave_code(), "cave_db_unavailable");
+  EXPECT_EQ(db.status().error_code(), "cave_db_unavailable");
 }
 
 }  // namespace

@@ -71,11 +71,11 @@ TEST(ProxySsrf, GuardBlocksLoopbackAndPrivateWithAHint) {
   Resolver dns = fake_resolver({{"internal.corp", {"10.0.0.7"}}, {"api.example.com", {"93.184.216.34"}}});
   Result<std::string> blocked = guard_upstream("127.0.0.1", 18001, {}, dns);
   ASSERT_FALSE(blocked.ok());
-  EXPECT_EQ(blocked.status().cave_code(), "cave_upstream_blocked");
+  EXPECT_EQ(blocked.status().error_code(), "cave_upstream_blocked");
   EXPECT_NE(blocked.status().message().find("CAVE_SSRF_ALLOWLIST=127.0.0.1:18001"), std::string::npos)
       << blocked.status().message();
   Result<std::string> corp = guard_upstream("internal.corp", 443, {}, dns);
-  EXPECT_EQ(corp.status().cave_code(), "cave_upstream_blocked");
+  EXPECT_EQ(corp.status().error_code(), "cave_upstream_blocked");
   EXPECT_NE(corp.status().message().find("CAVE_SSRF_ALLOWLIST=internal.corp:443"), std::string::npos);
   Result<std::string> pub = guard_upstream("api.example.com", 443, {}, dns);
   ASSERT_OK(pub);
@@ -89,7 +89,7 @@ TEST(ProxySsrf, AllowlistReallowsLoopbackButNeverMetadata) {
   ASSERT_OK(ok);
   EXPECT_EQ(*ok, "127.0.0.1");
   Result<std::string> meta = guard_upstream("169.254.169.254", 80, allow, dns);
-  EXPECT_EQ(meta.status().cave_code(), "cave_upstream_blocked");
+  EXPECT_EQ(meta.status().error_code(), "cave_upstream_blocked");
   EXPECT_NE(meta.status().message().find("always blocked"), std::string::npos);
   EXPECT_FALSE(guard_upstream("meta", 80, allow, dns).ok());
   EXPECT_FALSE(guard_upstream("fe80::1", 80, allow, dns).ok());
@@ -102,7 +102,7 @@ TEST(ProxySsrf, AllowlistReallowsLoopbackButNeverMetadata) {
 
 TEST(ProxySsrf, UnresolvableHostIsUnavailable) {
   Result<std::string> r = guard_upstream("nowhere.invalid", 443, {}, fake_resolver({}));
-  EXPECT_EQ(r.status().cave_code(), "cave_upstream_unavailable");
+  EXPECT_EQ(r.status().error_code(), "cave_upstream_unavailable");
 }
 
 }  // namespace

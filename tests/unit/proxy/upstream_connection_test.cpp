@@ -67,7 +67,7 @@ TEST(ParseResponseHead, MalformedHeadsAreErrors) {
                           "HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n"}) {
     auto h = parse_response_head(bad);
     EXPECT_FALSE(h.ok()) << bad;
-    if (!h.ok()) EXPECT_EQ(h.status().cave_code(), "cave_upstream_bad_response");
+    if (!h.ok()) EXPECT_EQ(h.status().error_code(), "cave_upstream_bad_response");
   }
 }
 

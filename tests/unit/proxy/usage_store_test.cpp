@@ -128,7 +128,7 @@ TEST(ProxyRunState, WritesAtomicallyAndRemovesOnlyItsOwnFile) {
   ASSERT_OK(remove_run_state(dir.path(), 18787, s.instance_token));
   EXPECT_EQ(read_run_state(dir.path(), 18787).status().code(), Code::kNotFound);
   testing::write_file(run_state_path(dir.path(), 1), "{\"schema\":\"other\"}");
-  EXPECT_EQ(read_run_state(dir.path(), 1).status().cave_code(), "cave_run_state_unavailable");
+  EXPECT_EQ(read_run_state(dir.path(), 1).status().error_code(), "cave_run_state_unavailable");
 }
 
 }  // namespace

@@ -86,6 +86,24 @@ TEST_F(ShrinkCli, InvalidJsonPassesThroughWithExitZero) {
   EXPECT_EQ(o.err.find("recovery_handle"), std::string::npos);
 }
 
+// The pass-through warning is a diagnostic (CAVEMAN_LOG_LEVEL=error drops it); the report
+// after it is a result and stays. Errors keep their exact line.
+TEST_F(ShrinkCli, LogLevelErrorSilencesWarningsNotErrors) {
+  const std::string warning =
+      "caveman-shrink: warning: cave_invalid_catalog: input is not valid JSON; passed through "
+      "unchanged\n";
+  Outcome warned = run_cli({}, "{\"tools\": [oops");
+  EXPECT_EQ(warned.err.rfind(warning + "{", 0), 0u) << warned.err;
+  caveman::testing::ScopedEnv quiet("CAVEMAN_LOG_LEVEL", "error");
+  Outcome o = run_cli({}, "{\"tools\": [oops");
+  EXPECT_EQ(o.code, 0);
+  EXPECT_EQ(o.err, warned.err.substr(warning.size()));
+  Outcome missing = run_cli({"--", "caveman-no-such-command-xyz"});
+  EXPECT_EQ(missing.err,
+            "caveman-shrink: cave_command_not_found: caveman-no-such-command-xyz: command not "
+            "found\n");
+}
+
 TEST_F(ShrinkCli, OversizedStdinIsRefused) {
   Outcome o = run_cli({}, std::string(kMaxStdinBytes + 1, ' '));
   EXPECT_EQ(o.code, base::kExitError);

@@ -31,7 +31,7 @@ std::unique_ptr<CLI::App> make_app(const ToolInfo& tool, std::string description
 // run; else the exit code: kExitOk after printing the help of the (sub)command asked (with its
 // own footer, if it set one) or the version, `usage_code` after one usage_error() line on
 // `err` (or, when the first word names no subcommand of an app that takes no positionals, a
-// `cave_unknown_command` line).
+// `codes::kUnknownCommand` line).
 std::optional<int> parse_args(CLI::App& app, const ToolInfo& tool,
                               const std::vector<std::string>& args, std::ostream& out,
                               std::ostream& err, int usage_code = kExitUsage);
@@ -41,7 +41,7 @@ std::optional<int> parse_args(CLI::App& app, const ToolInfo& tool,
 const CLI::Validator& decimal();
 
 // Reports a usage error found after parsing, in the same one-line form:
-// `<tool>: cave_invalid_arguments: <message> (see <tool> --help)`. Returns `code`.
+// `<tool>: codes::kInvalidArguments: <message> (see <tool> --help)`. Returns `code`.
 int usage_error(std::string_view tool, std::string_view message, std::ostream& err,
                 int code = kExitUsage);
 

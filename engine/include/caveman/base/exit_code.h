@@ -11,7 +11,7 @@ namespace caveman::base {
 
 enum ExitCode : int {
   kExitOk = 0,
-  kExitError = 1,           // refused or failed; stderr names a cave_* code
+  kExitError = 1,           // refused or failed; stderr names an error code
   kExitUsage = 2,           // bad arguments (or a non-loopback listen address): nothing was done
   kExitTooLarge = 65,       // cavemem: memory text over its limit (EX_DATAERR)
   kExitRunnerFailed = 125,  // `caveman-shrink … -- cmd`: caveman-shrink itself failed
@@ -21,8 +21,8 @@ enum ExitCode : int {
 };
 
 // The exit code for a command that ends with `status`: kExitOk when ok; kExitUsage for
-// cave_listen_not_loopback and cave_not_implemented (a request that can never work as given);
-// kExitTooLarge for cave_memory_too_large; else kExitError. Argument errors found while
+// codes::kListenNotLoopback and codes::kNotImplemented (a request that can never work as given);
+// kExitTooLarge for codes::kMemoryTooLarge; else kExitError. Argument errors found while
 // parsing are kExitUsage through base/cli.h, not through a Status.
 ExitCode exit_code_for(const Status& status);
 

@@ -24,7 +24,7 @@ struct ListenAddress {
 
 // Parses "HOST:PORT" (IPv6 in brackets: "[::1]:8787"). A malformed address or port is
 // kInvalidArgument with `malformed_code`; a well-formed non-loopback host is kInvalidArgument
-// with cave_listen_not_loopback.
+// with codes::kListenNotLoopback.
 Result<ListenAddress> parse_loopback_listen(std::string_view listen,
                                             std::string_view malformed_code);
 

@@ -19,7 +19,7 @@ namespace caveman::base {
 // neither variable is set (empty counts as unset).
 std::optional<std::string> caveman_home(const EnvLookup& env);
 
-// caveman_home(), created with make_private_dirs(). kUnavailable/cave_no_home when neither
+// caveman_home(), created with make_private_dirs(). kUnavailable/codes::kNoHome when neither
 // variable is set; kIo/`io_code` when a directory cannot be made.
 Result<std::string> ensure_caveman_home(const EnvLookup& env, std::string_view io_code,
                                         std::string_view prefix = "");

@@ -22,8 +22,8 @@ namespace caveman::base {
 
 // How one store names its failures, so each keeps its documented cave codes.
 struct FileErrors {
-  std::string_view unsafe_code;  // e.g. "cave_ccr_unsafe_path"
-  std::string_view io_code;      // e.g. "cave_ccr_unavailable"
+  std::string_view unsafe_code;  // e.g. codes::kCcrUnsafePath
+  std::string_view io_code;      // e.g. codes::kCcrUnavailable
   std::string_view prefix;       // message prefix, e.g. "ccr: "
   std::string_view env_hint;     // the variable that moves the file, e.g. "CAVEMAN_CCR_DB"
 };

@@ -1,8 +1,10 @@
 #include "compress/toolschema/catalog_shrink.h"
 
 #include <optional>
+#include <string>
 #include <utility>
 
+#include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 #include "caveman/toolschema.h"
 #include "compress/toolschema/catalog_profile.h"
@@ -45,14 +47,14 @@ CatalogShrink shrink_catalog(std::string_view input) {
   CatalogShrink out;
   std::optional<json::Value> doc = parse_utf8_json(input);
   if (!doc) {
-    out.note = "cave_invalid_catalog: input is not valid JSON";
+    out.note = std::string(codes::kInvalidCatalog) + ": input is not valid JSON";
     return out;
   }
   json::Value original = *doc;
   Catalog before = find_catalog(original);
   Catalog after = find_catalog(*doc);
   if (after.shape == CatalogShape::kNone) {
-    out.note = "cave_invalid_catalog: no tool with a non-empty name";
+    out.note = std::string(codes::kInvalidCatalog) + ": no tool with a non-empty name";
     return out;
   }
   out.shape = std::string(shape_name(after.shape));
@@ -63,7 +65,7 @@ CatalogShrink shrink_catalog(std::string_view input) {
 
   std::string why;
   if (!profile_preserved(profile_catalog(before), profile_catalog(after), &why)) {
-    out.note = "cave_internal_error: shrinking would lose " + why;  // a bug guard
+    out.note = std::string(codes::kInternalError) + ": shrinking would lose " + why;  // a bug guard
     return out;
   }
   for (std::size_t i = 0; i < after.tools.size(); ++i) {

@@ -60,11 +60,11 @@ TEST(AtomicFile, AFailureLeavesTheTargetAndNoTemporary) {
   ASSERT_EQ(::mkdir(p.c_str(), 0700), 0);  // rename of a file over a directory fails
   Status s = write_file_atomic(p, "x", {.io_code = "cave_x"});
   EXPECT_EQ(s.code(), Code::kIo);
-  EXPECT_EQ(s.cave_code(), "cave_x");
+  EXPECT_EQ(s.error_code(), "cave_x");
   EXPECT_NE(s.message().find(p), std::string::npos) << s.ToString();
   EXPECT_EQ(names_in(dir.path()), std::vector<std::string>{"target"});
   Status missing = write_file_atomic(dir.file("no/such/dir/f"), "x", {.io_code = "cave_x"});
-  EXPECT_EQ(missing.cave_code(), "cave_x");
+  EXPECT_EQ(missing.error_code(), "cave_x");
 }
 
 TEST(AtomicFile, ConcurrentWritersNeverShareATemporary) {

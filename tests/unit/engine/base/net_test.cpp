@@ -49,7 +49,7 @@ TEST(ParseLoopbackListen, MalformedAddressesCarryTheCallersCode) {
                              "::1:80", "[::1:80", "[]:80"}) {
     Result<ListenAddress> a = parse_loopback_listen(listen, "cave_x");
     ASSERT_FALSE(a.ok()) << listen;
-    EXPECT_EQ(a.status().cave_code(), "cave_x") << listen;
+    EXPECT_EQ(a.status().error_code(), "cave_x") << listen;
     EXPECT_EQ(a.status().code(), Code::kInvalidArgument) << listen;
   }
 }
@@ -59,7 +59,7 @@ TEST(ParseLoopbackListen, NonLoopbackHostsAreRefused) {
                              "127.999.0.1:80"}) {
     Result<ListenAddress> a = parse_loopback_listen(listen, "cave_x");
     ASSERT_FALSE(a.ok()) << listen;
-    EXPECT_EQ(a.status().cave_code(), "cave_listen_not_loopback") << listen;
+    EXPECT_EQ(a.status().error_code(), "cave_listen_not_loopback") << listen;
   }
 }
 

@@ -34,7 +34,7 @@ TEST(CavemanHome, EnsureCreatesItPrivateOrSaysNoHome) {
   EXPECT_EQ(mode_of(home), 0700u);
   EXPECT_EQ(mode_of(dir.file("a")), 0700u);
   Result<std::string> none = ensure_caveman_home(map_env({}), "cave_x");
-  EXPECT_EQ(none.status().cave_code(), "cave_no_home");
+  EXPECT_EQ(none.status().error_code(), "cave_no_home");
   EXPECT_EQ(none.status().code(), Code::kUnavailable);
 }
 
@@ -54,7 +54,7 @@ TEST(MakePrivateDirs, AFileInTheWayIsAnIoError) {
   caveman::testing::write_file(dir.file("f"), "x");
   Status s = make_private_dirs(dir.file("f") + "/sub", "cave_x", "p: ");
   EXPECT_EQ(s.code(), Code::kIo);
-  EXPECT_EQ(s.cave_code(), "cave_x");
+  EXPECT_EQ(s.error_code(), "cave_x");
   EXPECT_EQ(s.message().rfind("p: ", 0), 0u) << s.ToString();
 }
 

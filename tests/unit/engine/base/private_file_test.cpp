@@ -85,7 +85,7 @@ TEST(PrivateFile, RefusesSymlinksAndNonRegularFiles) {
   for (const char* name : {"link.db", "dir.db"}) {
     Result<PrivateFile> f = prepare_private_db_file(dir.file(name), kErrors);
     ASSERT_FALSE(f.ok()) << name;
-    EXPECT_EQ(f.status().cave_code(), "cave_t_unsafe") << name;
+    EXPECT_EQ(f.status().error_code(), "cave_t_unsafe") << name;
   }
 }
 
@@ -95,7 +95,7 @@ TEST(PrivateFile, RefusesAGroupWritableDirectoryUnlessSticky) {
   ASSERT_EQ(::chmod(dir.file("open").c_str(), 0777), 0);
   Result<PrivateFile> f = prepare_private_db_file(dir.file("open") + "/a.db", kErrors);
   ASSERT_FALSE(f.ok());
-  EXPECT_EQ(f.status().cave_code(), "cave_t_unsafe");
+  EXPECT_EQ(f.status().error_code(), "cave_t_unsafe");
   EXPECT_NE(f.status().message().find("T_DB"), std::string::npos) << f.status().ToString();
   EXPECT_EQ(mode_of(dir.file("open") + "/a.db"), 0u) << "nothing is created there";
   ASSERT_EQ(::chmod(dir.file("open").c_str(), 01777), 0);
@@ -109,7 +109,7 @@ TEST(PrivateFile, RecheckNoticesAReplacedFile) {
   make_file(dir.file("b.db"), 0600);  // made while a.db lives, so its inode differs
   ASSERT_EQ(::rename(dir.file("b.db").c_str(), dir.file("a.db").c_str()), 0);
   Status s = recheck_private_db_file(*f, kErrors);
-  EXPECT_EQ(s.cave_code(), "cave_t_unsafe") << s.ToString();
+  EXPECT_EQ(s.error_code(), "cave_t_unsafe") << s.ToString();
 }
 
 TEST(PrivateFile, APathThatNamesNoFileIsRefused) {

@@ -27,12 +27,12 @@ TEST(FaultStore, InjectsBudgetExceeded) {
   Result<std::string> h = store->put(record("refused"));
   ASSERT_FALSE(h.ok());
   EXPECT_EQ(h.status().code(), Code::kResourceExhausted);
-  EXPECT_EQ(h.status().cave_code(), "cave_ccr_budget_exceeded");
+  EXPECT_EQ(h.status().error_code(), "cave_ccr_budget_exceeded");
   EXPECT_EQ(store->get(ccr::handle_for("refused")).status().code(), Code::kNotFound);
   ccr::TypedObject o;
   o.type = "TestResult";
   o.session_id = "s";
-  EXPECT_EQ(store->put_object(o).status().cave_code(), "cave_ccr_budget_exceeded");
+  EXPECT_EQ(store->put_object(o).status().error_code(), "cave_ccr_budget_exceeded");
   store->heal();
   ASSERT_OK(store->put(record("accepted")));
 }
@@ -44,7 +44,7 @@ TEST(FaultStore, InjectsUnavailableForALimitedNumberOfWrites) {
     Result<std::string> h = store->put(record("x" + std::to_string(i)));
     ASSERT_FALSE(h.ok());
     EXPECT_EQ(h.status().code(), Code::kIo);
-    EXPECT_EQ(h.status().cave_code(), "cave_ccr_unavailable");
+    EXPECT_EQ(h.status().error_code(), "cave_ccr_unavailable");
   }
   ASSERT_OK(store->put(record("third")));
   EXPECT_EQ(store->write_calls(), 3);

@@ -79,7 +79,7 @@ TEST(CcrFileSafety, GroupOrWorldWritableParentIsRefusedUnlessSticky) {
     Result<std::unique_ptr<Store>> store = open_store(dir.file("ccr.db"));
     ASSERT_FALSE(store.ok()) << std::oct << mode;
     EXPECT_EQ(store.status().code(), Code::kInvalidArgument);
-    EXPECT_EQ(store.status().cave_code(), "cave_ccr_unsafe_path");
+    EXPECT_EQ(store.status().error_code(), "cave_ccr_unsafe_path");
     EXPECT_EQ(mode_of(dir.file("ccr.db")), 0u) << "nothing may be created in an unsafe dir";
   }
   for (mode_t mode : {01777, 0755, 0700}) {
@@ -109,13 +109,13 @@ TEST(CcrFileSafety, SymlinkedDatabaseIsRefused) {
   Result<std::unique_ptr<Store>> store = open_store(dir.file("link.db"));
   ASSERT_FALSE(store.ok());
   EXPECT_EQ(store.status().code(), Code::kInvalidArgument);
-  EXPECT_EQ(store.status().cave_code(), "cave_ccr_unsafe_path");
+  EXPECT_EQ(store.status().error_code(), "cave_ccr_unsafe_path");
   EXPECT_NE(store.status().message().find("symbolic link"), std::string::npos);
 
   ASSERT_EQ(::symlink(dir.file("nowhere.db").c_str(), dir.file("dangling.db").c_str()), 0);
   store = open_store(dir.file("dangling.db"));
   ASSERT_FALSE(store.ok());
-  EXPECT_EQ(store.status().cave_code(), "cave_ccr_unsafe_path");
+  EXPECT_EQ(store.status().error_code(), "cave_ccr_unsafe_path");
   EXPECT_EQ(mode_of(dir.file("nowhere.db")), 0u) << "the link target must not be created";
 }
 
@@ -125,7 +125,7 @@ TEST(CcrFileSafety, SymlinkedSidecarIsRefused) {
   ASSERT_EQ(::symlink(dir.file("elsewhere").c_str(), dir.file("ccr.db-wal").c_str()), 0);
   Result<std::unique_ptr<Store>> store = open_store(dir.file("ccr.db"));
   ASSERT_FALSE(store.ok());
-  EXPECT_EQ(store.status().cave_code(), "cave_ccr_unsafe_path");
+  EXPECT_EQ(store.status().error_code(), "cave_ccr_unsafe_path");
 }
 
 TEST(CcrFileSafety, NonRegularDatabasePathIsRefused) {
@@ -133,7 +133,7 @@ TEST(CcrFileSafety, NonRegularDatabasePathIsRefused) {
   ASSERT_EQ(::mkdir(dir.file("ccr.db").c_str(), 0700), 0);
   Result<std::unique_ptr<Store>> store = open_store(dir.file("ccr.db"));
   ASSERT_FALSE(store.ok());
-  EXPECT_EQ(store.status().cave_code(), "cave_ccr_unsafe_path");
+  EXPECT_EQ(store.status().error_code(), "cave_ccr_unsafe_path");
 }
 
 TEST(CcrFileSafety, MissingDirectoryIsACleanError) {
@@ -141,7 +141,7 @@ TEST(CcrFileSafety, MissingDirectoryIsACleanError) {
   Result<std::unique_ptr<Store>> store = open_store(dir.file("missing") + "/ccr.db");
   ASSERT_FALSE(store.ok());
   EXPECT_EQ(store.status().code(), Code::kIo);
-  EXPECT_EQ(store.status().cave_code(), "cave_ccr_unavailable");
+  EXPECT_EQ(store.status().error_code(), "cave_ccr_unavailable");
 }
 
 TEST(CcrFileSafety, GarbageFileIsReportedCorrupt) {
@@ -152,7 +152,7 @@ TEST(CcrFileSafety, GarbageFileIsReportedCorrupt) {
   Result<std::unique_ptr<Store>> store = open_store(dir.file("ccr.db"));
   ASSERT_FALSE(store.ok());
   EXPECT_EQ(store.status().code(), Code::kCorrupt);
-  EXPECT_EQ(store.status().cave_code(), "cave_ccr_unavailable");
+  EXPECT_EQ(store.status().error_code(), "cave_ccr_unavailable");
   EXPECT_NE(store.status().message().find(dir.file("ccr.db")), std::string::npos)
       << store.status().message();
 }
@@ -177,16 +177,16 @@ TEST(CcrFileSafety, DamagedPagesGiveCleanErrorsNotCrashes) {
   }
   Result<std::unique_ptr<Store>> store = open_store(path);
   if (!store.ok()) {
-    EXPECT_EQ(store.status().cave_code(), "cave_ccr_unavailable") << store.status().ToString();
+    EXPECT_EQ(store.status().error_code(), "cave_ccr_unavailable") << store.status().ToString();
     return;
   }
   Result<std::string> got = store.value()->get(handle);
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.status().code(), Code::kCorrupt) << got.status().ToString();
-  EXPECT_EQ(got.status().cave_code(), "cave_ccr_unavailable");
+  EXPECT_EQ(got.status().error_code(), "cave_ccr_unavailable");
   Result<std::string> put = store.value()->put(Record{"log", "log", 1, 1, "new", ""});
   ASSERT_FALSE(put.ok());  // never a handle without stored bytes
-  EXPECT_EQ(put.status().cave_code(), "cave_ccr_unavailable") << put.status().ToString();
+  EXPECT_EQ(put.status().error_code(), "cave_ccr_unavailable") << put.status().ToString();
 }
 
 TEST(CcrFileSafety, ReadOnlyDirectoryWithoutDatabaseIsACleanError) {

@@ -26,7 +26,7 @@ void expect_invalid(const TypedObject& o, const std::string& fragment) {
   Result<TypedObject> r = normalize_object(o, kNow);
   ASSERT_FALSE(r.ok()) << fragment;
   EXPECT_EQ(r.status().code(), Code::kInvalidArgument);
-  EXPECT_EQ(r.status().cave_code(), "cave_invalid_object");
+  EXPECT_EQ(r.status().error_code(), "cave_invalid_object");
   EXPECT_NE(r.status().message().find(fragment), std::string::npos) << r.status().message();
 }
 

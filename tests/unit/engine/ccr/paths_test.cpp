@@ -96,14 +96,14 @@ TEST_F(PathsTest, HomeThatIsAFileIsACleanError) {
   OpenOptions options;
   Result<std::string> path = resolve_store_path(&options);
   ASSERT_FALSE(path.ok());
-  EXPECT_EQ(path.status().cave_code(), "cave_ccr_unavailable");
+  EXPECT_EQ(path.status().error_code(), "cave_ccr_unavailable");
 }
 
 TEST_F(PathsTest, NoHomeAtAllIsReported) {
   OpenOptions options;
   Result<std::string> path = resolve_store_path(&options);
   ASSERT_FALSE(path.ok());
-  EXPECT_EQ(path.status().cave_code(), "cave_no_home");
+  EXPECT_EQ(path.status().error_code(), "cave_no_home");
 }
 
 TEST_F(PathsTest, MaxBytesMustBeAPositiveInteger) {

@@ -75,7 +75,7 @@ TEST(SqliteStore, UnknownHandleIsNotFoundWithCaveCode) {
   Result<std::string> got = store->get("ccr_00000000000000000000000000000000");
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.status().code(), Code::kNotFound);
-  EXPECT_EQ(got.status().cave_code(), "cave_unknown_handle");
+  EXPECT_EQ(got.status().error_code(), "cave_unknown_handle");
   EXPECT_EQ(got.status().message(), "ccr: recovery handle not found");
   EXPECT_EQ(store->get_metadata("ccr_nope").status().code(), Code::kNotFound);
   EXPECT_EQ(store->get("ccr_obj_nope").status().code(), Code::kNotFound);
@@ -197,7 +197,7 @@ TEST(SqliteStore, BudgetRefusesAPutThatWouldExceedIt) {
   Result<std::string> h = store->put(make_record(too_much));
   ASSERT_FALSE(h.ok());
   EXPECT_EQ(h.status().code(), Code::kResourceExhausted);
-  EXPECT_EQ(h.status().cave_code(), "cave_ccr_budget_exceeded");
+  EXPECT_EQ(h.status().error_code(), "cave_ccr_budget_exceeded");
   EXPECT_EQ(h.status().message(), "ccr: storage budget exceeded");
   // Never a handle without bytes: the refused original is not retrievable.
   EXPECT_EQ(store->get(handle_for(too_much)).status().code(), Code::kNotFound);
@@ -227,7 +227,7 @@ TEST(SqliteStore, BudgetCountsMetadataAndTypedObjects) {
   big.data = std::string(1 << 20, 'z');
   Result<TypedObject> refused = store->put_object(big);
   ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.status().cave_code(), "cave_ccr_budget_exceeded");
+  EXPECT_EQ(refused.status().error_code(), "cave_ccr_budget_exceeded");
 }
 
 TEST(SqliteStore, ReplacingARowCountsOnlyTheDifference) {
@@ -264,7 +264,7 @@ TEST(SqliteStore, SqliteFullMapsToBudgetExceededAndTheStoreStaysUsable) {
   Result<std::string> h = store->put(make_record(big));
   ASSERT_FALSE(h.ok());
   EXPECT_EQ(h.status().code(), Code::kResourceExhausted);
-  EXPECT_EQ(h.status().cave_code(), "cave_ccr_budget_exceeded");
+  EXPECT_EQ(h.status().error_code(), "cave_ccr_budget_exceeded");
   EXPECT_EQ(store->get(handle_for(big)).status().code(), Code::kNotFound);
   Result<std::string> small = store->put(make_record("small"));
   ASSERT_OK(small.status());
@@ -278,7 +278,7 @@ TEST(SqliteStore, BudgetBelowSixteenPagesIsRefusedAtOpen) {
   Result<std::unique_ptr<Store>> store = open_store(std::string(kMemoryPath), options);
   ASSERT_FALSE(store.ok());
   EXPECT_EQ(store.status().code(), Code::kInvalidArgument);
-  EXPECT_EQ(store.status().cave_code(), "cave_invalid_config");
+  EXPECT_EQ(store.status().error_code(), "cave_invalid_config");
   options.max_bytes = 0;
   store = open_store(std::string(kMemoryPath), options);
   ASSERT_FALSE(store.ok());

@@ -61,7 +61,7 @@ TEST_F(TypedObjectsTest, PutReturnsTheStoredObjectAndGetReadsItBack) {
 TEST_F(TypedObjectsTest, InvalidObjectsAreRejectedBeforeTouchingTheStore) {
   Result<TypedObject> r = store_->put_object(object("Nonsense", "s1", "x"));
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().cave_code(), "cave_invalid_object");
+  EXPECT_EQ(r.status().error_code(), "cave_invalid_object");
   r = store_->put_object(object("TestResult", "", "x"));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Code::kInvalidArgument);
@@ -88,7 +88,7 @@ TEST_F(TypedObjectsTest, SameIdWithDifferentImmutableFieldsIsACollision) {
   Result<TypedObject> r = store_->put_object(other_data);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Code::kCorrupt);
-  EXPECT_EQ(r.status().cave_code(), "cave_object_id_collision");
+  EXPECT_EQ(r.status().error_code(), "cave_object_id_collision");
   EXPECT_EQ(r.status().message(), "ccr: typed object id collision");
   EXPECT_EQ(store_->get("ccr_obj_fixed").value(), "ok");
 
@@ -101,7 +101,7 @@ TEST_F(TypedObjectsTest, SameIdWithDifferentImmutableFieldsIsACollision) {
     if (field == 0) changed.transform_version = "v2";
     if (field == 1) changed.dependencies = {"ccr_obj_x"};
     if (field == 2) changed.original_byte_length = 99;
-    EXPECT_EQ(store_->put_object(changed).status().cave_code(), "cave_object_id_collision")
+    EXPECT_EQ(store_->put_object(changed).status().error_code(), "cave_object_id_collision")
         << field;
   }
 }

@@ -52,7 +52,16 @@ TEST(EngineCli, UnknownCommandIsAUsageErrorWithCaveCode) {
   CliRun r = run_cli({"compres"});
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.out, "");
-  EXPECT_NE(r.err.find("cave_unknown_command"), std::string::npos);
+  EXPECT_EQ(r.err,
+            "caveman-engine: cave_unknown_command: unknown command \"compres\" (see caveman-engine "
+            "--help)\n");
+}
+
+// Command errors are spdlog lines (base::stream_logger) with the text they always had.
+TEST(EngineCli, CountNamesTheLineThatIsNotAJsonString) {
+  CliRun r = run_cli({"count", "--jsonl"}, "\"ok\"\n42\n");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "count: cave_invalid_input: line 2 is not a JSON string\n");
 }
 
 }  // namespace

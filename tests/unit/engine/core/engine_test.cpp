@@ -256,7 +256,7 @@ TEST(EnginePipelineTest, RetrieveWithoutStoreIsUnavailable) {
   Fixture f(FakeCompressor::Mode::kHalve, SafetyClass::kS4, false);
   auto r = f.engine->retrieve("ccr_0123");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().cave_code(), "cave_ccr_unavailable");
+  EXPECT_EQ(r.status().error_code(), "cave_ccr_unavailable");
 }
 
 TEST(EnginePipelineTest, ReportJsonFieldOrder) {

@@ -250,16 +250,16 @@ TEST(EvalsHarnessTest, ReportIsDeterministicIndentedJsonInSpecOrder) {
 TEST(EvalsHarnessTest, StructuralErrorsAreStatuses) {
   Suite empty;
   empty.manifest = "fixtures: []\n";
-  EXPECT_EQ(run_suite(empty).status().cave_code(), "cave_invalid_manifest");
+  EXPECT_EQ(run_suite(empty).status().error_code(), "cave_invalid_manifest");
   Suite broken;
   broken.manifest = "fixtures: [\n";
-  EXPECT_EQ(run_suite(broken).status().cave_code(), "cave_invalid_manifest");
+  EXPECT_EQ(run_suite(broken).status().error_code(), "cave_invalid_manifest");
   Suite missing;
   missing.manifest = "fixtures:\n  - {name: a, file: nope.txt, graders: [{type: compressed}]}\n";
-  EXPECT_EQ(run_suite(missing).status().cave_code(), "cave_invalid_manifest");
+  EXPECT_EQ(run_suite(missing).status().error_code(), "cave_invalid_manifest");
   Suite nameless;
   nameless.manifest = "fixtures:\n  - {file: a.txt}\n";
-  EXPECT_EQ(run_suite(nameless).status().cave_code(), "cave_invalid_manifest");
+  EXPECT_EQ(run_suite(nameless).status().error_code(), "cave_invalid_manifest");
 }
 
 }  // namespace

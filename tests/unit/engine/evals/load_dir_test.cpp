@@ -50,7 +50,7 @@ TEST_F(LoadDirTest, RejectsUncleanPaths) {
     manifest(bad);
     Result<Suite> s = load_dir(dir_);
     ASSERT_FALSE(s.ok()) << bad;
-    EXPECT_EQ(s.status().cave_code(), "cave_invalid_fixture_path") << bad;
+    EXPECT_EQ(s.status().error_code(), "cave_invalid_fixture_path") << bad;
   }
 }
 
@@ -60,7 +60,7 @@ TEST_F(LoadDirTest, SymlinksMayNotEscape) {
   manifest("escape.txt");
   Result<Suite> s = load_dir(dir_);
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.status().cave_code(), "cave_invalid_fixture_path");
+  EXPECT_EQ(s.status().error_code(), "cave_invalid_fixture_path");
   manifest("inside.txt");
   ASSERT_OK(load_dir(dir_));
   // A symlinked DIR is resolved first; fixtures inside it stay valid.
@@ -70,12 +70,12 @@ TEST_F(LoadDirTest, SymlinksMayNotEscape) {
 }
 
 TEST_F(LoadDirTest, MissingThingsAreErrors) {
-  EXPECT_EQ(load_dir(dir_).status().cave_code(), "cave_fixture_not_found");  // no manifest
+  EXPECT_EQ(load_dir(dir_).status().error_code(), "cave_fixture_not_found");  // no manifest
   manifest("sub/missing.txt");
-  EXPECT_EQ(load_dir(dir_).status().cave_code(), "cave_fixture_not_found");
-  EXPECT_EQ(load_dir(tmp_.path() + "/nope").status().cave_code(), "cave_fixture_not_found");
+  EXPECT_EQ(load_dir(dir_).status().error_code(), "cave_fixture_not_found");
+  EXPECT_EQ(load_dir(tmp_.path() + "/nope").status().error_code(), "cave_fixture_not_found");
   testing::write_file(dir_ + "/manifest.yaml", "fixtures: {}\n");
-  EXPECT_EQ(load_dir(dir_).status().cave_code(), "cave_invalid_manifest");
+  EXPECT_EQ(load_dir(dir_).status().error_code(), "cave_invalid_manifest");
 }
 
 }  // namespace

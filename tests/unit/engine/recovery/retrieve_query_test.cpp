@@ -321,7 +321,7 @@ TEST_F(EngineRetrieveQueryTest, UnknownHandleIsCaveUnknownHandle) {
   Engine engine(store_);
   Result<std::string> r = engine.retrieve_query("ccr_00000000000000000000000000000000", "x");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().cave_code(), "cave_unknown_handle");
+  EXPECT_EQ(r.status().error_code(), "cave_unknown_handle");
 }
 
 TEST_F(EngineRetrieveQueryTest, BlobAndTypedObjectIdsResolve) {

@@ -55,7 +55,7 @@ TEST_P(ToonConformance, Case) {
     Result<std::string> got = toon_decode(t.find("input")->text, decode_options(c.options()));
     if (c.should_error()) {
       EXPECT_FALSE(got.ok()) << "expected an error, got: " << got.value();
-      if (!got.ok()) EXPECT_EQ(got.status().cave_code(), "cave_invalid_toon");
+      if (!got.ok()) EXPECT_EQ(got.status().error_code(), "cave_invalid_toon");
       return;
     }
     ASSERT_TRUE(got.ok()) << got.status().ToString();

@@ -24,7 +24,7 @@ std::string lenient(std::string_view toon) { return dec(toon, false); }
 TEST(ToonDecodeTest, RejectsBadOptions) {
   DecodeOptions o;
   o.indent = 0;
-  EXPECT_EQ(toon_decode("a: 1", o).status().cave_code(), "cave_invalid_arguments");
+  EXPECT_EQ(toon_decode("a: 1", o).status().error_code(), "cave_invalid_arguments");
 }
 
 TEST(ToonDecodeTest, ErrorsNameTheLine) {
@@ -201,7 +201,7 @@ TEST(ToonDecodeTest, MutatedInputsFailCleanly) {
       if (r.ok()) {
         EXPECT_TRUE(json::is_valid(r.value())) << t;
       } else {
-        EXPECT_EQ(r.status().cave_code(), "cave_invalid_toon") << t;
+        EXPECT_EQ(r.status().error_code(), "cave_invalid_toon") << t;
         EXPECT_EQ(r.status().message().rfind("line ", 0), 0u) << r.status().message();
       }
     }

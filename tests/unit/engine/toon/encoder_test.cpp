@@ -24,15 +24,15 @@ EncodeOptions folding(int depth = kUnlimitedFlattenDepth) {
 TEST(ToonEncodeTest, RejectsBadOptions) {
   EncodeOptions o;
   o.delimiter = ';';
-  EXPECT_EQ(toon_encode("{}", o).status().cave_code(), "cave_invalid_arguments");
+  EXPECT_EQ(toon_encode("{}", o).status().error_code(), "cave_invalid_arguments");
   o = {};
   o.indent = 0;
-  EXPECT_EQ(toon_encode("{}", o).status().cave_code(), "cave_invalid_arguments");
+  EXPECT_EQ(toon_encode("{}", o).status().error_code(), "cave_invalid_arguments");
   o.indent = 65;
-  EXPECT_EQ(toon_encode("{}", o).status().cave_code(), "cave_invalid_arguments");
+  EXPECT_EQ(toon_encode("{}", o).status().error_code(), "cave_invalid_arguments");
   o = {};
   o.flatten_depth = -1;
-  EXPECT_EQ(toon_encode("{}", o).status().cave_code(), "cave_invalid_arguments");
+  EXPECT_EQ(toon_encode("{}", o).status().error_code(), "cave_invalid_arguments");
 }
 
 TEST(ToonEncodeTest, JsonErrorsNameLineAndColumn) {

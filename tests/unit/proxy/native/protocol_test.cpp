@@ -73,7 +73,7 @@ TEST(NativeProtocol, PromptTextNeverCrossesTheSocket) {
   j["prompt"]["text"] = "secret plans";
   Result<NativeRequest> r = parse_request(j.dump());
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().cave_code(), "cave_native_bad_request");
+  EXPECT_EQ(r.status().error_code(), "cave_native_bad_request");
 }
 
 TEST(NativeProtocol, PolicyModesDefaultToSafe) {

@@ -249,7 +249,7 @@ TEST_F(NativeRuntimeTest, ObjectIdCollisionIsRefused) {
   clash.transform_version = "other";
   Result<ccr::TypedObject> bad = store_->put_object(clash);
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().cave_code(), "cave_object_id_collision");
+  EXPECT_EQ(bad.status().error_code(), "cave_object_id_collision");
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ TEST(SessionMarker, ShortKeyFileIsRefused) {
   caveman::testing::write_file(home.file("runtime/session.key"), "short");
   Result<std::string> k = load_or_create_key(home.path());
   ASSERT_FALSE(k.ok());
-  EXPECT_EQ(k.status().cave_code(), "cave_session_key_invalid");
+  EXPECT_EQ(k.status().error_code(), "cave_session_key_invalid");
 }
 
 TEST(SessionMarker, MarkerFormat) {

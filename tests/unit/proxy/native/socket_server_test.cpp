@@ -152,7 +152,7 @@ TEST_F(NativeSocketTest, SecondRuntimeIsRefusedWhileTheFirstAnswers) {
   Result<std::unique_ptr<NativeSocketServer>> second = NativeSocketServer::start(
       path_, [](std::string_view) { return std::optional<std::string>("{}"); });
   ASSERT_FALSE(second.ok());
-  EXPECT_EQ(second.status().cave_code(), "cave_native_already_active");
+  EXPECT_EQ(second.status().error_code(), "cave_native_already_active");
   EXPECT_OK(native_exchange(path_, kTurnStop, 2000));  // the first one is untouched
 }
 
@@ -186,7 +186,7 @@ TEST_F(NativeSocketTest, WorldWritableDirectoryIsRefused) {
   Result<std::unique_ptr<NativeSocketServer>> s =
       NativeSocketServer::start(dir + "/native.sock", [](std::string_view) { return std::nullopt; });
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.status().cave_code(), "cave_native_unsafe_dir");
+  EXPECT_EQ(s.status().error_code(), "cave_native_unsafe_dir");
   ASSERT_EQ(::chmod(dir.c_str(), 0770), 0);  // group-writable too
   EXPECT_FALSE(NativeSocketServer::start(dir + "/native.sock",
                                          [](std::string_view) { return std::nullopt; })
@@ -203,7 +203,7 @@ TEST_F(NativeSocketTest, TooLongPathIsRefused) {
       home_.path() + "/" + std::string(200, 'd') + "/native.sock",
       [](std::string_view) { return std::nullopt; });
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.status().cave_code(), "cave_native_socket_path_too_long");
+  EXPECT_EQ(s.status().error_code(), "cave_native_socket_path_too_long");
 }
 
 TEST_F(NativeSocketTest, FloodOfSilentClientsIsShedAndTheServerRecovers) {
@@ -228,7 +228,7 @@ TEST_F(NativeSocketTest, FloodOfSilentClientsIsShedAndTheServerRecovers) {
 TEST_F(NativeSocketTest, NoRuntimeMeansUnavailable) {
   Result<std::string> r = native_exchange(path_, kTurnStop, 100);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().cave_code(), "cave_native_unavailable");
+  EXPECT_EQ(r.status().error_code(), "cave_native_unavailable");
 }
 
 }  // namespace
