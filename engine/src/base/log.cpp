@@ -17,10 +17,13 @@
 namespace caveman::base {
 namespace {
 
-// $CAVEMAN_LOG_LEVEL, info when unset.
+// $CAVEMAN_LOG_LEVEL, info when unset. spdlog reads a name it does not know as `off`; a typo
+// must not silence a command's errors, so only `off` itself is off.
 spdlog::level::level_enum level_from(const EnvLookup& env) {
   std::optional<std::string> level = env(kLogLevelEnv);
-  return level ? spdlog::level::from_str(*level) : spdlog::level::info;
+  if (!level) return spdlog::level::info;
+  spdlog::level::level_enum parsed = spdlog::level::from_str(*level);
+  return parsed == spdlog::level::off && *level != "off" ? spdlog::level::info : parsed;
 }
 
 }  // namespace

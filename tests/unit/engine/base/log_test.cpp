@@ -42,6 +42,15 @@ TEST(BaseLog, LevelOffSilencesEverything) {
   EXPECT_EQ(err.str(), "");
 }
 
+// A level name spdlog does not know (a typo) keeps the default rather than silencing errors.
+TEST(BaseLog, AnUnknownLevelKeepsTheDefault) {
+  std::ostringstream err;
+  auto log = stream_logger(err, map_env({{"CAVEMAN_LOG_LEVEL", "verbose"}}));
+  log->error("tool: cave_x: failed");
+  log->debug("tool: not at the default level");
+  EXPECT_EQ(err.str(), "tool: cave_x: failed\n");
+}
+
 // usage_error() is a diagnostic too: same bytes as before, and under the same level.
 TEST(BaseLog, UsageErrorsGoThroughTheLevel) {
   std::ostringstream err;
