@@ -36,22 +36,17 @@ constexpr std::size_t kMinNamedLength = 3;
 // reader of a function needs what its helpers do to follow it.
 constexpr std::size_t kCalleeBodies = 4;
 
-bool is_ident_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '$';
-}
-
 // The identifiers of `text` in order of first appearance; with `calls_only`, only those
 // followed by `(` (the names a body calls).
 std::vector<std::string_view> identifiers(std::string_view text, bool calls_only) {
   std::vector<std::string_view> names;
   for (std::size_t i = 0; i < text.size();) {
-    if (!is_ident_char(text[i]) || (i > 0 && is_ident_char(text[i - 1]))) {
+    if (!code::is_identifier_char(text[i]) || (i > 0 && code::is_identifier_char(text[i - 1]))) {
       ++i;
       continue;
     }
     std::size_t end = i;
-    while (end < text.size() && is_ident_char(text[end])) ++end;
+    while (end < text.size() && code::is_identifier_char(text[end])) ++end;
     std::size_t after = end;
     while (after < text.size() && text[after] == ' ') ++after;
     std::string_view name = text.substr(i, end - i);
@@ -84,17 +79,9 @@ class BodyChoice {
 
   // The best BM25 matches, while fewer than kQueryBodies are kept.
   void best_matches(const std::vector<std::string_view>& bodies, std::string_view query) {
-    std::vector<bool> marked = keep_;
     std::size_t room = kQueryBodies > order_.size() ? kQueryBodies - order_.size() : 0;
-    text::keep_query_relevant(bodies, query, marked, static_cast<int>(room));
-    std::vector<double> scores = text::bm25_scores(bodies, query);
-    std::vector<std::size_t> added;
-    for (std::size_t i = 0; i < edits_.size(); ++i) {
-      if (marked[i] && !keep_[i]) added.push_back(i);
-    }
-    std::stable_sort(added.begin(), added.end(),
-                     [&](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
-    for (std::size_t i : added) take(i);
+    for (std::size_t i : text::query_relevant(bodies, query, keep_, static_cast<int>(room)))
+      take(i);
   }
 
   // The functions the kept bodies call, breadth first.

@@ -118,22 +118,28 @@ std::vector<double> bm25_scores(const std::vector<std::string_view>& docs,
   return scores;
 }
 
-void keep_query_relevant(const std::vector<std::string_view>& docs, std::string_view query,
-                         std::vector<bool>& keep, int limit, double threshold) {
-  if (query.empty() || limit <= 0) return;
+std::vector<std::size_t> query_relevant(const std::vector<std::string_view>& docs,
+                                        std::string_view query, const std::vector<bool>& keep,
+                                        int limit, double threshold) {
+  std::vector<std::size_t> candidates;
+  if (query.empty() || limit <= 0) return candidates;
   std::vector<double> scores = bm25_scores(docs, query);
   double best = 0;
   for (double s : scores) best = std::max(best, s);
-  if (best <= 0) return;
-  std::vector<std::size_t> candidates;
+  if (best <= 0) return candidates;
   for (std::size_t i = 0; i < docs.size(); ++i) {
     if (!keep[i] && scores[i] / best >= threshold) candidates.push_back(i);
   }
   std::stable_sort(candidates.begin(), candidates.end(),
                    [&](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
-  for (std::size_t k = 0; k < candidates.size() && k < static_cast<std::size_t>(limit); ++k) {
-    keep[candidates[k]] = true;
-  }
+  if (candidates.size() > static_cast<std::size_t>(limit))
+    candidates.resize(static_cast<std::size_t>(limit));
+  return candidates;
+}
+
+void keep_query_relevant(const std::vector<std::string_view>& docs, std::string_view query,
+                         std::vector<bool>& keep, int limit, double threshold) {
+  for (std::size_t i : query_relevant(docs, query, keep, limit, threshold)) keep[i] = true;
 }
 
 }  // namespace caveman::text

@@ -17,6 +17,11 @@ std::vector<std::string> bm25_terms(std::string_view text);
 // docs → all zeros.
 std::vector<double> bm25_scores(const std::vector<std::string_view>& docs, std::string_view query);
 
+// The docs keep_query_relevant would mark, best first (ties by index).
+std::vector<std::size_t> query_relevant(const std::vector<std::string_view>& docs,
+                                        std::string_view query, const std::vector<bool>& keep,
+                                        int limit, double threshold = 0.30);
+
 // docs/spec/compressors.md#query-relevance: when `query` is non-empty and the best score is > 0,
 // marks up to `limit` not-yet-kept docs with score/best ≥ `threshold` as kept, best first, ties by
 // index. Only ever adds keeps.

@@ -57,13 +57,9 @@ std::string python_replacement(TSNode block, std::string_view text) {
 // The trailing identifier of a name as written: `Write` of `DBImpl::Write`, `redirect` of
 // `res.redirect`; "" for operators and other names no call site spells.
 std::string_view last_identifier(std::string_view s) {
-  auto ident = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '$';
-  };
   s = trim(s);
   std::size_t b = s.size();
-  while (b > 0 && ident(s[b - 1])) --b;
+  while (b > 0 && is_identifier_char(s[b - 1])) --b;
   return s.substr(b);
 }
 

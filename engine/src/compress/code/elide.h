@@ -15,6 +15,12 @@
 
 namespace caveman::compress::code {
 
+// A character of an identifier as the supported languages spell one (`$` for JavaScript).
+inline bool is_identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '$';
+}
+
 // Replace source bytes [start, end) with `replacement`. A body edit carries the name its
 // function is called by (`findToken`, `Write` of `DBImpl::Write`; "" when it has none).
 struct Edit {
