@@ -110,18 +110,46 @@ bool has_listing(const std::vector<core::Layer>& layers) {
 bool numbers_implied(const std::vector<core::Layer>& layers) {
   return std::all_of(layers.begin(), layers.end(), [](const core::Layer& l) {
     const auto* listing = std::get_if<core::Listing>(&l);
-    if (listing == nullptr) return true;
-    const std::vector<std::int64_t>& n = listing->numbers;
-    for (std::size_t i = 1; i < n.size(); ++i) {
-      if (n[i] != n[i - 1] + 1) return false;
-    }
-    return true;
+    return listing == nullptr || core::numbers_consecutive(*listing);
   });
 }
 
 std::vector<core::Layer> without_listings(std::vector<core::Layer> layers) {
   std::erase_if(layers, [](const core::Layer& l) { return std::holds_alternative<core::Listing>(l); });
   return layers;
+}
+
+// Steps 8–11 for one compressor output: rewrap it, count it, keep it only when it is shorter
+// than `reference` tokens (the input, or the view that keeps all of it) and, if it leaves
+// content out, when what it saves beyond that pays (lossy_view_pays).
+std::optional<Attempt> weigh(const Compressor& c, CompressorOutput out,
+                             const std::vector<core::Layer>& layers, bool drop_gutter,
+                             std::int64_t reference, CallCounter& counter, const Options& options) {
+  SafetyInfo safety = safety_info(c.safety_class());
+  Attempt a;
+  a.output = drop_gutter ? core::rewrap(std::move(out.bytes), without_listings(layers))
+                         : core::rewrap(std::move(out.bytes), layers, core::GutterStyle::kSparse);
+  a.tokens_after = counter.output(a.output);
+  if (a.tokens_after >= reference) return std::nullopt;
+  // Content the model reads in full (a factored view, even under a Read gutter whose numbers
+  // it drops) never needs a retrieve, so only a view that leaves content out is weighed
+  // against one.
+  bool content_lossless =
+      out.lossless_to_model.value_or(safety.reversible) && numbers_implied(layers);
+  bool lossless = content_lossless && layers.empty();
+  std::int64_t saved = reference - a.tokens_after;
+  if (!content_lossless && saved < options.min_lossy_saving_tokens) return std::nullopt;
+  if (!content_lossless && options.context_tokens > 0 &&
+      !lossy_view_pays(saved, a.tokens_after, options.context_tokens, options.context_cached)) {
+    return std::nullopt;
+  }
+  a.compressor = std::string(c.type());
+  a.safety = c.safety_class();
+  a.method = out.method.empty() ? a.compressor : out.method;
+  // Under a gutter or <file> wrapper the view no longer expands to the caller's bytes.
+  a.lossless = lossless;
+  a.metadata = std::move(out.recovery_metadata);
+  return a;
 }
 
 // Steps 1–2 and 6–11 of the pipeline (docs/spec/pipeline.md#order), shared by compress and
@@ -154,34 +182,20 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
     out = c->compress_with(body, Request{options.query, options.budget_tokens,
                                          options.context_tokens, options.context_cached});
   } catch (const std::exception&) {
-    return std::nullopt;  // a library threw inside a compressor: fail open
+    out.reset();  // a library threw inside a compressor: fail open
   }
   if (!out && drop_gutter) out = CompressorOutput{std::string(body), "gutter", std::nullopt, ""};
-  if (!out) return std::nullopt;
-  Attempt a;
-  a.output = core::rewrap(std::move(out->bytes), drop_gutter ? without_listings(u.layers) : u.layers);
-  if (a.output == input) return std::nullopt;
-  a.tokens_after = counter.output(a.output);
-  if (a.tokens_after >= counter.input_tokens()) return std::nullopt;
-  // Content the model reads in full (a factored view, even under a Read gutter whose numbers
-  // it drops) never needs a retrieve, so only a view that leaves content out is weighed
-  // against one.
-  bool content_lossless =
-      out->lossless_to_model.value_or(safety.reversible) && numbers_implied(u.layers);
-  bool lossless = content_lossless && u.layers.empty();
-  std::int64_t saved = counter.input_tokens() - a.tokens_after;
-  if (!lossless && saved < options.min_lossy_saving_tokens) return std::nullopt;
-  if (!content_lossless && options.context_tokens > 0 &&
-      !lossy_view_pays(saved, a.tokens_after, options.context_tokens, options.context_cached)) {
-    return std::nullopt;
+  // A Read's numbers alone thin out (near a third of its tokens) with every byte of the text
+  // kept: that view is the one a compressor's output must beat, and the answer when none does.
+  std::optional<Attempt> thinned;
+  if (!drop_gutter && has_listing(u.layers) && numbers_implied(u.layers)) {
+    thinned = weigh(*c, CompressorOutput{std::string(body), "gutter", true, ""}, u.layers, false,
+                    counter.input_tokens(), counter, options);
   }
-  a.compressor = std::string(c->type());
-  a.safety = c->safety_class();
-  a.method = out->method.empty() ? a.compressor : out->method;
-  // Under a gutter or <file> wrapper the view no longer expands to the caller's bytes.
-  a.lossless = lossless;
-  a.metadata = std::move(out->recovery_metadata);
-  return a;
+  std::int64_t reference = thinned ? thinned->tokens_after : counter.input_tokens();
+  std::optional<Attempt> a;
+  if (out) a = weigh(*c, std::move(*out), u.layers, drop_gutter, reference, counter, options);
+  return a ? a : thinned;
 }
 
 }  // namespace

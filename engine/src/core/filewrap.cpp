@@ -98,10 +98,10 @@ Unwrapped unwrap_input(std::string_view input) {
   return u;
 }
 
-std::string rewrap(std::string body, const std::vector<Layer>& layers) {
+std::string rewrap(std::string body, const std::vector<Layer>& layers, GutterStyle style) {
   for (auto it = layers.rbegin(); it != layers.rend(); ++it) {
     if (const auto* l = std::get_if<Listing>(&*it)) {
-      body = restore_gutter(body, *l);
+      body = restore_gutter(body, *l, style);
     } else {
       const auto& w = std::get<FileWrapper>(*it);
       body = w.prefix + body + w.suffix;

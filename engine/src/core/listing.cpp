@@ -118,10 +118,12 @@ void append_number(std::string* out, std::int64_t n, const Listing& listing) {
   *out += num;
 }
 
-// Output line i's source line number, and whether a blank output line gets a gutter.
+// Output line i's source line number, whether a blank output line gets a gutter, and whether
+// the line was found in the source (a line a compressor added was not).
 struct Trace {
   std::vector<std::int64_t> nums;
   std::vector<bool> numbered_blank;
+  std::vector<bool> traced;
 };
 
 // A compressor that shortens a line keeps its start (a signature whose body was elided): the
@@ -173,8 +175,9 @@ std::optional<Trace> trace_lines(const text::Lines& out, const Listing& listing)
   if (listing.numbers.size() < src.lines.size()) return std::nullopt;
   std::map<std::string_view, std::vector<std::size_t>> positions;
   for (std::size_t i = 0; i < src.lines.size(); ++i) positions[src.lines[i]].push_back(i);
-  Trace t{std::vector<std::int64_t>(out.lines.size()), std::vector<bool>(out.lines.size(), false)};
-  std::vector<bool> traced(out.lines.size(), false);
+  Trace t{std::vector<std::int64_t>(out.lines.size()), std::vector<bool>(out.lines.size(), false),
+          std::vector<bool>(out.lines.size(), false)};
+  std::vector<bool>& traced = t.traced;
   std::size_t cursor = 0, tracked = 0, traceable = 0;
   const std::size_t last = src.lines.empty() ? 0 : src.lines.size() - 1;
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
@@ -211,6 +214,29 @@ std::optional<Trace> trace_lines(const text::Lines& out, const Listing& listing)
   if (traceable * 2 < tracked) return std::nullopt;
   backfill_blank_numbers(out, traced, &t.nums);
   return t;
+}
+
+// Which lines of a sparse gutter carry their number: the first line, a line after a gap or
+// after a line the compressor added (blank or not), every kSparseGutterStep-th number (at the
+// latest kSparseGutterStep lines after the last one shown, so blank lines, otherwise bare,
+// never leave a longer run to count), and a line whose own text starts like a gutter ("    1",
+// "12\tx"), which bare would read as numbered.
+std::vector<bool> sparse_numbers(const text::Lines& out, const Trace& t) {
+  std::vector<bool> shown(out.lines.size(), false);
+  bool follows = false;  // the line above was traced, so this number may be counted on
+  std::int64_t last_shown = 0;
+  for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    bool continues = follows && i > 0 && t.nums[i] == t.nums[i - 1] + 1;
+    follows = t.traced[i];
+    if (!t.traced[i]) continue;
+    bool counted = t.nums[i] % kSparseGutterStep != 0 && t.nums[i] - last_shown < kSparseGutterStep;
+    bool looks_numbered = parse_gutter(out.lines[i]).has_value();
+    if (!continues || looks_numbered || (!text::is_blank(out.lines[i]) && !counted)) {
+      shown[i] = true;
+      last_shown = t.nums[i];
+    }
+  }
+  return shown;
 }
 
 }  // namespace
@@ -250,21 +276,41 @@ std::optional<Listing> strip_gutter(std::string_view input) {
   return std::nullopt;
 }
 
-std::string restore_gutter(std::string_view compressed, const Listing& listing) {
+bool numbers_consecutive(const Listing& listing) {
+  const std::vector<std::int64_t>& n = listing.numbers;
+  // Bare blank lines after the last numbered one (before Claude Code's trailing reminders)
+  // repeat its number; no line after them has a number to count.
+  std::size_t end = n.size();
+  while (end > 1 && n[end - 1] == n[end - 2]) --end;
+  for (std::size_t i = 1; i < end; ++i) {
+    if (n[i] != n[i - 1] + 1) return false;
+  }
+  return true;
+}
+
+std::string restore_gutter(std::string_view compressed, const Listing& listing, GutterStyle style) {
   text::Lines out = text::split_lines(compressed);
   std::optional<Trace> t = trace_lines(out, listing);
   if (!t) return std::string(compressed);
+  // grep -n numbers are not consecutive: each one is a fact and stays.
+  bool sparse = style == GutterStyle::kSparse && numbers_consecutive(listing);
+  std::vector<bool> shown =
+      sparse ? sparse_numbers(out, *t) : std::vector<bool>(out.lines.size(), true);
   std::string result;
   result.reserve(compressed.size() + out.lines.size() * 8 + listing.last_empty.size());
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
     std::string_view line = out.lines[i];
     if (i > 0) result.push_back('\n');
     bool blank = text::is_blank(line);
-    if (listing.bare_blanks && blank && !t->numbered_blank[i]) {
+    if (!shown[i] || (listing.bare_blanks && blank && !t->numbered_blank[i])) {
       result.append(line);
       continue;
     }
-    append_number(&result, t->nums[i], listing);
+    if (sparse) {
+      result += std::to_string(t->nums[i]);  // no alignment: the numbers no longer form a column
+    } else {
+      append_number(&result, t->nums[i], listing);
+    }
     bool number_only = listing.number_only_blanks && (line.empty() || line == "\r");
     if (!number_only) result += listing.separator;
     result.append(line);

@@ -38,10 +38,25 @@ struct Listing {
 // the gutter cannot be re-rendered exactly (mixed padding or separators).
 std::optional<Listing> strip_gutter(std::string_view input);
 
+// How a gutter is drawn again. kFull: every line numbered as the reader printed it (the
+// byte-exact round trip). kSparse, for a view: a listing numbered consecutively shows the
+// numbers a reader cannot count to without help — the first line, every line after a gap or
+// an added line, every multiple of kSparseGutterStep — and leaves the rest bare. Every number
+// still follows from the view (docs/spec/pipeline.md#wrappers), at about a tenth of the gutter's
+// tokens, which are near a third of a Read of source code.
+enum class GutterStyle { kFull, kSparse };
+inline constexpr std::int64_t kSparseGutterStep = 5;
+
 // Re-applies the gutter to compressed text, tracing each output line back to its source
 // line number, then the numbered empty last line; returns the text without a gutter when
-// fewer than half the non-blank lines trace back (the decline rule).
-std::string restore_gutter(std::string_view compressed, const Listing& listing);
+// fewer than half the non-blank lines trace back (the decline rule). kSparse falls back to
+// kFull for a listing whose numbers are not consecutive (grep -n: they are content).
+std::string restore_gutter(std::string_view compressed, const Listing& listing,
+                           GutterStyle style = GutterStyle::kFull);
+
+// True when the numbers run 1 apart with no bare line before the last numbered one: they
+// follow from the first one.
+bool numbers_consecutive(const Listing& listing);
 
 struct FileWrapper {
   std::string prefix;  // leading whitespace + opening tag
@@ -66,7 +81,8 @@ struct Unwrapped {
 // Up to 4 layers; each round tries the gutter first, then the file wrapper, then trailing
 // system reminders.
 Unwrapped unwrap_input(std::string_view input);
-std::string rewrap(std::string body, const std::vector<Layer>& layers);
+std::string rewrap(std::string body, const std::vector<Layer>& layers,
+                   GutterStyle style = GutterStyle::kFull);
 
 }  // namespace caveman::core
 

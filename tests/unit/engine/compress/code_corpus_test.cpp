@@ -120,8 +120,8 @@ std::map<std::string, int> top_level_names(Language lang, const CleanParse& pars
   return names;
 }
 
-// Drops a `cat -n` gutter ("   12\tline") from every line when all lines have one. The
-// engine's own unwrap does not apply to outputs: elided lines repeat a line number.
+// The text under a listing's gutter, full or sparse: a line's leading "   12\t" goes, a bare
+// line stays.
 std::string without_gutter(const std::string& s) {
   std::string out;
   std::size_t pos = 0;
@@ -130,12 +130,9 @@ std::string without_gutter(const std::string& s) {
     std::size_t end = nl == std::string::npos ? s.size() : nl + 1;
     std::string_view line(s.data() + pos, end - pos);
     std::size_t i = line.find_first_not_of(' ');
-    std::size_t tab = line.find('\t');
-    if (i == std::string_view::npos || tab == std::string_view::npos || tab == i ||
-        line.substr(i, tab - i).find_first_not_of("0123456789") != std::string_view::npos) {
-      return s;  // not a listing
-    }
-    out += line.substr(tab + 1);
+    std::size_t digits = i == std::string_view::npos ? i : line.find_first_not_of("0123456789", i);
+    bool numbered = digits != std::string_view::npos && digits > i && line[digits] == '\t';
+    out += numbered ? line.substr(digits + 1) : line;
     pos = end;
   }
   return out;

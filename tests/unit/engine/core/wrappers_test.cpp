@@ -247,6 +247,101 @@ TEST(GutterTest, RestoreDeclinesWhenMostLinesAreUntraceable) {
   EXPECT_EQ(restore_gutter(compressed, *l), compressed);
 }
 
+// Reads a sparse gutter the way a model must: a numbered line sets the count, every other
+// line is one more than the line above it.
+std::vector<std::int64_t> counted_numbers(const std::string& view, std::string* text) {
+  std::vector<std::int64_t> nums;
+  std::int64_t n = 0;
+  std::size_t pos = 0;
+  while (pos < view.size()) {
+    std::size_t nl = view.find('\n', pos);
+    std::string line = view.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+    std::size_t digits = line.find_first_not_of("0123456789");
+    if (digits > 0 && digits != std::string::npos && line[digits] == '\t') {
+      n = std::stoll(line.substr(0, digits));
+      line = line.substr(digits + 1);
+    } else {
+      ++n;
+    }
+    nums.push_back(n);
+    *text += line + "\n";
+    pos = nl == std::string::npos ? view.size() : nl + 1;
+  }
+  return nums;
+}
+
+TEST(SparseGutterTest, NumbersTheFirstLineEveryFifthAndTheLineAfterAGap) {
+  auto l = strip_gutter(numbered(14));
+  ASSERT_TRUE(l);
+  std::string out =
+      restore_gutter("line 1\nline 2\nline 3\n… 6 lines elided …\nline 10\nline 11\nline 12\n", *l,
+                     GutterStyle::kSparse);
+  // "line 3" is followed by a line the compressor added; "line 10" is a multiple of 5 anyway,
+  // and would be numbered after the added line too.
+  EXPECT_EQ(out, "1\tline 1\nline 2\nline 3\n… 6 lines elided …\n10\tline 10\nline 11\nline 12\n");
+  std::string gap = restore_gutter("line 1\nline 7\nline 8\n", *l, GutterStyle::kSparse);
+  EXPECT_EQ(gap, "1\tline 1\n7\tline 7\nline 8\n");
+}
+
+// Property: over random listings (any offset, blank lines), the numbers a
+// reader counts from the sparse view of the whole text are the listing's, and the text under
+// it is the source byte for byte.
+TEST(SparseGutterTest, EveryNumberFollowsFromTheView) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    int first = 1 + static_cast<int>(rng() % 900);
+    int count = 8 + static_cast<int>(rng() % 60);
+    std::string listing;
+    for (int i = 0; i < count; ++i) {
+      std::string text = rng() % 4 == 0 ? "" : "x" + std::to_string(rng() % 97);
+      listing += gutter_line(first + i, text, "\t");
+    }
+    auto l = strip_gutter(listing);
+    ASSERT_TRUE(l) << listing;
+    std::string text;
+    std::vector<std::int64_t> nums =
+        counted_numbers(restore_gutter(l->source, *l, GutterStyle::kSparse), &text);
+    EXPECT_EQ(text, l->source);
+    ASSERT_EQ(nums.size(), l->numbers.size());
+    EXPECT_EQ(nums, l->numbers);
+  }
+}
+
+TEST(SparseGutterTest, KeepsNumbersThatAreContentAndNumbersLinesThatLookNumbered) {
+  std::string grep;  // grep -n: the numbers are not consecutive, so each one is a fact
+  for (int i = 1; i <= 10; ++i)
+    grep += std::to_string(i * 7) + ": match " + std::to_string(i) + "\n";
+  auto g = strip_gutter(grep);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(restore_gutter(g->source, *g, GutterStyle::kSparse), grep);
+  std::string lines;  // a file some of whose own lines start like a gutter
+  for (int i = 1; i <= 10; ++i)
+    lines += gutter_line(i, i % 3 == 0 ? "    " + std::to_string(i) : "x");
+  auto t = strip_gutter(lines);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(restore_gutter(t->source, *t, GutterStyle::kSparse),
+            "1\tx\nx\n3\t    3\nx\n5\tx\n6\t    6\nx\nx\n9\t    9\n10\tx\n");
+  std::string text;
+  EXPECT_EQ(counted_numbers(restore_gutter(t->source, *t, GutterStyle::kSparse), &text),
+            t->numbers);
+}
+
+// Claude Code puts a blank line between a Read and the reminders it appends: a bare blank
+// after the last numbered line leaves every number implied, one in the middle does not.
+TEST(SparseGutterTest, OnlyATrailingBareBlankLineKeepsTheNumbersImplied) {
+  std::string listing = numbered(12);
+  Unwrapped u = unwrap_input(listing + "\n<system-reminder>\nnote\n</system-reminder>\n");
+  ASSERT_EQ(u.layers.size(), 2u);
+  const auto* l = std::get_if<Listing>(&u.layers[1]);
+  ASSERT_NE(l, nullptr);
+  EXPECT_TRUE(l->bare_blanks);
+  EXPECT_TRUE(numbers_consecutive(*l));
+  EXPECT_EQ(rewrap(u.body, u.layers, GutterStyle::kSparse).substr(0, 16), "1\tline 1\nline 2\n");
+  auto middle = strip_gutter(numbered(5) + "\n" + numbered(12).substr(numbered(5).size()));
+  ASSERT_TRUE(middle);
+  EXPECT_FALSE(numbers_consecutive(*middle));
+}
+
 TEST(FileWrapperTest, StripsSingleWrapper) {
   std::string inner;
   auto w = strip_file_wrapper("  <file path=\"a>b\">\nbody\n</file>\n", &inner);
