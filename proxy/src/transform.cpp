@@ -74,14 +74,17 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
     std::string key = prefix_cache_key(kUnlockedScope, original);
     if (std::optional<std::string> hit = cache_->lookup(key)) {
       splices.push_back(Splice{node.begin, node.end, json_quote(*hit)});
-      note_handle(handle_from_replacement(*hit));
+      std::string handle = handle_from_replacement(*hit);
+      // The client sends its own bytes: a marker re-substituted here is in the prompt too.
+      marked = marked || !handle.empty();
+      note_handle(handle);
       ++out.reused_blocks;
       continue;
     }
     if (!c.live) continue;  // frozen blocks are only ever re-substituted
 
     CompressResult r = engine_->compress(original, block_options(knobs_, zone.query));
-    if (r.passed_through() || r.tokens_after >= r.tokens_before) continue;
+    if (r.passed_through() || r.tokens_before - r.tokens_after <= kMarkerTokens) continue;
     if (!knobs_.context_cached && !marked &&
         r.tokens_before - r.tokens_after < kUncachedFirstMarkerTokens) {
       continue;

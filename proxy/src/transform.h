@@ -31,6 +31,9 @@ inline constexpr std::size_t kMaxDisclosedHandles = 8;
 // marker is in it (about 250 o200k tokens), so the first block compressed there must save more
 // than the tool costs over a few turns.
 inline constexpr std::int64_t kUncachedFirstMarkerTokens = 1000;
+// The marker appended to a compressed block ("\n<<ccr:ccr_…>>", 28 o200k tokens): a view
+// saving no more than this (a short Read whose gutter thinned) would make the prompt longer.
+inline constexpr std::int64_t kMarkerTokens = 32;
 
 struct TransformOutcome {
   bool changed = false;

@@ -233,6 +233,32 @@ TEST_F(ProxyTransform, AnUncachedPromptsFirstMarkerMustPayForTheRetrieveTool) {
                   .changed);
 }
 
+// The client re-sends its own bytes, so an uncached prompt's marker comes back only when the
+// prefix cache re-substitutes an earlier block: that block counts as the marker, and the next
+// new block need not pay for the retrieve tool again.
+TEST_F(ProxyTransform, AMarkerReSubstitutedFromThePrefixCacheCountsInAnUncachedPrompt) {
+  std::string small;
+  for (int i = 0; i < 30; ++i)
+    small += "2025-06-24 14:36:1" + std::to_string(i % 10) + " INFO worker-4 processed batch " +
+             std::to_string(i) + " status=ok\n";
+  auto result = [](const std::string& id, const std::string& text) {
+    return R"({"type":"tool_result","tool_use_id":")" + id + R"(","content":)" + json_quote(text) +
+           "}";
+  };
+  auto turn = [](const std::string& blocks) {
+    return R"({"role":"user","content":[)" + blocks + "]}";
+  };
+  std::string first = turn(result("t1", big_log()));
+  CompressKnobs uncached{25000, 0, 0, false};
+  std::string one = R"({"model":"m","max_tokens":9,"messages":[)" + first + "]}";
+  ASSERT_TRUE(run(Endpoint::kMessages, one, 512, uncached).changed);
+  std::string two = R"({"model":"m","max_tokens":9,"messages":[)" + first +
+                    R"(,{"role":"assistant","content":"ok"},)" + turn(result("t2", small)) + "]}";
+  TransformOutcome second = run(Endpoint::kMessages, two, 512, uncached);
+  EXPECT_EQ(second.reused_blocks, 1);
+  EXPECT_EQ(second.compressed_blocks, 1);
+}
+
 // compress.min_saving_tokens reaches the engine: a lossy view saving fewer tokens than the
 // floor passes through (the block keeps its bytes); budget_tokens reaches it too.
 TEST_F(ProxyTransform, CompressKnobsReachTheEngine) {
