@@ -1,15 +1,55 @@
 // The json compressor's view choice (docs/formats.md, "JSON tables"): the inner compressor's
-// elided JSON, that output with its tables factored, or the whole input as a lossless table
-// view — whichever costs fewest o200k tokens, a lossless view winning within 10%. A view
-// never grows a payload: a candidate is only kept when it is smaller than the input.
+// elided JSON, that output with its tables factored, the input with its digests elided
+// (json_digests.h), or the whole input as a lossless table view — whichever costs fewest
+// o200k tokens, a lossless view winning within 10%, and, in a prompt the caller knows, unless
+// the lossy view's saving over it pays for the retrieves it may cause (lossy_view_pays). A
+// view never grows a payload: a candidate is only kept when it is smaller than the input.
 #include <memory>
 
 #include "compress/compressors.h"
 #include "compress/factor/decorator.h"
+#include "compress/factor/json_digests.h"
 #include "compress/factor/json_table.h"
 
 namespace caveman::compress {
 namespace {
+
+struct Candidate {
+  CompressorOutput out;
+  std::size_t tokens = 0;
+};
+
+// `bytes`, or its table view when that is cheaper.
+Candidate tabled(std::string bytes, std::string method, const tokens::Counter& counter) {
+  Candidate c{CompressorOutput{std::move(bytes), std::move(method), false, ""}, 0};
+  c.tokens = counter.count(c.out.bytes);
+  if (std::optional<std::string> v = factor::json_table_view(c.out.bytes, counter)) {
+    std::size_t n = counter.count(*v);
+    if (n < c.tokens) {
+      c = Candidate{
+          CompressorOutput{std::move(*v), c.out.method + "+table", false, c.out.recovery_metadata},
+          n};
+    }
+  }
+  return c;
+}
+
+// The cheapest lossy view: the inner compressor's elision, or the input without its digests.
+std::optional<Candidate> cheapest_lossy(const Compressor& inner, const tokens::Counter& counter,
+                                        std::string_view input, const Request& request) {
+  std::optional<Candidate> best;
+  if (std::optional<CompressorOutput> out = inner.compress_with(input, request)) {
+    std::string method = out->method.empty() ? std::string(inner.type()) : out->method;
+    std::string metadata = std::move(out->recovery_metadata);
+    best = tabled(std::move(out->bytes), std::move(method), counter);
+    best->out.recovery_metadata = std::move(metadata);
+  }
+  if (std::optional<std::string> cut = factor::elide_digests(input)) {
+    Candidate c = tabled(std::move(*cut), "digests", counter);
+    if (!best || c.tokens < best->tokens) best = std::move(c);
+  }
+  return best;
+}
 
 std::optional<CompressorOutput> choose_json_view(const Compressor& inner,
                                                  const tokens::Counter& counter,
@@ -21,28 +61,24 @@ std::optional<CompressorOutput> choose_json_view(const Compressor& inner,
     if (!input_count) input_count = counter.count(input);
     return *input_count;
   };
-  std::optional<CompressorOutput> out = inner.compress_with(input, request);
-  std::size_t lossy_tokens = out ? counter.count(out->bytes) : input_tokens();
-  if (out) {
-    if (std::optional<std::string> v = factor::json_table_view(out->bytes, counter)) {
-      std::size_t n = counter.count(*v);
-      if (n < lossy_tokens) {
-        lossy_tokens = n;
-        out->bytes = std::move(*v);
-        out->method = (out->method.empty() ? std::string(inner.type()) : out->method) + "+table";
-        out->lossless_to_model = false;
-      }
-    }
-  }
+  std::optional<Candidate> lossy = cheapest_lossy(inner, counter, input, request);
+  std::size_t lossy_tokens = lossy ? lossy->tokens : input_tokens();
   if (std::optional<std::string> whole = factor::json_table_view(input, counter)) {
     std::size_t n = counter.count(*whole);
-    if ((!out ||
+    bool lossy_pays =
+        lossy &&
+        (request.context_tokens <= 0 ||
+         lossy_view_pays(static_cast<std::int64_t>(n) - static_cast<std::int64_t>(lossy_tokens),
+                         static_cast<std::int64_t>(lossy_tokens), request.context_tokens,
+                         request.context_cached));
+    if ((!lossy_pays ||
          static_cast<double>(n) <= factor::kLosslessSlack * static_cast<double>(lossy_tokens)) &&
         n < input_tokens()) {
       return factor::lossless_view(std::move(*whole), "table");
     }
   }
-  return out;
+  if (!lossy) return std::nullopt;
+  return std::move(lossy->out);
 }
 
 }  // namespace
