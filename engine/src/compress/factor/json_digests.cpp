@@ -5,8 +5,7 @@
 namespace caveman::compress::factor {
 namespace {
 
-constexpr std::size_t kMinEncodedChars = 20;  // shorter payloads are ids, not digests
-constexpr std::size_t kMinBareHexDigits = 64;
+constexpr std::size_t kMinEncodedChars = 20;            // shorter payloads are ids, not digests
 constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // U+2026
 
 bool is_base64(char c) {
@@ -14,7 +13,7 @@ bool is_base64(char c) {
          c == '/';
 }
 
-// Base64 (up to two '=' of padding) or hex, at least kMinEncodedChars long.
+// Base64 (up to two '=' of padding), at least kMinEncodedChars long.
 bool is_encoded(std::string_view s) {
   std::size_t end = s.size();
   while (end > 0 && s.size() - end < 2 && s[end - 1] == '=') --end;
@@ -45,14 +44,10 @@ bool is_key(std::string_view json, std::size_t close) {
 }  // namespace
 
 std::optional<std::string_view> digest_prefix(std::string_view s) {
-  static constexpr std::array<std::string_view, 9> kPrefixes = {
-      "sha1-", "sha256-", "sha384-", "sha512-", "sha1:", "sha256:", "sha512:", "md5:", "h1:"};
+  static constexpr std::array<std::string_view, 5> kPrefixes = {"sha1-", "sha256-", "sha384-",
+                                                                "sha512-", "h1:"};
   for (std::string_view p : kPrefixes) {
     if (s.starts_with(p) && is_encoded(s.substr(p.size()))) return s.substr(0, p.size());
-  }
-  if (s.size() >= kMinBareHexDigits &&
-      s.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos) {
-    return s.substr(0, 0);
   }
   return std::nullopt;
 }

@@ -1,5 +1,5 @@
-// Opaque digests in JSON (docs/formats.md, "Digests"): a lockfile's "integrity" values and
-// other checksums are tens of tokens each, unique, and almost never what a task asks about.
+// Integrity digests in JSON (docs/formats.md, "Digests"): a lockfile's "integrity" values and
+// Go module hashes are tens of tokens each, unique, and never what a task asks about.
 // A view may write each as its algorithm and an ellipsis ("sha512-…"); the view is lossy,
 // so the handle keeps the values and the caller weighs it like any other elision.
 #ifndef CAVEMAN_COMPRESS_FACTOR_JSON_DIGESTS_H_
@@ -11,10 +11,10 @@
 
 namespace caveman::compress::factor {
 
-// A JSON string's content that is a digest: Subresource Integrity ("sha512-" + base64), a
-// prefixed checksum ("sha256:" / "h1:" + base64 or hex) or bare hex of 64+ digits (sha256
-// and longer; a 40-digit git hash names a commit and stays). Returns the kept prefix
-// ("sha512-", "" for bare hex), nullopt for anything else.
+// A JSON string's content that is an integrity digest: Subresource Integrity ("sha512-" +
+// base64, npm's and yarn's lockfiles) or a Go module hash ("h1:" + base64). Hex digests and
+// "sha256:" ids stay: a commit or an image digest names something a task may ask for.
+// Returns the kept prefix ("sha512-"), nullopt for anything else.
 std::optional<std::string_view> digest_prefix(std::string_view s);
 
 // `json` with every string value (never a key) that is a digest written as its prefix and
