@@ -2,7 +2,8 @@
 // never factored again, and decoding arbitrary bytes never crashes. The same for JSON table
 // views of any bytes that parse as JSON, for aligned-table and CSV-columns views, and for
 // table headers and rows read on their own, for config sections as tables and unwrapped
-// prose; a word-diff line reads back to the pair it was written for.
+// prose; a word-diff line reads back to the pair it was written for; eliding integrity
+// digests keeps JSON valid and never grows it.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -10,12 +11,14 @@
 #include "caveman/tokens.h"
 #include "compress/diff_words.h"
 #include "compress/factor/expand.h"
+#include "compress/factor/json_digests.h"
 #include "compress/factor/json_table.h"
 #include "compress/factor/line_blocks.h"
 #include "compress/factor/prose_view.h"
 #include "compress/factor/table_syntax.h"
 #include "compress/factor/tabular_views.h"
 #include "fuzz_util.h"
+#include "json/json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace factor = caveman::compress::factor;
@@ -38,6 +41,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::optional<std::string> back = factor::expand_blocks(*table);
     FUZZ_CHECK(back.has_value() && *back == input, "table view does not expand to the input");
     FUZZ_CHECK(!factor::json_table_view(*table, counter), "a table view was tabled again");
+  }
+  if (std::optional<std::string> cut = factor::elide_digests(input)) {
+    FUZZ_CHECK(cut->size() < input.size(), "eliding digests grew the text");
+    FUZZ_CHECK(caveman::json::parse(*cut).has_value() == caveman::json::parse(input).has_value(),
+               "eliding digests changed whether the text is JSON");
   }
   // Aligned-table and CSV-columns views of any bytes expand exactly and are final.
   for (std::optional<std::string> v : {factor::aligned_table_view(input), factor::csv_columns_view(input)}) {
