@@ -51,11 +51,14 @@ void CostLedger::charge_guard(UsageRow& row, const Usage& usage) const {
     scale = static_cast<double>(row.raw_body->size()) / static_cast<double>(row.sent_body->size());
   }
   auto client_prompt = static_cast<std::int64_t>(std::llround(static_cast<double>(sent_prompt) * scale));
-  std::int64_t previous = book_->swap_prompt_tokens(row.session_key, client_prompt);
+  bool caching = u.cache_read + u.cache_write > 0;
+  // Only a prompt the provider cached can be read back by the next request: one too short to
+  // cache (or without a breakpoint yet) leaves nothing, or the first write the breakpoint
+  // planner causes would be charged to compression.
+  std::int64_t previous = book_->swap_prompt_tokens(row.session_key, caching ? client_prompt : 0);
   if (!row.guard_charge) return;
   std::optional<ModelPrice> price = find_price(provider, row.model);
   if (!price) return;  // unpriced: the guard cannot weigh it
-  bool caching = u.cache_read + u.cache_write > 0;
   double cached = caching ? static_cast<double>(std::min(previous, client_prompt)) : 0.0;
   double fresh = static_cast<double>(client_prompt) - cached;
   double fresh_rate = caching && price->cache_write_5m > 0 ? price->cache_write_5m : price->input;

@@ -6,8 +6,8 @@
 //    With more than kEstimateMaxBacklog rows waiting the estimate is skipped (NULL).
 //  - the bill-protection guard: a compressed request's list-price cost is charged to its
 //    session in the SessionBook against the record estimate of the same request (its prompt
-//    scaled by raw/sent bytes; the part the session's previous request already had read at
-//    the cache-read rate when the provider cached, the rest at the write or input rate).
+//    scaled by raw/sent bytes; the part the session's previous request had cached, if the
+//    provider cached it, at the cache-read rate, the rest at the write or input rate).
 // Thread-safe as long as the engine and the book are.
 #ifndef CAVEMAN_PROXY_COST_LEDGER_H_
 #define CAVEMAN_PROXY_COST_LEDGER_H_

@@ -26,7 +26,9 @@ CostPlan plan_cost(const Config& config, bool bypass, std::uint64_t session, Ses
   }
   if (p.compress) {
     if (std::optional<std::string> reason = book.stopped(session)) {
-      p.compress = false;
+      // Nothing new is compressed, but the blocks compressed before keep their views (and the
+      // retrieve tool stays): sending the originals again would rewrite the cached prefix.
+      p.reuse_only = true;
       p.guard_note = *reason;
       p.estimate = true;  // what compression would still save
     }

@@ -27,6 +27,7 @@ namespace caveman::proxy {
 
 struct CostPlan {
   bool compress = false;       // compression may run
+  bool reuse_only = false;     // the guard stopped it: only blocks compressed before are re-sent
   bool optimize = false;       // optimizer output is sent
   std::string preview;         // "recommend" / "shadow": computed, the original is sent
   bool estimate = false;       // the usage writer estimates would_save_*

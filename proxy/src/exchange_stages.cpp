@@ -187,7 +187,7 @@ CostPlan Exchange::observe_cost() {
 
 // Stage "transform": live-zone compression, then the cost optimizers.
 void Exchange::transform() {
-  row.guard_charge = mode.eligible && compress();
+  row.guard_charge = mode.eligible && compress() && !mode.plan.reuse_only;
   apply_cost_optimizers();
 }
 
@@ -195,10 +195,11 @@ void Exchange::transform() {
 bool Exchange::compress() {
   const Config& config = rt->config;
   LiveZone zone = extract_live_zone(route.endpoint, *doc, static_cast<std::size_t>(config.min_bytes));
-  Transformer transformer(
-      rt->engine.get(), rt->store.get(), rt->prefix_cache.get(),
+  CompressKnobs knobs =
       knobs_for_request(config.budget_tokens, config.min_saving_tokens, raw_body->size(),
-                        prompt_cached(route.endpoint, *raw_body)));
+                        prompt_cached(route.endpoint, *raw_body));
+  knobs.reuse_only = mode.plan.reuse_only;
+  Transformer transformer(rt->engine.get(), rt->store.get(), rt->prefix_cache.get(), knobs);
   TransformOutcome outcome = transformer.transform(*raw_body, *doc, zone);
   if (!outcome.error.empty()) spdlog::warn("compress: a block kept its original bytes: {}", outcome.error);
   handles = outcome.handles;

@@ -81,7 +81,7 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
       ++out.reused_blocks;
       continue;
     }
-    if (!c.live) continue;  // frozen blocks are only ever re-substituted
+    if (!c.live || knobs_.reuse_only) continue;  // frozen blocks are only ever re-substituted
 
     CompressResult r = engine_->compress(original, block_options(knobs_, zone.query));
     if (r.passed_through() || r.tokens_before - r.tokens_after <= kMarkerTokens) continue;

@@ -52,6 +52,7 @@ struct CompressKnobs {
   std::int64_t min_saving_tokens = 0;                 // → Options::min_lossy_saving_tokens
   std::int64_t context_tokens = 0;                    // → Options::context_tokens
   bool context_cached = true;                         // → Options::context_cached
+  bool reuse_only = false;  // re-substitute blocks compressed before; compress none anew
 };
 
 // Whether the provider caches this request's prompt: OpenAI and Gemini cache long prefixes on

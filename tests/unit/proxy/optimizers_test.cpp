@@ -137,10 +137,10 @@ TEST(SessionBook, GuardStopsCompressionOnceCompressedCostsMore) {
   Config config;
   config.mode = "active";
   CostPlan plan = plan_cost(config, false, 3, book);
-  EXPECT_FALSE(plan.compress);
+  EXPECT_TRUE(plan.reuse_only);  // blocks compressed before keep their views: no prefix rewrite
   EXPECT_TRUE(plan.optimize);
   EXPECT_EQ(plan.guard_note, *why);
-  EXPECT_TRUE(plan_cost(config, false, 4, book).compress);
+  EXPECT_FALSE(plan_cost(config, false, 4, book).reuse_only);
 }
 
 TEST(CostModes, EachModesPlan) {

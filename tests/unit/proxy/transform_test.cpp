@@ -259,6 +259,30 @@ TEST_F(ProxyTransform, AMarkerReSubstitutedFromThePrefixCacheCountsInAnUncachedP
   EXPECT_EQ(second.compressed_blocks, 1);
 }
 
+// Once the guard stopped compression for a session, a block compressed before keeps its view
+// (its original would rewrite the cached prefix) and no new block is compressed.
+TEST_F(ProxyTransform, ReuseOnlyReSubstitutesEarlierBlocksAndCompressesNoNewOne) {
+  auto result = [](const std::string& id, const std::string& text) {
+    return R"({"type":"tool_result","tool_use_id":")" + id + R"(","content":)" + json_quote(text) +
+           "}";
+  };
+  std::string first = R"({"role":"user","content":[)" + result("t1", big_log()) + "]}";
+  ASSERT_TRUE(run(Endpoint::kMessages, R"({"model":"m","max_tokens":9,"messages":[)" + first + "]}")
+                  .changed);
+  std::string other = big_log();
+  other.replace(other.find("worker-3"), 8, "worker-9");
+  std::string two = R"({"model":"m","max_tokens":9,"messages":[)" + first +
+                    R"(,{"role":"assistant","content":"ok"},{"role":"user","content":[)" +
+                    result("t2", other) + "]}]}";
+  CompressKnobs stopped;
+  stopped.reuse_only = true;
+  TransformOutcome out = run(Endpoint::kMessages, two, 512, stopped);
+  EXPECT_TRUE(out.changed);
+  EXPECT_EQ(out.reused_blocks, 1);
+  EXPECT_EQ(out.compressed_blocks, 0);
+  EXPECT_NE(out.body.find(json_quote(other)), std::string::npos);  // the new block as sent
+}
+
 // compress.min_saving_tokens reaches the engine: a lossy view saving fewer tokens than the
 // floor passes through (the block keeps its bytes); budget_tokens reaches it too.
 TEST_F(ProxyTransform, CompressKnobsReachTheEngine) {
