@@ -44,8 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (std::optional<std::string> cut = factor::elide_digests(input)) {
     FUZZ_CHECK(cut->size() < input.size(), "eliding digests grew the text");
-    FUZZ_CHECK(caveman::json::parse(*cut).has_value() == caveman::json::parse(input).has_value(),
-               "eliding digests changed whether the text is JSON");
+    FUZZ_CHECK(caveman::json::parse(*cut).has_value(), "eliding digests broke the JSON");
   }
   // Aligned-table and CSV-columns views of any bytes expand exactly and are final.
   for (std::optional<std::string> v : {factor::aligned_table_view(input), factor::csv_columns_view(input)}) {

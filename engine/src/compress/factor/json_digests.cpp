@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "caveman/base/json_scan.h"
+
 namespace caveman::compress::factor {
 namespace {
 
@@ -24,23 +26,6 @@ bool is_encoded(std::string_view s) {
   return true;
 }
 
-// The end of the string literal opening at `open` (the closing quote), or npos.
-std::size_t literal_end(std::string_view json, std::size_t open) {
-  for (std::size_t i = open + 1; i < json.size(); ++i) {
-    if (json[i] == '\\') {
-      ++i;
-    } else if (json[i] == '"') {
-      return i;
-    }
-  }
-  return std::string_view::npos;
-}
-
-bool is_key(std::string_view json, std::size_t close) {
-  std::size_t next = json.find_first_not_of(" \t\r\n", close + 1);
-  return next != std::string_view::npos && json[next] == ':';
-}
-
 }  // namespace
 
 std::optional<std::string_view> digest_prefix(std::string_view s) {
@@ -53,21 +38,20 @@ std::optional<std::string_view> digest_prefix(std::string_view s) {
 }
 
 std::optional<std::string> elide_digests(std::string_view json) {
+  base::JsonScanner scan(json);
   std::string out;
   std::size_t copied = 0;
   std::size_t found = 0;
-  for (std::size_t i = json.find('"'); i != std::string_view::npos; i = json.find('"', i + 1)) {
-    std::size_t close = literal_end(json, i);
-    if (close == std::string_view::npos) return std::nullopt;
-    std::optional<std::string_view> prefix = digest_prefix(json.substr(i + 1, close - i - 1));
-    if (prefix && !is_key(json, close)) {
-      out.append(json.substr(copied, i + 1 - copied));
-      out.append(*prefix);
-      out.append(kEllipsis);
-      copied = close;
-      ++found;
-    }
-    i = close;
+  for (base::JsonToken t = scan.next(); t != base::JsonToken::kEnd; t = scan.next()) {
+    if (t == base::JsonToken::kError) return std::nullopt;
+    if (t != base::JsonToken::kString || scan.escaped()) continue;  // a key names something
+    std::optional<std::string_view> prefix = digest_prefix(scan.text());
+    if (!prefix) continue;
+    out.append(json.substr(copied, scan.begin() + 1 - copied));
+    out.append(*prefix);
+    out.append(kEllipsis);
+    copied = scan.end() - 1;  // from the closing quote on
+    ++found;
   }
   if (found < kMinDigests) return std::nullopt;
   out.append(json.substr(copied));

@@ -18,8 +18,8 @@ namespace caveman::compress::factor {
 std::optional<std::string_view> digest_prefix(std::string_view s);
 
 // `json` with every string value (never a key) that is a digest written as its prefix and
-// "…"; nullopt when fewer than kMinDigests values are digests (too little to be worth a
-// lossy view). The text stays valid JSON in its own layout.
+// "…"; nullopt when `json` is not one JSON document or fewer than kMinDigests values are
+// digests (too little to be worth a lossy view). The text stays valid JSON in its layout.
 inline constexpr std::size_t kMinDigests = 8;
 std::optional<std::string> elide_digests(std::string_view json);
 
