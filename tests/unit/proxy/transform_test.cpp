@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "support/test_support.h"
 
 namespace caveman::proxy {
@@ -16,6 +19,27 @@ std::string big_log() {
     if (i == 217) s += "2025-06-24 14:40:01 ERROR worker-3 batch 217 failed: disk quota exceeded on /var/data\n";
   }
   return s;
+}
+
+// A log too small to save kUncachedFirstMarkerTokens, naming `worker`.
+std::string small_log(const std::string& worker) {
+  std::string s;
+  for (int i = 0; i < 30; ++i)
+    s += "2025-06-24 14:36:1" + std::to_string(i % 10) + " INFO " + worker + " processed batch " +
+         std::to_string(i) + " status=ok\n";
+  return s;
+}
+
+// A user turn holding one tool result, and a request of such turns (an assistant "ok" between).
+std::string result_turn(const std::string& id, const std::string& text) {
+  return R"({"role":"user","content":[{"type":"tool_result","tool_use_id":")" + id +
+         R"(","content":)" + json_quote(text) + "}]}";
+}
+std::string request_of(const std::vector<std::string>& turns) {
+  std::string s = R"({"model":"m","max_tokens":9,"messages":[)";
+  for (std::size_t i = 0; i < turns.size(); ++i)
+    s += (i ? R"(,{"role":"assistant","content":"ok"},)" : "") + turns[i];
+  return s + "]}";
 }
 
 class ProxyTransform : public ::testing::Test {
@@ -210,10 +234,7 @@ TEST(ProxyTransformHelpers, PromptCachedFollowsEachProvidersRule) {
 // request: a small saving is not worth it there, while a cached prompt takes it, and so does
 // an uncached one that already holds a marker.
 TEST_F(ProxyTransform, AnUncachedPromptsFirstMarkerMustPayForTheRetrieveTool) {
-  std::string small;
-  for (int i = 0; i < 30; ++i)
-    small += "2025-06-24 14:36:1" + std::to_string(i % 10) + " INFO worker-1 processed batch " +
-             std::to_string(i) + " status=ok\n";
+  std::string small = small_log("worker-1");
   auto body_with = [](const std::string& text, const std::string& before) {
     return R"({"model":"m","max_tokens":9,"messages":[{"role":"user","content":[{"type":"text","text":)" +
            json_quote(before) + R"(},{"type":"tool_result","tool_use_id":"t1","content":)" +
@@ -237,24 +258,12 @@ TEST_F(ProxyTransform, AnUncachedPromptsFirstMarkerMustPayForTheRetrieveTool) {
 // prefix cache re-substitutes an earlier block: that block counts as the marker, and the next
 // new block need not pay for the retrieve tool again.
 TEST_F(ProxyTransform, AMarkerReSubstitutedFromThePrefixCacheCountsInAnUncachedPrompt) {
-  std::string small;
-  for (int i = 0; i < 30; ++i)
-    small += "2025-06-24 14:36:1" + std::to_string(i % 10) + " INFO worker-4 processed batch " +
-             std::to_string(i) + " status=ok\n";
-  auto result = [](const std::string& id, const std::string& text) {
-    return R"({"type":"tool_result","tool_use_id":")" + id + R"(","content":)" + json_quote(text) +
-           "}";
-  };
-  auto turn = [](const std::string& blocks) {
-    return R"({"role":"user","content":[)" + blocks + "]}";
-  };
-  std::string first = turn(result("t1", big_log()));
+  std::string first = result_turn("t1", big_log());
   CompressKnobs uncached{25000, 0, 0, false};
-  std::string one = R"({"model":"m","max_tokens":9,"messages":[)" + first + "]}";
-  ASSERT_TRUE(run(Endpoint::kMessages, one, 512, uncached).changed);
-  std::string two = R"({"model":"m","max_tokens":9,"messages":[)" + first +
-                    R"(,{"role":"assistant","content":"ok"},)" + turn(result("t2", small)) + "]}";
-  TransformOutcome second = run(Endpoint::kMessages, two, 512, uncached);
+  ASSERT_TRUE(run(Endpoint::kMessages, request_of({first}), 512, uncached).changed);
+  TransformOutcome second =
+      run(Endpoint::kMessages, request_of({first, result_turn("t2", small_log("worker-4"))}), 512,
+          uncached);
   EXPECT_EQ(second.reused_blocks, 1);
   EXPECT_EQ(second.compressed_blocks, 1);
 }
@@ -262,21 +271,14 @@ TEST_F(ProxyTransform, AMarkerReSubstitutedFromThePrefixCacheCountsInAnUncachedP
 // Once the guard stopped compression for a session, a block compressed before keeps its view
 // (its original would rewrite the cached prefix) and no new block is compressed.
 TEST_F(ProxyTransform, ReuseOnlyReSubstitutesEarlierBlocksAndCompressesNoNewOne) {
-  auto result = [](const std::string& id, const std::string& text) {
-    return R"({"type":"tool_result","tool_use_id":")" + id + R"(","content":)" + json_quote(text) +
-           "}";
-  };
-  std::string first = R"({"role":"user","content":[)" + result("t1", big_log()) + "]}";
-  ASSERT_TRUE(run(Endpoint::kMessages, R"({"model":"m","max_tokens":9,"messages":[)" + first + "]}")
-                  .changed);
+  std::string first = result_turn("t1", big_log());
+  ASSERT_TRUE(run(Endpoint::kMessages, request_of({first})).changed);
   std::string other = big_log();
   other.replace(other.find("worker-3"), 8, "worker-9");
-  std::string two = R"({"model":"m","max_tokens":9,"messages":[)" + first +
-                    R"(,{"role":"assistant","content":"ok"},{"role":"user","content":[)" +
-                    result("t2", other) + "]}]}";
   CompressKnobs stopped;
   stopped.reuse_only = true;
-  TransformOutcome out = run(Endpoint::kMessages, two, 512, stopped);
+  TransformOutcome out =
+      run(Endpoint::kMessages, request_of({first, result_turn("t2", other)}), 512, stopped);
   EXPECT_TRUE(out.changed);
   EXPECT_EQ(out.reused_blocks, 1);
   EXPECT_EQ(out.compressed_blocks, 0);
