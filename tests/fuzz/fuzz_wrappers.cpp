@@ -37,9 +37,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::size_t digits = line.find_first_not_of("0123456789");
       std::string_view rest =
           digits == std::string_view::npos ? std::string_view() : line.substr(digits);
-      bool numbered = digits != 0 && (digits == std::string_view::npos || rest == "\r" ||
-                                      rest.starts_with(l->separator));
-      n = numbered ? std::stoll(std::string(line.substr(0, digits))) : n + 1;
+      std::size_t width = digits == std::string_view::npos ? line.size() : digits;
+      bool numbered = width > 0 && width <= 12 &&  // a gutter's number has 1 to 12 digits
+                      (rest.empty() || rest == "\r" || rest.starts_with(l->separator));
+      n = numbered ? std::stoll(std::string(line.substr(0, width))) : n + 1;
       FUZZ_CHECK(n == l->numbers[i], "a sparse gutter misnumbers a line");
       pos = end == std::string::npos ? sparse.size() : end + 1;
     }
