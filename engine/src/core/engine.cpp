@@ -182,7 +182,7 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
     out = c->compress_with(body, Request{options.query, options.budget_tokens,
                                          options.context_tokens, options.context_cached});
   } catch (const std::exception&) {
-    out.reset();  // a library threw inside a compressor: fail open
+    out.reset();  // a library threw inside a compressor: its output is dropped (fail open)
   }
   if (!out && drop_gutter) out = CompressorOutput{std::string(body), "gutter", std::nullopt, ""};
   // A Read's numbers alone thin out (near a third of its tokens) with every byte of the text

@@ -19,16 +19,18 @@ struct Candidate {
   std::size_t tokens = 0;
 };
 
-// `bytes`, or its table view when that is cheaper.
-Candidate tabled(std::string bytes, std::string method, const tokens::Counter& counter) {
-  Candidate c{CompressorOutput{std::move(bytes), std::move(method), false, ""}, 0};
+// `out` with its token count, its bytes replaced by their table view when that is cheaper
+// (a view of elided text, so then not lossless).
+Candidate tabled(CompressorOutput out, const tokens::Counter& counter) {
+  Candidate c{std::move(out), 0};
   c.tokens = counter.count(c.out.bytes);
   if (std::optional<std::string> v = factor::json_table_view(c.out.bytes, counter)) {
     std::size_t n = counter.count(*v);
     if (n < c.tokens) {
-      c = Candidate{
-          CompressorOutput{std::move(*v), c.out.method + "+table", false, c.out.recovery_metadata},
-          n};
+      c.out.bytes = std::move(*v);
+      c.out.method += "+table";
+      c.out.lossless_to_model = false;
+      c.tokens = n;
     }
   }
   return c;
@@ -39,13 +41,11 @@ std::optional<Candidate> cheapest_lossy(const Compressor& inner, const tokens::C
                                         std::string_view input, const Request& request) {
   std::optional<Candidate> best;
   if (std::optional<CompressorOutput> out = inner.compress_with(input, request)) {
-    std::string method = out->method.empty() ? std::string(inner.type()) : out->method;
-    std::string metadata = std::move(out->recovery_metadata);
-    best = tabled(std::move(out->bytes), std::move(method), counter);
-    best->out.recovery_metadata = std::move(metadata);
+    if (out->method.empty()) out->method = std::string(inner.type());
+    best = tabled(std::move(*out), counter);
   }
   if (std::optional<std::string> cut = factor::elide_digests(input)) {
-    Candidate c = tabled(std::move(*cut), "digests", counter);
+    Candidate c = tabled(CompressorOutput{std::move(*cut), "digests", false, ""}, counter);
     if (!best || c.tokens < best->tokens) best = std::move(c);
   }
   return best;
