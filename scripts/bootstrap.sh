@@ -10,6 +10,7 @@ APT_PACKAGES=(
   libtree-sitter-dev libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev
   libyaml-cpp-dev libgumbo-dev zlib1g-dev libssl-dev openssl libbrotli-dev unicode-data
   clang libclang-rt-14-dev clang-format clang-tidy wrk hyperfine chromium time
+  strace valgrind curl procps binutils
   fonts-spleen unifont
 )
 # Node.js may come from NodeSource, whose nodejs bundles npm and conflicts with
@@ -49,4 +50,18 @@ for dir in tests/e2e tests/e2e/agents; do
     cp $dir/package-lock.json "$stamp"
   fi
 done
+# Markup sources for the realworld evaluation (bench/realworld/): published npm tarballs, unpacked
+# only (no install scripts run), re-fetched when the pinned list changes.
+markup=bench/realworld/markup-src
+if ! cmp -s bench/realworld/markup-packages.txt "$markup/.stamp" 2>/dev/null; then
+  echo "bootstrap: npm pack the realworld markup packages" >&2
+  rm -rf "$markup" && mkdir -p "$markup"
+  grep -v '^#' bench/realworld/markup-packages.txt | while read -r spec; do
+    [[ -n $spec ]] || continue
+    tgz=$(cd "$markup" && npm pack --silent --loglevel=error "$spec" | tail -n 1)
+    dir="$markup/${tgz%.tgz}"
+    mkdir -p "$dir" && tar -xzf "$markup/$tgz" -C "$dir" && rm "$markup/$tgz"
+  done
+  cp bench/realworld/markup-packages.txt "$markup/.stamp"
+fi
 echo "bootstrap: ok" >&2
