@@ -2,6 +2,9 @@
 // API (explicit cache_control breakpoints) and of OpenAI (automatic prefix caching), the usage
 // objects each reports, and a price table to turn usage into dollars. Pure functions over an
 // in-memory cache and an injectable clock; no I/O beyond loading bench/prices.json once.
+// Lifetimes run on a virtual clock when asked (createVirtualClock: an idle gap is advance(ms));
+// keepaliveRequest() is the smallest request that reads a prefix again (docs/economics.md,
+// "Prompt-cache lifetimes").
 //
 // Token counts are o200k_base (gpt-tokenizer), for every provider. Anthropic bills with its own
 // tokenizer, so absolute Anthropic numbers are a stand-in; what the model gets right is which
@@ -63,10 +66,6 @@ export function createVirtualClock(start = 0) {
     advance(ms) {
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`virtual clock: cannot advance by ${ms}`);
       t += ms;
-      return t;
-    },
-    set(ms) {
-      t = ms;
       return t;
     },
   };
