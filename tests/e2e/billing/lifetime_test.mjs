@@ -4,6 +4,8 @@
 // retention policies (24h / in_memory, per model). Sources and dates: docs/economics.md,
 // "Prompt-cache lifetimes". o200k counts: ' cat'.repeat(n) is exactly n tokens.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import {
   MINUTE_MS, PRICES, billAnthropic, billOpenAI, createBiller, createVirtualClock, keepaliveRequest, price,
@@ -353,6 +355,22 @@ describe('virtual clock', () => {
     assert.equal(c.advance(50), 150);
     assert.throws(() => c.advance(-1), RangeError);
     assert.throws(() => c.advance(Number.NaN), RangeError);
+  });
+
+  test('standalone: node mock_upstream.mjs --billing --virtual-clock serves POST /mock/clock', async () => {
+    const child = spawn(process.execPath, [fileURLToPath(new URL('../lib/mock_upstream.mjs', import.meta.url)), '--billing', '--virtual-clock'],
+      { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const port = await new Promise((resolve, reject) => {
+        child.stdout.once('data', (d) => resolve(Number(String(d).trim())));
+        child.once('exit', (code) => reject(new Error(`mock exited ${code}`)));
+      });
+      const clock = async (ms) => (await fetch(`http://127.0.0.1:${port}/mock/clock`, { method: 'POST', body: JSON.stringify({ advance_ms: ms }) })).json();
+      const t0 = (await clock(0)).now_ms;
+      assert.equal((await clock(HOUR_MS)).now_ms, t0 + HOUR_MS);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 
   test('a biller on wall time refuses advance(); the mock refuses x-mock-idle-ms without a virtual clock', async () => {
