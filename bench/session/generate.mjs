@@ -678,10 +678,7 @@ function fixBugDraft(id, rng, ctx, root) {
         const mainRel = path.relative(path.join(ctx.nm, name), require_resolve(path.join(ctx.nm, name)));
         const libDir = `lib/${name}`;
         build = (proj) => {
-          fs.mkdirSync(path.join(proj, libDir), { recursive: true });
-          fs.copyFileSync(path.join(ctx.nm, name, 'package.json'), path.join(proj, libDir, 'package.json'));
-          fs.mkdirSync(path.dirname(path.join(proj, libDir, mainRel)), { recursive: true });
-          fs.copyFileSync(path.join(ctx.nm, name, mainRel), path.join(proj, libDir, mainRel));
+          copyPackage(ctx.nm, name, path.join(proj, libDir)); // the released package as installed
           fs.mkdirSync(path.join(proj, 'test'), { recursive: true });
           tapeShim(proj);
           for (const d of Object.keys(meta.dependencies || {})) {
@@ -696,7 +693,12 @@ function fixBugDraft(id, rng, ctx, root) {
         const exprs = uniq(o.u.calls(rng));
         const probe = `const lib = require('./lib/${name}'); const out = []; for (const e of ${JSON.stringify(exprs)}) { try { const v = eval(e); ` +
           "out.push(typeof v === 'function' ? null : { e, v: v === undefined ? '__undefined__' : v }) } catch { out.push(null) } } console.log(JSON.stringify(out))";
-        const res = JSON.parse(execFileSync(process.execPath, ['-e', probe], { cwd: scratch, encoding: 'utf8' }));
+        let res;
+        try {
+          res = JSON.parse(execFileSync(process.execPath, ['-e', probe], { cwd: scratch, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+        } catch {
+          continue;
+        }
         const checks = res.filter(Boolean).map((x) => ({ expr: x.e, expected: x.v === '__undefined__' ? 'undefined' : JSON.stringify(x.v) }));
         if (checks.length < 3) continue;
         testSrc = unitTestSource(name, meta.version, checks);
@@ -798,7 +800,7 @@ function fixDraftFrom(id, name, meta, build, c, how) {
       } },
       { tool: 'Bash', input: (ctx) => {
         const f = fn(ctx.proj);
-        return f ? { command: `grep -rn "${f.name}" ${how === 'unit' ? 'lib' : 'index.js lib'} | head -n 20`, description: `Where ${f.name} is` } : null;
+        return f ? { command: `grep -rn --include='*.js' "${f.name}" ${how === 'unit' ? 'lib' : 'index.js lib'} | LC_ALL=C sort -t: -k1,1 -k2,2n | head -n 20`, description: `Where ${f.name} is` } : null;
       } },
       { tool: 'Read', input: (ctx) => {
         const n = fileLines(path.join(ctx.proj, c.file));
