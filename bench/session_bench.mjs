@@ -554,7 +554,8 @@ if (genResults.length > 0) {
     'one-character bug caught by a real test suite or a generated test of a real package, and a seeded multi-hunk change to real package files in git. Each step\'s needs ' +
     'come from running the step in the project before the session (record-mode ground truth), the answer from the same outputs. Same harness, agent and billing as ' +
     `above. Seed${seeds.length > 1 ? 's' : ''} ${seeds.join(', ')}; \`node bench/session_bench.mjs --generated ${seeds.join(',')}\` reproduces them ` +
-    `(generation ${genSeconds.toFixed(0)} s, runs ${(runSeconds / 60).toFixed(0)} min for ${genResults.length} sessions${results.length ? ' and the hand-written suite' : ''}).`, '');
+    `(generation ${genSeconds.toFixed(0)} s, runs ${runSeconds < 120 ? `${runSeconds.toFixed(0)} s` : `${(runSeconds / 60).toFixed(0)} min`} for ${genResults.length} sessions` +
+    `${results.length ? ' and the hand-written suite' : ''}, ${os.cpus().length} cores; launcher: ${launcher === 'proxy' ? 'caveman-proxy + caveman-mcp (`--launcher proxy`)' : '`caveman wrap claude`'}).`, '');
   G.push('Readings: **expand** counts a need when it is visible in the result as received, Read\'s gutter removed or the view\'s templates expanded by ' +
     '`caveman-engine expand` (the hand-written suite\'s reading); **literal** only when it is literally there (gutter aside, no template expansion; JSON white space ' +
     'ignored in both). Compress runs once with expand; when a need was visible only expanded, it runs again with literal, else the literal figures are the same transcript\'s.', '');
@@ -573,6 +574,12 @@ if (genResults.length > 0) {
   }
   const lost = genResults.flatMap((r) => readings.flatMap(([name, key]) => (r[key].missing.length ? [`${r.session.id} (${name}): ${r[key].missing.slice(0, 3).map((m) => `\`${m.slice(0, 100).replace(/`/g, "'")}\``).join(', ')}${r[key].missing.length > 3 ? ` and ${r[key].missing.length - 3} more` : ''}`] : [])));
   if (lost.length) G.push('', 'Needed facts compress mode never showed (not even after a retrieve or a re-read):', ...lost.map((x) => `- ${x}`));
+  // Where the two readings part: needs a compressed result showed only through its templates.
+  const parts = genResults.filter((r) => r.compress.divergent.length > 0);
+  if (parts.length && reading === 'both') {
+    G.push('', `Needs visible only expanded (the literal reading missed them in compress mode's results, so it retrieved or re-read): ${parts.length} of ${genResults.length} sessions:`,
+      ...parts.map((r) => `- ${r.session.id}: ${r.compress.divergent.length} need(s), e.g. ${r.compress.divergent.slice(0, 2).map((d) => `\`${d.need.slice(0, 90).replace(/`/g, "'")}\``).join(', ')}`));
+  }
   const kinds = [...new Set(genResults.map((r) => r.session.kind))];
   G.push('', 'By kind (all seeds): ' + kinds.map((kd) => {
     const rs = genResults.filter((r) => r.session.kind === kd);
