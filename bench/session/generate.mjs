@@ -327,6 +327,17 @@ function svcLogsDraft(id, rng, seed) {
       { tool: 'Bash', input: { command: 'ls svc logs && wc -l logs/access.log logs/app.log svc/server.js', description: 'What is here' } },
       { tool: 'Bash', key: 'statuses', input: { command: "awk '{print $9}' logs/access.log | sort | uniq -c | sort -rn", description: 'Responses by status' } },
       { tool: 'Bash', key: 'fivexx', input: { command: "awk '$9 >= 500' logs/access.log | head -n 40", description: 'The 5xx responses' } },
+      // The access log itself, as an agent opens it: its first 300 lines (the whole file when shorter).
+      { tool: 'Read', input: (ctx) => (fileLines(path.join(ctx.proj, 'logs/access.log')).length > 300 ? { file_path: 'logs/access.log', limit: 300 } : { file_path: 'logs/access.log' }),
+        select: (lines) => {
+          const fails = lines.filter((l) => /" 5\d\d \d+ "/.test(l)).slice(0, 30);
+          const firstOf = new Map();
+          for (const l of lines) {
+            const m = /" (4\d\d) \d+ "/.exec(l);
+            if (m && !firstOf.has(m[1])) firstOf.set(m[1], l);
+          }
+          return [...fails, ...firstOf.values()].map((l) => l.trim());
+        } },
       { tool: 'Read', key: 'app', input: (ctx) => ({ file_path: 'logs/app.log', ...(fileLines(path.join(ctx.proj, 'logs/app.log')).length > 1500 ? { limit: 1500 } : {}) }),
         // Every warning and error (the failures being debugged), and the first frame of each stack.
         select: (lines) => {
@@ -942,8 +953,9 @@ function reviewDiffDraft(id, rng, ctx) {
         { tool: 'Bash', input: { command: "git diff -U0 | grep '^@@'", description: 'Hunks' } },
         ...files2.slice(0, 2).map((file) => ({ tool: 'Read', input: (x) => ({ file_path: file, offset: Math.max(1, firstHunk(x.out.diff, file) - 15), limit: 50 }),
           select: (lines, x) => plusLines(x.out.diff, file).filter((pl) => pl.trim().length >= 3 && lines.some((l) => l === pl)).map((pl) => pl.trim()) , mayBeEmpty: true })),
-        { tool: 'Read', input: { file_path: files2[files2.length - 1] },
-          select: (lines, x) => plusLines(x.out.diff, files2[files2.length - 1]).filter((pl) => pl.trim().length >= 3).map((pl) => pl.trim()), mayBeEmpty: true },
+        // Each changed file in full, as a reviewer reads it before writing the review.
+        ...files2.map((file) => ({ tool: 'Read', input: { file_path: file },
+          select: (lines, x) => plusLines(x.out.diff, file).filter((pl) => pl.trim().length >= 3).map((pl) => pl.trim()), mayBeEmpty: true })),
         { tool: 'Bash', input: { command: 'git diff --numstat', description: 'Lines per file' } },
       ],
       conclude(x) {
