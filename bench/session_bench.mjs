@@ -362,7 +362,7 @@ async function runSession(session, mode, how = 'expand') {
       const last = (b.messages || []).at(-1);
       return JSON.stringify({ tools: (b.tools || []).map((t) => t.name), last, reply: q.reply });
     });
-    fs.writeFileSync(path.join(dumpDir, `${session.id}-${mode}.jsonl`), lines.join('\n') + '\n');
+    fs.writeFileSync(path.join(dumpDir, `${session.id}-${mode}${how === 'literal' && mode === 'compress' ? '-literal' : ''}.jsonl`), lines.join('\n') + '\n');
   }
   let result = null;
   try {
