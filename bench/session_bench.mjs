@@ -75,7 +75,7 @@ const seeds = generatedOpt === 'random' ? [1 + Math.floor(Math.random() * 1e6)]
   : generatedOpt ? generatedOpt.split(',').map(Number) : [];
 if (generatedOpt) console.error(`session bench: generated sessions, seed${seeds.length > 1 ? 's' : ''} ${seeds.join(', ')} (rerun with --generated ${seeds.join(',')})`);
 let SESSIONS = !generatedOpt || withSuite ? allSessions({ root, corpus }) : [];
-if (opt('--sessions', '') && !generatedOpt) {
+if (opt('--sessions', '')) {
   const want = opt('--sessions', '').split(',');
   SESSIONS = SESSIONS.filter((s) => want.includes(s.id));
 }
