@@ -745,7 +745,10 @@ function fixBugDraft(id, rng, ctx, root) {
         fs.writeFileSync(full, before);
         const failed = Number((/# fail {2}(\d+)/.exec(out) || [])[1] || 0);
         const passed = Number((/# pass {2}(\d+)/.exec(out) || [])[1] || 0);
-        if (failed > 0 && passed > 0 && failed <= Math.max(2, (failed + passed) * 0.5) && /^not ok \d+ /m.test(out) && / at: .*\/test\/[\w.-]+\.js:\d+:\d+/.test(out)) {
+        // The session reads the failing assertions as `grep -v "^ok " | head -n 60` shows them:
+        // the location it opens next must be among those lines.
+        const shown = out.split('\n').filter((l) => !/^ok /.test(l)).slice(0, 60).join('\n');
+        if (failed > 0 && passed > 0 && failed <= Math.max(2, (failed + passed) * 0.5) && /^not ok \d+ /m.test(shown) && / at: .*\/test\/[\w.-]+\.js:\d+:\d+/.test(shown)) {
           found = c;
           break;
         }
