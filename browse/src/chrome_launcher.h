@@ -13,7 +13,7 @@
 // shared by successive `caveman-browse` invocations through a state file.
 //
 // The browser's TMPDIR is always a private, short `cvb-XXXXXX` directory of ours (see
-// make_browser_temp_dir), so the Unix socket Chromium makes below it stays under 107 bytes
+// make_browser_temp_dir), so the Unix socket Chromium makes below it stays within 107 bytes
 // whatever $TMPDIR is; when even /tmp is too long, nothing is started.
 //
 // Call start()/launch_detached() from a single-threaded process (they fork).
@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "caveman/base/env.h"
+#include "caveman/base/socket_path.h"
 #include "caveman/status.h"
 #include "transport.h"
 
@@ -61,7 +62,7 @@ inline constexpr std::string_view kBrowserTempName = "cvb-";
 // is short enough; codes::kBrowserUnavailable when it cannot be created. `fallback_root` is
 // /tmp but for tests.
 Result<std::string> make_browser_temp_dir(const base::EnvLookup& env,
-                                          std::string_view fallback_root = "/tmp");
+                                          std::string_view fallback_root = base::kShortTempRoot);
 
 struct LaunchOptions {
   std::string binary;

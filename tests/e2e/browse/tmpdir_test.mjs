@@ -37,10 +37,11 @@ function tmpdirOf(length, macos) {
 
 // The environment of one case: its own home, TMPDIR as given (undefined: unset).
 function envOf(home, tmpdir) {
-  const env = { ...process.env, HOME: home, CAVEMAN_HOME: path.join(home, '.caveman'), CAVEMAN_BROWSE_EPHEMERAL: '1' };
+  const env = { ...process.env, HOME: home, CAVEMAN_HOME: path.join(home, '.caveman'), CAVEMAN_BROWSE_EPHEMERAL: '0' };
   delete env.TMPDIR;
   delete env.CAVEMAN_BROWSE_CDP;
   delete env.CAVEMAN_BROWSE_USER_DATA_DIR;
+  delete env.CAVEMAN_CCR_DB;
   if (tmpdir !== undefined) env.TMPDIR = tmpdir;
   return env;
 }

@@ -219,7 +219,8 @@ TEST_F(LauncherTest, BrowsersSocketFitsWhateverTheTmpdir) {
 // length (not "install Chromium").
 TEST(BrowserTempDirTest, TooLongEverywhereNamesThePathAndItsLength) {
   caveman::testing::TempDir dir;
-  std::string root = dir.path() + "/" + std::string(70 - dir.path().size(), 'r');
+  std::string root = dir.path() + "/" + std::string(69 - dir.path().size(), 'r');
+  ASSERT_EQ(root.size(), 70u);
   ASSERT_EQ(::mkdir(root.c_str(), 0700), 0);
   Result<std::string> r = make_browser_temp_dir(base::map_env({{"TMPDIR", root}}), root);
   ASSERT_FALSE(r.ok());
