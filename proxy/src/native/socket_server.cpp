@@ -116,8 +116,8 @@ Result<std::unique_ptr<NativeSocketServer>> NativeSocketServer::start(const std:
     return Status::InvalidArgument(codes::kNativeSocketPathTooLong,
                                    fits.message() + "; set CAVEMAN_HOME to a shorter directory");
   }
-  std::string dir = socket_path.substr(0, socket_path.rfind('/'));
-  if (dir.empty()) dir = "/";
+  std::size_t slash = socket_path.rfind('/');
+  std::string dir(socket_path, 0, slash == 0 ? 1 : slash);  // "/x.sock" lives in "/"
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return sock_error("mkdir " + dir);
   CAVEMAN_RETURN_IF_ERROR(check_private_dir(dir));
 
