@@ -8,7 +8,7 @@
 // loopback page; the browser's TMPDIR is checked while it runs (where it is, the socket fits),
 // and afterwards no process of that browser is left, its TMPDIR and temp profile are gone, and
 // nothing is left in TMPDIR.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bin, check, finish } from '../lib/harness.mjs';
@@ -88,7 +88,7 @@ async function mcpCase(label, tmpdir) {
     browser = browserUnder(transport.pid);
     checkBrowserTmp(label, browser, tmpdir);
     if (browser && tmpdir !== undefined) {
-      check(browser.profile.startsWith(`${tmpdir.replace(/\/+$/, '')}/caveman-browse-`), `${label}: temp profile in TMPDIR: ${browser.profile}`);
+      check(path.normalize(browser.profile).startsWith(`${tmpdir.replace(/\/+$/, '')}/caveman-browse-`), `${label}: temp profile in TMPDIR: ${browser.profile}`);
     }
   } finally {
     await client.close();
@@ -100,22 +100,27 @@ async function mcpCase(label, tmpdir) {
 async function cliCase(label, tmpdir) {
   const home = fs.mkdtempSync(path.join(root, 'h-'));
   const env = envOf(home, tmpdir);
-  const run = (...args) => spawnSync(bin('caveman-browse'), args, { env, encoding: 'utf8', timeout: 60000 });
+  // Asynchronous: the page server runs in this process.
+  const run = (...args) => new Promise((resolve) => {
+    execFile(bin('caveman-browse'), args, { env, encoding: 'utf8', timeout: 60000 }, (error, stdout, stderr) => {
+      resolve({ status: error ? (error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
   const statePath = path.join(home, '.caveman', 'browse-session.json');
   let browser = null;
   try {
-    const snap = run('snapshot', page);
+    const snap = await run('snapshot', page);
     check(snap.status === 0, `${label}: snapshot: ${snap.status} ${snap.stderr}`);
     const box = uidOf(snap.stdout ?? '', 'textbox', 'New task');
     check(box, `${label}: textbox uid in:\n${snap.stdout}`);
-    const typed = run('act', box ?? 'u1', 'type', 'Buy', 'milk');
+    const typed = await run('act', box ?? 'u1', 'type', 'Buy', 'milk');
     check(typed.status === 0 && typed.stdout.includes('"Buy milk'), `${label}: act: ${typed.status} ${typed.stdout} ${typed.stderr}`);
     const state = fs.existsSync(statePath) ? JSON.parse(fs.readFileSync(statePath, 'utf8')) : {};
     browser = state.pid ? browserUnder(state.pid) : null;
     checkBrowserTmp(label, browser, tmpdir);
     check(browser && state.browser_tmp === browser.tmp, `${label}: the state names the browser's TMPDIR: ${state.browser_tmp}`);
   } finally {
-    const closed = run('close');
+    const closed = await run('close');
     check(closed.status === 0, `${label}: close: ${closed.status} ${closed.stderr}`);
   }
   // The CLI's profile ($CAVEMAN_HOME/browse-profile) is kept by design; its TMPDIR goes.
