@@ -2,7 +2,8 @@
 // package + caveman-linux-x64 with the seven binaries), installed offline with
 // `npm install -g --prefix <tmp>` from the local tarballs into an empty prefix, with a fresh HOME
 // and a PATH without the build tree, run:
-//   * every bin entry (`<name> version --json` reaches the native binary of the platform package);
+//   * every bin entry (`<name> version --json` reaches the native binary of the platform package),
+//     and `npx --package <tarballs> caveman-engine version --json` (the one-command form);
 //   * `caveman start`: the proxy listens (/health/ready), SIGTERM to the npm shim stops it, exit 0;
 //   * `caveman wrap claude -p …` with the real Claude Code (tests/e2e/node_modules) against the
 //     mock upstream: the mock's answer, caveman-mcp recovery from the package, the session line;
@@ -84,6 +85,13 @@ try {
     check(b.path === path.join(platformDir, 'bin', name) && b.source === 'env' && b.ok === true,
       `caveman status: ${name} is the platform package's, passed by the launcher: ${JSON.stringify(b)}`);
   }
+
+  // 2b. The one-command form: npx with the two tarballs (what `npx caveman …` does from a registry).
+  const npx = run(['npx', '--yes', '--offline', `--package=${path.join(tarballs, platform)}`,
+    `--package=${path.join(tarballs, launcher)}`, '--', 'caveman-engine', 'version', '--json'],
+  { env: { ...userEnv, PATH: '/usr/local/bin:/usr/bin:/bin' }, timeoutMs: 300000 });
+  check(npx.code === 0 && npx.stdout.includes('"name":"caveman-engine"'),
+    `npx caveman-engine version --json: ${npx.code} ${npx.stdout.slice(0, 200)} ${npx.stderr.slice(-600)}`);
 
   // 3. caveman start: listens; SIGTERM to the npm shim reaches the proxy; exit 0.
   startChild = spawn('caveman', ['start'], { cwd: proj, env: userEnv, stdio: ['ignore', 'pipe', 'pipe'] });
