@@ -9,7 +9,8 @@ For each ELF executable given (or every product binary in --bin-dir):
     dependency fails here until it is documented;
   * the highest GLIBC_ symbol version required is at most GLIBC_FLOOR (the stated minimum glibc).
 Reads the version-needs section with `readelf -V` (binutils). Exit 0 ok, 1 violation, 77 skipped
-(--skip-unless OFF: a build without CAVEMAN_PORTABLE_RUNTIME).
+(--skip-unless with a value that is not ON: a build without CAVEMAN_PORTABLE_RUNTIME and
+CAVEMAN_STATIC_DEPS).
 """
 import argparse
 import os
@@ -22,11 +23,11 @@ PRODUCT = ["caveman", "caveman-proxy", "caveman-engine", "caveman-mcp", "caveman
            "caveman-browse", "cavemem"]
 GLIBC_LIBS = re.compile(r"^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|"
                         r"ld-linux-[\w-]+\.so\.\d+)$")
-# Shared libraries the binaries still need at run time (Debian 12 sonames).
+# Shared libraries the binaries still need at run time (Debian 12 sonames; cmake/CavemanPortable.cmake
+# says why these stay shared). sqlite3, yaml-cpp, gumbo and tree-sitter are static (CAVEMAN_STATIC_DEPS).
 RUNTIME_DEPS = {
-    "libsqlite3.so.0", "libssl.so.3", "libcrypto.so.3", "libz.so.1", "libbrotlidec.so.1",
-    "libbrotlienc.so.1", "libbrotlicommon.so.1", "libyaml-cpp.so.0.7", "libspdlog.so.1.10",
-    "libfmt.so.9", "libgumbo.so.1", "libtree-sitter.so.0", "libcpp-httplib.so.0.11",
+    "libssl.so.3", "libcrypto.so.3", "libz.so.1", "libspdlog.so.1.10", "libfmt.so.9",
+    "libcpp-httplib.so.0.11",
 }
 FORBIDDEN = re.compile(r"^(libstdc\+\+\.so|libgcc_s\.so)")
 
@@ -86,10 +87,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("binaries", nargs="*")
     ap.add_argument("--bin-dir", help="check the seven product binaries in this directory")
-    ap.add_argument("--skip-unless", help="exit 77 unless this is ON (CAVEMAN_PORTABLE_RUNTIME)")
+    ap.add_argument("--skip-unless", nargs="+",
+                    help="exit 77 unless every value is ON (CAVEMAN_PORTABLE_RUNTIME CAVEMAN_STATIC_DEPS)")
     args = ap.parse_args()
-    if args.skip_unless is not None and args.skip_unless.upper() not in ("ON", "1", "TRUE", "YES"):
-        print("skipped: built without CAVEMAN_PORTABLE_RUNTIME (the release preset turns it on)")
+    if args.skip_unless is not None and any(
+            v.upper() not in ("ON", "1", "TRUE", "YES") for v in args.skip_unless):
+        print("skipped: built without CAVEMAN_PORTABLE_RUNTIME and CAVEMAN_STATIC_DEPS "
+              "(the release preset turns both on)")
         return 77
     paths = list(args.binaries)
     if args.bin_dir:
