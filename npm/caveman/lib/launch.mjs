@@ -111,14 +111,17 @@ export function run(name) {
       if (p) env[variable] = p;
     }
   }
-  const child = spawn(binary, process.argv.slice(2), { stdio: 'inherit', env });
+  // The handlers go in before the spawn: a signal between the two would otherwise kill the
+  // launcher with its default action and leave the binary running without its parent.
   // tty.isatty, not process.stdin.isTTY: touching process.stdin makes node set O_NONBLOCK on a
   // piped fd 0, which the child shares (an MCP server would then read EAGAIN and stop).
   const terminal = tty.isatty(0);
+  let child = null;
   for (const sig of ['SIGINT', 'SIGQUIT', 'SIGTERM', 'SIGHUP']) {
     const fromTerminal = terminal && (sig === 'SIGINT' || sig === 'SIGQUIT');
-    process.on(sig, () => { if (!fromTerminal) child.kill(sig); });
+    process.on(sig, () => { if (child && !fromTerminal) child.kill(sig); });
   }
+  child = spawn(binary, process.argv.slice(2), { stdio: 'inherit', env });
   child.on('error', (err) => fail(name, `cannot start ${binary}: ${err.message}`, err.code === 'ENOENT' ? 127 : 1));
   child.on('exit', (code, signal) => {
     if (signal) {
