@@ -107,7 +107,7 @@ install: build
 bench: build
 	scripts/run_benchmarks.sh $(BIN)
 
-npm-pack: build
+npm-pack: build-product
 	scripts/npm_pack.sh $(BIN)
 
 clean:
