@@ -21,10 +21,11 @@
 
 namespace caveman {
 
-// The 12 content types, and the registry keys reachable only by forcing `type`.
+// The 13 content types, and the registry keys reachable only by forcing `type`.
 inline constexpr std::string_view kContentTypes[] = {
     "json", "log",  "code", "diff",     "search-result", "text",
-    "toon", "html", "a11y", "terminal", "tabular",       "config"};
+    "toon", "html", "a11y", "terminal", "tabular",       "config",
+    "xml"};
 inline constexpr std::string_view kBasisInferred = "inferred";
 inline constexpr std::int64_t kDefaultBudgetTokens = 25000;
 

@@ -7,6 +7,7 @@
 #include "caveman/engine.h"
 #include "compress/aligned_parse.h"
 #include "compress/config_parse.h"
+#include "compress/markup/markup.h"
 #include "compress/table_parse.h"
 #include "core/detect_rules.h"
 #include "core/wrappers.h"
@@ -139,21 +140,6 @@ bool has_code_structure(std::string_view s) {
 
 namespace {
 
-// The document after a byte-order mark, an XML prolog (`<?xml …?>`), comments and whitespace.
-std::string_view skip_prolog(std::string_view s) {
-  if (starts_with(s, "\xEF\xBB\xBF")) s.remove_prefix(3);
-  while (true) {
-    s = text::trim_space(s);
-    std::string_view close;
-    if (starts_with(s, "<?xml")) close = "?>";
-    else if (starts_with(s, "<!--")) close = "-->";
-    else return s;
-    std::size_t end = s.find(close);
-    if (end == std::string_view::npos) return {};
-    s.remove_prefix(end + close.size());
-  }
-}
-
 // Markdown's own structure: ATX headings or code fences at the start of a line.
 bool has_markdown_structure(std::string_view s) {
   std::size_t marks = 0;
@@ -169,15 +155,16 @@ bool has_markdown_structure(std::string_view s) {
 }  // namespace
 
 bool looks_html(std::string_view s) {
-  std::string lower = text::ascii_lower(skip_prolog(s).substr(0, 64));
-  if (starts_with(lower, "<!doctype html") || starts_with(lower, "<html")) return true;
-  // Markdown that embeds HTML blocks (a README's centred logo) is still a document.
-  if (has_code_structure(s) || has_markdown_structure(s)) return false;
-  lower = text::ascii_lower(text::trim_space(s));
-  bool container = contains(lower, "<body") || contains(lower, "<article") ||
-                   contains(lower, "<main") || contains(lower, "<div") ||
-                   contains(lower, "<p>") || contains(lower, "<p ");
-  return container && count_of(s, "<") >= 6;
+  compress::markup::MarkupStats st = compress::markup::scan(s);
+  if (compress::markup::classify(st) != compress::markup::Kind::kHtml) return false;
+  // Markdown that embeds HTML blocks (a README's centred logo) and JSX are no HTML pages.
+  return compress::markup::declared(st) || (!has_code_structure(s) && !has_markdown_structure(s));
+}
+
+bool looks_xml(std::string_view s) {
+  compress::markup::MarkupStats st = compress::markup::scan(s);
+  if (compress::markup::classify(st) != compress::markup::Kind::kXml) return false;
+  return compress::markup::declared(st) || !has_code_structure(s);
 }
 
 bool looks_log(std::string_view s) {
@@ -595,6 +582,7 @@ std::string detect_body(std::string_view body) {
   if ((t[0] == '{' || t[0] == '[') && json::is_valid(t)) return "json";
   if (looks_terminal(body)) return "terminal";
   if (looks_diff(body)) return "diff";
+  if (looks_xml(body)) return "xml";
   if (looks_html(body)) return "html";
   if (looks_tabular(body)) return "tabular";
   // Beyond the original order: strong line-shape evidence for logs and grep output, real

@@ -127,6 +127,15 @@ std::optional<CompressorOutput> lossless_unless_lossy_pays(
 std::optional<CompressorOutput> choose_factored(FactorViews views, const Compressor& inner,
                                                 const tokens::Counter& counter,
                                                 std::string_view input, const Request& request) {
+  if (views.lossless_only) {
+    Option whole = cheaper_view(input, true, counter, views);
+    if (!whole.has_view()) return std::nullopt;
+    CompressorOutput result;
+    result.method = std::string(inner.type()) + "+factored";
+    result.lossless_to_model = true;
+    result.bytes = whole.take_view();
+    return result;
+  }
   std::optional<CompressorOutput> out = inner.compress(input, request.query);
   std::string_view base = out ? std::string_view(out->bytes) : input;
   Option best = best_view(input, out ? &out->bytes : nullptr, counter, views);
@@ -157,6 +166,13 @@ std::unique_ptr<Compressor> make_factored(std::unique_ptr<Compressor> inner,
                                           const tokens::Counter& counter, FactorViews views) {
   return factor::make_view_layer(std::move(inner), counter,
                                  std::bind_front(choose_factored, views));
+}
+
+std::unique_ptr<Compressor> make_lossless_factored(std::string_view type,
+                                                   const tokens::Counter& counter,
+                                                   FactorViews views) {
+  views.lossless_only = true;
+  return make_factored(make_declining_compressor(type), counter, views);
 }
 
 }  // namespace caveman::compress
