@@ -7,6 +7,7 @@
 #include "caveman/engine.h"
 #include "compress/aligned_parse.h"
 #include "compress/config_parse.h"
+#include "compress/diagnostics/diagnostics.h"
 #include "compress/markup/markup.h"
 #include "compress/table_parse.h"
 #include "core/detect_rules.h"
@@ -306,22 +307,55 @@ bool diagnostic(std::string_view line) {
                              "npm WARN", "error:", "warning:", "note:", "-- "}) {
     if (starts_with(line, p)) return true;
   }
-  for (std::string_view k : {": error:", ": warning:", ": note:", ": fatal error:"}) {
-    std::size_t pos = line.find(k);
-    if (pos != std::string_view::npos && pos > 0 && is_digit(line[pos - 1])) return true;
+  return compress::diagnostics::is_header(line) || compress::diagnostics::is_build_step(line);
+}
+
+bool digits_to_end(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), is_digit);
+}
+
+// A test runner's result line: TAP (`ok 3 - name`, `not ok 4 - name`, `# Subtest: name`,
+// `1..12`, `# pass 11`) or Python unittest's verbose form (`test_x (m.T.test_x) ... ok`,
+// `Ran 15 tests in 0.002s`, `FAILED (failures=4)`).
+bool test_result(std::string_view line) {
+  std::string_view l = rtrim(line);
+  std::string_view t = starts_with(l, "not ok ") ? l.substr(7) : starts_with(l, "ok ") ? l.substr(3) : "";
+  if (!t.empty()) {
+    std::size_t d = 0;
+    while (d < t.size() && is_digit(t[d])) ++d;
+    if (d > 0 && (d == t.size() || t[d] == ' ')) return true;
   }
-  return false;
+  if (starts_with(l, "1..") && digits_to_end(l.substr(3))) return true;
+  if (starts_with(l, "TAP version ") || starts_with(l, "# Subtest: ")) return true;
+  for (std::string_view k : {"# tests ", "# suites ", "# pass ", "# fail ", "# cancelled ",
+                             "# skipped ", "# todo "}) {
+    if (starts_with(l, k) && digits_to_end(l.substr(k.size()))) return true;
+  }
+  std::size_t dots = l.find(" ... ");
+  if (dots != std::string_view::npos) {
+    std::string_view verdict = l.substr(dots + 5);
+    for (std::string_view v : {"ok", "FAIL", "ERROR", "skipped", "expected failure",
+                               "unexpected success"}) {
+      if (starts_with(verdict, v)) return true;
+    }
+  }
+  if (starts_with(l, "FAIL: ") || starts_with(l, "ERROR: ") || starts_with(l, "FAILED (") ||
+      l == "OK" || starts_with(l, "OK (")) {
+    return true;
+  }
+  return starts_with(l, "Ran ") && l.find(" test") != std::string_view::npos &&
+         l.find(" in ") != std::string_view::npos;
 }
 
 bool log_signal(std::string_view line) {
   return log_level_word(line) || loose_timestamp(line) || leading_bracket_tag(line) ||
-         counter_word(line) || diagnostic(line);
+         counter_word(line) || diagnostic(line) || test_result(line);
 }
 
 bool only_punctuation(std::string_view t) {
   for (char c : t) {
     if (!(c == '}' || c == ')' || c == ']' || c == ';' || c == ',' || c == ' ' || c == '\t' ||
-          c == '\r' || c == '{' || c == '(')) {
+          c == '\r' || c == '{' || c == '(' || c == '=' || c == '-')) {
       return false;
     }
   }
@@ -582,6 +616,7 @@ std::string detect_body(std::string_view body) {
   if ((t[0] == '{' || t[0] == '[') && json::is_valid(t)) return "json";
   if (looks_terminal(body)) return "terminal";
   if (looks_diff(body)) return "diff";
+  if (compress::diagnostics::is_diagnostics(body)) return "diagnostics";
   if (looks_xml(body)) return "xml";
   if (looks_html(body)) return "html";
   if (looks_tabular(body)) return "tabular";
