@@ -10,6 +10,7 @@
 #include "compress/diagnostics/diagnostics.h"
 #include "compress/markup/markup.h"
 #include "compress/table_parse.h"
+#include "compress/tabular/columns.h"
 #include "core/detect_rules.h"
 #include "core/wrappers.h"
 #include "json/json.h"
@@ -574,7 +575,9 @@ bool looks_tabular(std::string_view s) {
   if (t && t->rows.size() >= 8) return true;
   // psql / MySQL / SQLite output: an aligned table that is most of the text.
   std::optional<compress::AlignedTable> a = compress::find_aligned_table(s);
-  return a && a->rows >= 2 && a->table_lines * 5 >= a->nonblank_lines * 4;
+  if (a && a->rows >= 2 && a->table_lines * 5 >= a->nonblank_lines * 4) return true;
+  // ps, df, dpkg -l, ls -l and box-drawn tables: columns aligned by position.
+  return compress::is_column_table(s);
 }
 
 bool looks_config(std::string_view s) {

@@ -1,0 +1,125 @@
+#include "compress/tabular/columns.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "text/lines.h"
+
+namespace caveman::compress {
+namespace {
+
+constexpr std::size_t kMaxLead = 5;  // lines before the table that may be a legend or a total
+constexpr std::size_t kMinRows = 4;
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+std::string_view rtrim(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+// A rule line: only '-', '=', '+', '|' and blanks, with at least three rule characters.
+bool rule_line(std::string_view l) {
+  std::size_t marks = 0;
+  for (char c : l) {
+    if (c == '-' || c == '=' || c == '+') ++marks;
+    else if (c != ' ' && c != '|') return false;
+  }
+  return marks >= 3;
+}
+
+// ls -l's file mode: a type letter and nine permission letters, optionally '.', '+' or '@'.
+bool file_mode(std::string_view l) {
+  if (l.size() < 11) return false;
+  if (std::string_view("-bcdlpsD").find(l[0]) == std::string_view::npos) return false;
+  for (std::size_t i = 1; i < 10; ++i) {
+    if (std::string_view("rwxsStT-").find(l[i]) == std::string_view::npos) return false;
+  }
+  std::size_t j = 10;
+  if (l[j] == '.' || l[j] == '+' || l[j] == '@') ++j;
+  return j < l.size() && l[j] == ' ';
+}
+
+// Cell starts: positions where some line has text right after a position that is blank in
+// every line (and lies inside every line), for lines of the table. Empty when fewer than 3.
+std::vector<std::size_t> column_starts(const std::vector<std::string_view>& rows) {
+  std::size_t width = std::string_view::npos;
+  for (std::string_view r : rows) width = std::min(width, r.size());
+  if (width == std::string_view::npos || width == 0) return {};
+  std::vector<bool> blank(width, true);
+  std::vector<bool> text_before(width, false);
+  for (std::string_view r : rows) {
+    bool seen = false;
+    for (std::size_t p = 0; p < width; ++p) {
+      if (r[p] != ' ') blank[p] = false;
+      if (seen) text_before[p] = true;
+      if (r[p] != ' ') seen = true;
+    }
+  }
+  std::vector<std::size_t> starts{0};
+  for (std::size_t p = 1; p < width; ++p) {
+    if (blank[p - 1] && !blank[p] && text_before[p - 1]) starts.push_back(p);
+  }
+  return starts.size() >= 3 ? starts : std::vector<std::size_t>{};
+}
+
+// A header: every cell holds text, and the line holds no number — no two digits in a row
+// and at most two in all (`1K-blocks`, `%CPU`); a timestamped line fails.
+bool header_line(std::string_view h, const std::vector<std::size_t>& starts) {
+  std::size_t digits = 0;
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    if (!is_digit(h[i])) continue;
+    if (++digits > 2 || (i + 1 < h.size() && is_digit(h[i + 1]))) return false;
+  }
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    std::size_t end = i + 1 < starts.size() ? starts[i + 1] : h.size();
+    std::string_view cell = h.substr(starts[i], end - starts[i]);
+    if (cell.find_first_not_of(' ') == std::string_view::npos) return false;
+  }
+  return true;
+}
+
+bool box_char_start(std::string_view l) {
+  // U+2500–U+257F (box drawing) is E2 94 80 – E2 95 BF in UTF-8.
+  return l.size() >= 3 && static_cast<unsigned char>(l[0]) == 0xE2 &&
+         (static_cast<unsigned char>(l[1]) == 0x94 || static_cast<unsigned char>(l[1]) == 0x95);
+}
+
+}  // namespace
+
+bool is_column_table(std::string_view text) {
+  std::vector<std::string_view> lines;
+  for (std::string_view l : text::split_all(text, '\n')) {
+    l = rtrim(l);
+    if (l.find('\t') != std::string_view::npos) return false;
+    lines.push_back(l);
+  }
+  while (!lines.empty() && lines.back().empty()) lines.pop_back();
+  std::size_t first = 0;
+  while (first < lines.size() && lines[first].empty()) ++first;
+  lines.erase(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(first));
+  if (lines.size() < kMinRows + 1) return false;
+  for (std::string_view l : lines) {
+    if (l.empty()) return false;  // one block of lines
+  }
+  std::size_t boxed = 0;
+  for (std::string_view l : lines) boxed += box_char_start(l) ? 1 : 0;
+  if (boxed == lines.size()) return true;
+  for (std::size_t lead = 0; lead <= kMaxLead && lead + kMinRows + 1 <= lines.size(); ++lead) {
+    std::vector<std::string_view> rows;
+    for (std::size_t i = lead; i < lines.size(); ++i) {
+      if (!rule_line(lines[i])) rows.push_back(lines[i]);
+    }
+    if (rows.size() < kMinRows + 1) break;
+    std::vector<std::size_t> starts = column_starts(rows);
+    if (starts.empty()) continue;
+    if (header_line(rows[0], starts)) return true;
+    bool modes = true;
+    for (std::string_view r : rows) modes = modes && file_mode(r);
+    if (modes) return true;
+  }
+  return false;
+}
+
+}  // namespace caveman::compress
