@@ -21,11 +21,11 @@
 
 namespace caveman {
 
-// The 14 content types, and the registry keys reachable only by forcing `type`.
+// The 15 content types, and the registry keys reachable only by forcing `type`.
 inline constexpr std::string_view kContentTypes[] = {
     "json", "log",  "code", "diff",     "search-result", "text",
     "toon", "html", "a11y", "terminal", "tabular",       "config",
-    "xml",  "diagnostics"};
+    "xml",  "diagnostics", "records"};
 inline constexpr std::string_view kBasisInferred = "inferred";
 inline constexpr std::int64_t kDefaultBudgetTokens = 25000;
 

@@ -9,6 +9,7 @@
 #include "compress/config_parse.h"
 #include "compress/diagnostics/diagnostics.h"
 #include "compress/markup/markup.h"
+#include "compress/records/stanzas.h"
 #include "compress/table_parse.h"
 #include "compress/tabular/columns.h"
 #include "core/detect_rules.h"
@@ -623,6 +624,7 @@ std::string detect_body(std::string_view body) {
   if (looks_xml(body)) return "xml";
   if (looks_html(body)) return "html";
   if (looks_tabular(body)) return "tabular";
+  if (compress::is_records(body)) return "records";
   // Beyond the original order: strong line-shape evidence for logs and grep output, real
   // config files and Markdown documents are decided before the (permissive) code rule, and
   // code additionally needs a code-like line density.

@@ -39,6 +39,7 @@ Registry Registry::default_registry(const tokens::Counter& counter, bool toon_be
   // Types whose every line is a fact get lossless views only (docs/engine.md).
   r.add(compress::make_lossless_factored("xml", counter));
   r.add(compress::make_lossless_factored("diagnostics", counter));
+  r.add(compress::make_lossless_factored("records", counter));
   r.add(compress::make_tabular_views(
       compress::make_factored(compress::make_tabular_compressor(), counter), counter));
   r.add(compress::make_factored(compress::make_config_compressor(), counter,
@@ -74,7 +75,7 @@ json::Value segment_kinds(std::string_view type) {
 std::string Registry::capability_manifest_json() {
   // The manifest names the default registry's types; the counter is irrelevant here.
   static constexpr std::string_view kTypes[] = {
-      "a11y", "code", "config", "diagnostics", "diff", "html", "json", "log", "repetition",
+      "a11y", "code", "config", "diagnostics", "diff", "html", "json", "log", "records", "repetition",
       "search-result", "tabular", "terminal", "text", "toolschema", "toon", "xml"};
   json::Value caps = json::Value::array();
   for (std::string_view type : kTypes) {
