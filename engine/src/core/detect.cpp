@@ -581,6 +581,44 @@ bool looks_tabular(std::string_view s) {
   return compress::is_column_table(s);
 }
 
+// A settings file read line by line: section headers, `key = value` or `key: value` lines
+// and comments, with at most one line in ten anything else (`include "x.conf"`). One section
+// of assignments (`[mypy]`, a systemd drop-in whose settings are all commented out) is an INI
+// file; without sections, at least four settings.
+bool settings_lines(std::string_view s) {
+  if (!text::is_valid_utf8(s)) return false;
+  std::vector<std::string_view> lines = text::split_all(s, '\n');
+  std::vector<compress::ConfigLineInfo> kinds = compress::classify_config_lines(lines);
+  std::size_t sections = 0, settings = 0, comments = 0, other = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    switch (kinds[i].kind) {
+      case compress::ConfigLine::kSection: ++sections; break;
+      case compress::ConfigLine::kAssignment:
+      case compress::ConfigLine::kYamlKey: {
+        // A setting is named: `2004:` (objdump) or `12 = 3` is no key.
+        std::string_view t = ltrim(lines[i]);
+        if (starts_with(t, "- ")) t = ltrim(t.substr(2));
+        bool named = !t.empty() && (is_alpha(t[0]) || t[0] == '_' || t[0] == '"' || t[0] == '\'');
+        ++(named ? settings : other);
+        break;
+      }
+      case compress::ConfigLine::kComment: ++comments; break;
+      case compress::ConfigLine::kProse: {
+        // INI names a section with any text between the brackets (`[mypy-a.*,b.*]`).
+        std::string_view t = rtrim(ltrim(lines[i]));
+        bool header = t.size() > 2 && t.front() == '[' && t.back() == ']' &&
+                      t.find_first_of("[]", 1) == t.size() - 1;
+        ++(header ? sections : other);
+        break;
+      }
+      default: break;
+    }
+  }
+  if (other * 10 > sections + settings + other) return false;
+  if (sections >= 1) return settings >= 1 || comments >= 4;
+  return settings >= 4;
+}
+
 bool looks_config(std::string_view s) {
   if (!compress::classify_config(s)) return false;
   return line_count(s) >= 12;
@@ -642,6 +680,7 @@ std::string detect_body(std::string_view body) {
   if (strongly_log(st)) return "log";
   if (config) return "config";
   if (markdown_document(st)) return "text";
+  if (settings_lines(body) && !code_rule(body)) return "config";
   bool log = looks_log(body);
   if (starts_with(t, "#!") && !log) return "code";
   if (!log && code_rule(body) && code_dense(st)) return "code";
