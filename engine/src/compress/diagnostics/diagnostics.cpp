@@ -243,7 +243,6 @@ DiagnosticStats scan(std::string_view text) {
       if (pid != kNpos && starts_with(l.substr(pid), "ABORTING")) report = false;
       continue;
     }
-    if (is_build_step(l)) ++st.build;
     open = false;
   }
   return st;
@@ -251,7 +250,7 @@ DiagnosticStats scan(std::string_view text) {
 
 bool is_diagnostics(std::string_view text) {
   DiagnosticStats st = scan(text);
-  return st.headers >= 1 && (st.diagnostic + st.build) * 2 >= st.lines;
+  return st.headers >= 1 && st.diagnostic * 2 >= st.lines;
 }
 
 }  // namespace caveman::compress::diagnostics
