@@ -584,12 +584,13 @@ bool looks_tabular(std::string_view s) {
 // A settings file read line by line: section headers, `key = value` or `key: value` lines
 // and comments, with at most one line in ten anything else (`include "x.conf"`). One section
 // of assignments (`[mypy]`, a systemd drop-in whose settings are all commented out) is an INI
-// file; without sections, at least four settings.
+// file; without sections, at least four `key = value` lines (`key: value` lines without a
+// section are YAML's, and the YAML reader decides those).
 bool settings_lines(std::string_view s) {
   if (!text::is_valid_utf8(s)) return false;
   std::vector<std::string_view> lines = text::split_all(s, '\n');
   std::vector<compress::ConfigLineInfo> kinds = compress::classify_config_lines(lines);
-  std::size_t sections = 0, settings = 0, comments = 0, other = 0;
+  std::size_t sections = 0, settings = 0, assignments = 0, comments = 0, other = 0;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     switch (kinds[i].kind) {
       case compress::ConfigLine::kSection: ++sections; break;
@@ -600,6 +601,7 @@ bool settings_lines(std::string_view s) {
         if (starts_with(t, "- ")) t = ltrim(t.substr(2));
         bool named = !t.empty() && (is_alpha(t[0]) || t[0] == '_' || t[0] == '"' || t[0] == '\'');
         ++(named ? settings : other);
+        if (named && kinds[i].kind == compress::ConfigLine::kAssignment) ++assignments;
         break;
       }
       case compress::ConfigLine::kComment: ++comments; break;
@@ -616,7 +618,7 @@ bool settings_lines(std::string_view s) {
   }
   if (other * 10 > sections + settings + other) return false;
   if (sections >= 1) return settings >= 1 || comments >= 4;
-  return settings >= 4;
+  return assignments >= 4;
 }
 
 bool looks_config(std::string_view s) {
@@ -656,6 +658,9 @@ std::string detect_body(std::string_view body) {
   std::string_view t = text::trim_space(body);
   if (t.empty()) return "text";
   if ((t[0] == '{' || t[0] == '[') && json::is_valid(t)) return "json";
+  // Lines cut from pretty-printed JSON (a Read with offset/limit): JSON text, though no
+  // document; the json compressor declines it and the pipeline drops only its gutter.
+  if (looks_json_fragment(body)) return "json";
   if (looks_terminal(body)) return "terminal";
   if (looks_diff(body)) return "diff";
   if (compress::diagnostics::is_diagnostics(body)) return "diagnostics";

@@ -1,5 +1,6 @@
 #include "compress/tabular/columns.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -66,7 +67,8 @@ std::vector<std::size_t> column_starts(const std::vector<std::string_view>& rows
 
 // A header: every cell holds text, and the line holds no number — no two digits in a row
 // and at most two in all (`1K-blocks`, `%CPU`); a timestamped line fails.
-bool header_line(std::string_view h, const std::vector<std::size_t>& starts) {
+bool header_line(std::string_view h, const std::vector<std::size_t>& starts,
+                 const std::vector<std::string_view>& rows) {
   std::size_t digits = 0;
   for (std::size_t i = 0; i < h.size(); ++i) {
     if (!is_digit(h[i])) continue;
@@ -77,7 +79,25 @@ bool header_line(std::string_view h, const std::vector<std::size_t>& starts) {
     std::string_view cell = h.substr(starts[i], end - starts[i]);
     if (cell.find_first_not_of(' ') == std::string_view::npos) return false;
   }
-  return true;
+  // …and it names values unlike itself: a column whose header cell has no digit holds a
+  // number in most rows (PID, Size, Version). Repeated lines of words are no table.
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    auto cell_of = [&](std::string_view l) {
+      std::size_t end = i + 1 < starts.size() ? std::min(starts[i + 1], l.size()) : l.size();
+      return starts[i] < end ? l.substr(starts[i], end - starts[i]) : std::string_view();
+    };
+    auto has_digit = [](std::string_view c) {
+      for (char ch : c) {
+        if (is_digit(ch)) return true;
+      }
+      return false;
+    };
+    if (has_digit(cell_of(h))) continue;
+    std::size_t numeric = 0;
+    for (std::size_t r = 1; r < rows.size(); ++r) numeric += has_digit(cell_of(rows[r])) ? 1 : 0;
+    if (numeric * 2 >= rows.size() - 1) return true;
+  }
+  return false;
 }
 
 bool box_char_start(std::string_view l) {
@@ -114,7 +134,7 @@ bool is_column_table(std::string_view text) {
     if (rows.size() < kMinRows + 1) break;
     std::vector<std::size_t> starts = column_starts(rows);
     if (starts.empty()) continue;
-    if (header_line(rows[0], starts)) return true;
+    if (header_line(rows[0], starts, rows)) return true;
     bool modes = true;
     for (std::string_view r : rows) modes = modes && file_mode(r);
     if (modes) return true;
