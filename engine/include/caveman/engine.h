@@ -83,7 +83,7 @@ struct SimResult {
   std::string to_json() const;
 };
 
-// Content type of `input` (docs/spec/detect.md): one of the ten auto-detectable types.
+// Content type of `input` (docs/spec/detect.md): one of the thirteen auto-detectable types.
 // Deterministic; never consults a registry. Line-number gutters and <file> wrappers are
 // looked through.
 std::string detect(std::string_view input);

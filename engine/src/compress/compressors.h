@@ -1,4 +1,4 @@
-// Factories for the 15 shipped compressors (docs/spec/compressors.md). Each lives in its own file.
+// Factories for the shipped compressors (docs/spec/compressors.md). Each lives in its own file.
 #ifndef CAVEMAN_COMPRESS_COMPRESSORS_H_
 #define CAVEMAN_COMPRESS_COMPRESSORS_H_
 
