@@ -349,9 +349,33 @@ bool test_result(std::string_view line) {
          l.find(" in ") != std::string_view::npos;
 }
 
+// strace: `openat(AT_FDCWD, "/etc/ld.so.cache", O_RDONLY) = 3`, `[pid 12] read(…) = 5`,
+// `brk(NULL)   = 0x55…`, `exit_group(0)  = ?`, `+++ exited with 0 +++`, `--- SIGCHLD {…} ---`.
+bool syscall_line(std::string_view line) {
+  std::string_view l = rtrim(line);
+  if ((starts_with(l, "+++ ") && l.ends_with(" +++")) || (starts_with(l, "--- SIG") && l.ends_with(" ---")))
+    return true;
+  if (starts_with(l, "[pid ")) {
+    std::size_t close = l.find("] ");
+    if (close == std::string_view::npos) return false;
+    l.remove_prefix(close + 2);
+  }
+  std::size_t i = 0;
+  while (i < l.size() && (is_alpha(l[i]) || is_digit(l[i]) || l[i] == '_')) ++i;
+  if (i == 0 || !is_alpha(l[0]) || i >= l.size() || l[i] != '(') return false;
+  std::size_t eq = l.rfind(") = ");
+  if (eq == std::string_view::npos) {
+    std::size_t spaced = l.rfind(" = ");
+    if (spaced == std::string_view::npos) return l.ends_with("<unfinished ...>");
+    std::string_view before = rtrim(l.substr(0, spaced));
+    return !before.empty() && before.back() == ')';
+  }
+  return true;
+}
+
 bool log_signal(std::string_view line) {
   return log_level_word(line) || loose_timestamp(line) || leading_bracket_tag(line) ||
-         counter_word(line) || diagnostic(line) || test_result(line);
+         counter_word(line) || diagnostic(line) || test_result(line) || syscall_line(line);
 }
 
 bool only_punctuation(std::string_view t) {
@@ -581,6 +605,18 @@ bool looks_tabular(std::string_view s) {
   return compress::is_column_table(s);
 }
 
+// `Name[de]=Chromium-Webbrowser`: a key, a bracketed qualifier, '=' (desktop entries).
+bool localized_key(std::string_view t) {
+  std::size_t i = 0;
+  while (i < t.size() && (text::is_word_byte(t[i]) || t[i] == '-' || t[i] == '.')) ++i;
+  if (i == 0 || !is_alpha(t[0]) || i >= t.size() || t[i] != '[') return false;
+  std::size_t close = t.find(']', i);
+  if (close == std::string_view::npos) return false;
+  std::size_t eq = close + 1;
+  while (eq < t.size() && t[eq] == ' ') ++eq;
+  return eq < t.size() && t[eq] == '=';
+}
+
 // A settings file read line by line: section headers, `key = value` or `key: value` lines
 // and comments, with at most one line in ten anything else (`include "x.conf"`). One section
 // of assignments (`[mypy]`, a systemd drop-in whose settings are all commented out) is an INI
@@ -606,17 +642,27 @@ bool settings_lines(std::string_view s) {
       }
       case compress::ConfigLine::kComment: ++comments; break;
       case compress::ConfigLine::kProse: {
-        // INI names a section with any text between the brackets (`[mypy-a.*,b.*]`).
+        // INI names a section with any text between the brackets (`[mypy-a.*,b.*]`), and a
+        // desktop entry a key's locale (`Name[de]=…`).
         std::string_view t = rtrim(ltrim(lines[i]));
         bool header = t.size() > 2 && t.front() == '[' && t.back() == ']' &&
                       t.find_first_of("[]", 1) == t.size() - 1;
-        ++(header ? sections : other);
+        if (header) {
+          ++sections;
+        } else if (localized_key(t)) {
+          ++settings;
+          ++assignments;
+        } else {
+          ++other;
+        }
         break;
       }
       default: break;
     }
   }
   if (other * 10 > sections + settings + other) return false;
+  // Nothing but comments: a settings file whose every line is commented out.
+  if (sections == 0 && settings == 0 && other == 0) return comments >= 8;
   if (sections >= 1) return settings >= 1 || comments >= 4;
   return assignments >= 4;
 }

@@ -68,7 +68,7 @@ std::vector<std::size_t> column_starts(const std::vector<std::string_view>& rows
 // A header: every cell holds text, and the line holds no number — no two digits in a row
 // and at most two in all (`1K-blocks`, `%CPU`); a timestamped line fails.
 bool header_line(std::string_view h, const std::vector<std::size_t>& starts,
-                 const std::vector<std::string_view>& rows) {
+                 const std::vector<std::string_view>& rows, bool ruled) {
   std::size_t digits = 0;
   for (std::size_t i = 0; i < h.size(); ++i) {
     if (!is_digit(h[i])) continue;
@@ -79,8 +79,9 @@ bool header_line(std::string_view h, const std::vector<std::size_t>& starts,
     std::string_view cell = h.substr(starts[i], end - starts[i]);
     if (cell.find_first_not_of(' ') == std::string_view::npos) return false;
   }
-  // …and it names values unlike itself: a column whose header cell has no digit holds a
-  // number in most rows (PID, Size, Version). Repeated lines of words are no table.
+  // …and it is set apart: a rule line under it (dpkg -l), or a column whose header cell has
+  // no digit holds a number in most rows (PID, Size). Repeated lines of words are no table.
+  if (ruled) return true;
   for (std::size_t i = 0; i < starts.size(); ++i) {
     auto cell_of = [&](std::string_view l) {
       std::size_t end = i + 1 < starts.size() ? std::min(starts[i + 1], l.size()) : l.size();
@@ -134,7 +135,8 @@ bool is_column_table(std::string_view text) {
     if (rows.size() < kMinRows + 1) break;
     std::vector<std::size_t> starts = column_starts(rows);
     if (starts.empty()) continue;
-    if (header_line(rows[0], starts, rows)) return true;
+    bool ruled = lead + 1 < lines.size() && rule_line(lines[lead + 1]);
+    if (header_line(rows[0], starts, rows, ruled)) return true;
     bool modes = true;
     for (std::string_view r : rows) modes = modes && file_mode(r);
     if (modes) return true;

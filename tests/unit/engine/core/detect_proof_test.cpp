@@ -196,6 +196,28 @@ TEST(DetectProofTest, OneSectionIniIsConfig) {
             "config");
 }
 
+TEST(DetectProofTest, StraceAndCommentedOutSettingsAndDesktopEntries) {
+  std::string trace =
+      "execve(\"/usr/bin/ls\", [\"ls\", \"-la\"], 0x7ffe72020370 /* 49 vars */) = 0\n"
+      "brk(NULL)                               = 0x558a45605000\n"
+      "access(\"/etc/ld.so.preload\", R_OK)      = -1 ENOENT (No such file or directory)\n"
+      "openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3\n"
+      "fstat(3, {st_mode=S_IFREG|0644, st_size=21312, ...}) = 0\n"
+      "mmap(NULL, 21312, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7f10e3704000\n"
+      "close(3)                                = 0\n"
+      "write(1, \"total 8\\n\", 8)                = 8\n"
+      "exit_group(0)                           = ?\n"
+      "+++ exited with 0 +++\n";
+  EXPECT_EQ(detect(trace), "log");
+  std::string commented;
+  for (int i = 0; i < 10; ++i) commented += "# Setting " + std::to_string(i) + " of the defaults\n#Key" + std::to_string(i) + "=yes\n";
+  EXPECT_EQ(detect(commented), "config");
+  std::string desktop = "[Desktop Entry]\nVersion=1.0\nName=Chromium Web Browser\n";
+  for (std::string_view l : {"ast", "ca", "de", "es", "fr", "it", "ja", "nl"})
+    desktop += "Name[" + std::string(l) + "]=Chromium\n";
+  EXPECT_EQ(detect(desktop), "config");
+}
+
 TEST(DetectProofTest, UnprovenTextGetsLosslessViewsOnly) {
   // git status with many untracked files: no rule proves a type, so nothing may be elided.
   std::string dis = "On branch main\nUntracked files:\n"
