@@ -101,6 +101,22 @@ bool header_line(std::string_view h, const std::vector<std::size_t>& starts,
   return false;
 }
 
+// nm's symbol table: a value of 8 or 16 hex digits (blanks for an undefined symbol), a blank,
+// a symbol type letter, a blank, the name.
+bool nm_row(std::string_view l) {
+  for (std::size_t w : {std::size_t{16}, std::size_t{8}}) {
+    if (l.size() < w + 4 || l[w] != ' ' || l[w + 2] != ' ') continue;
+    char type = l[w + 1];
+    if (!((type >= 'a' && type <= 'z') || (type >= 'A' && type <= 'Z') || type == '?' || type == '-'))
+      continue;
+    std::string_view value = l.substr(0, w);
+    bool hex = value.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+    bool blank = value.find_first_not_of(' ') == std::string_view::npos;
+    if ((hex || blank) && l[w + 3] != ' ') return true;
+  }
+  return false;
+}
+
 bool box_char_start(std::string_view l) {
   // U+2500–U+257F (box drawing) is E2 94 80 – E2 95 BF in UTF-8.
   return l.size() >= 3 && static_cast<unsigned char>(l[0]) == 0xE2 &&
@@ -127,6 +143,9 @@ bool is_column_table(std::string_view text) {
   std::size_t boxed = 0;
   for (std::string_view l : lines) boxed += box_char_start(l) ? 1 : 0;
   if (boxed == lines.size()) return true;
+  std::size_t symbols = 0;
+  for (std::string_view l : lines) symbols += nm_row(l) ? 1 : 0;
+  if (symbols == lines.size()) return true;
   for (std::size_t lead = 0; lead <= kMaxLead && lead + kMinRows + 1 <= lines.size(); ++lead) {
     std::vector<std::string_view> rows;
     for (std::size_t i = lead; i < lines.size(); ++i) {

@@ -169,6 +169,12 @@ TEST(DetectProofTest, AlignedCommandTablesAreTabular) {
                    "ii  python3-apt    2.6.0        amd64        Python 3 interface to libapt-pkg\n"
                    "ii  python3-dev    3.11.2-1+b1  amd64        header files and a static library\n"),
             "tabular");
+  EXPECT_EQ(detect("                 w _ITM_deregisterTMCloneTable\n"
+                   "                 U _Unwind_Resume@GCC_3.0\n"
+                   "00000000000200f0 u guard variable for instance\n"
+                   "00000000000184c0 T boost::filesystem::path::convert(wchar_t const*)\n"
+                   "00000000000a80a0 T transaction clone for std::bad_exception::what() const\n"),
+            "tabular");
   // An aligned log has no header of words: it stays a log.
   std::string log;
   for (int i = 0; i < 10; ++i) log += "2026-12-07T02:48:4" + std::to_string(i) + ".100Z INFO  [orders] order served\n";
