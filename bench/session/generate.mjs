@@ -718,7 +718,9 @@ function fixBugDraft(id, rng, ctx, root) {
       if (o.kind === 'fast-uri') build(scratch);
       const runTests = () => {
         try {
-          return execSync(`${TAPE} 2>&1`, { cwd: scratch, shell: '/bin/bash', encoding: 'utf8', timeout: 20000, stdio: ['ignore', 'pipe', 'pipe'] });
+          // A mutant may loop forever: `timeout` ends the test process itself (execSync's own
+          // timeout would end only the shell and leave node running).
+          return execSync(`timeout -k 2 20 ${TAPE} 2>&1`, { cwd: scratch, shell: '/bin/bash', encoding: 'utf8', timeout: 30000, stdio: ['ignore', 'pipe', 'pipe'] });
         } catch (e) {
           return String(e.stdout || '');
         }
