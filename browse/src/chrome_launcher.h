@@ -22,11 +22,12 @@
 #ifndef CAVEMAN_BROWSE_CHROME_LAUNCHER_H_
 #define CAVEMAN_BROWSE_CHROME_LAUNCHER_H_
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <sys/types.h>
 #include <vector>
 
 #include "caveman/base/env.h"

@@ -2,9 +2,10 @@
 //
 // It lets successive `caveman-browse` invocations share one detached browser: the DevTools
 // endpoint, the page target, whether we launched the browser (`owned`, and its pid so
-// `close` can make sure it is gone, and its private TMPDIR so `close` can remove it), and the uid map of the latest snapshots of the current
-// document. Written atomically (temp file + rename) with mode 0600 in a 0700 home.
-// load() of a missing file is an empty state; a corrupt file is reported, not trusted.
+// `close` can make sure it is gone, and its private TMPDIR so `close` can remove it), and the uid
+// map of the latest snapshots of the current document. Written atomically (temp file + rename) with
+// mode 0600 in a 0700 home. load() of a missing file is an empty state; a corrupt file is reported,
+// not trusted.
 #ifndef CAVEMAN_BROWSE_SESSION_STATE_H_
 #define CAVEMAN_BROWSE_SESSION_STATE_H_
 

@@ -321,7 +321,9 @@ bool digits_to_end(std::string_view s) {
 // `Ran 15 tests in 0.002s`, `FAILED (failures=4)`).
 bool test_result(std::string_view line) {
   std::string_view l = rtrim(line);
-  std::string_view t = starts_with(l, "not ok ") ? l.substr(7) : starts_with(l, "ok ") ? l.substr(3) : "";
+  std::string_view t = starts_with(l, "not ok ") ? l.substr(7)
+                       : starts_with(l, "ok ")   ? l.substr(3)
+                                                 : "";
   if (!t.empty()) {
     std::size_t d = 0;
     while (d < t.size() && is_digit(t[d])) ++d;
@@ -329,15 +331,15 @@ bool test_result(std::string_view line) {
   }
   if (starts_with(l, "1..") && digits_to_end(l.substr(3))) return true;
   if (starts_with(l, "TAP version ") || starts_with(l, "# Subtest: ")) return true;
-  for (std::string_view k : {"# tests ", "# suites ", "# pass ", "# fail ", "# cancelled ",
-                             "# skipped ", "# todo "}) {
+  for (std::string_view k :
+       {"# tests ", "# suites ", "# pass ", "# fail ", "# cancelled ", "# skipped ", "# todo "}) {
     if (starts_with(l, k) && digits_to_end(l.substr(k.size()))) return true;
   }
   std::size_t dots = l.find(" ... ");
   if (dots != std::string_view::npos) {
     std::string_view verdict = l.substr(dots + 5);
-    for (std::string_view v : {"ok", "FAIL", "ERROR", "skipped", "expected failure",
-                               "unexpected success"}) {
+    for (std::string_view v :
+         {"ok", "FAIL", "ERROR", "skipped", "expected failure", "unexpected success"}) {
       if (starts_with(verdict, v)) return true;
     }
   }
@@ -353,7 +355,8 @@ bool test_result(std::string_view line) {
 // `brk(NULL)   = 0x55…`, `exit_group(0)  = ?`, `+++ exited with 0 +++`, `--- SIGCHLD {…} ---`.
 bool syscall_line(std::string_view line) {
   std::string_view l = rtrim(line);
-  if ((starts_with(l, "+++ ") && l.ends_with(" +++")) || (starts_with(l, "--- SIG") && l.ends_with(" ---")))
+  if ((starts_with(l, "+++ ") && l.ends_with(" +++")) ||
+      (starts_with(l, "--- SIG") && l.ends_with(" ---")))
     return true;
   if (starts_with(l, "[pid ")) {
     std::size_t close = l.find("] ");
@@ -629,7 +632,9 @@ bool settings_lines(std::string_view s) {
   std::size_t sections = 0, settings = 0, assignments = 0, comments = 0, other = 0;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     switch (kinds[i].kind) {
-      case compress::ConfigLine::kSection: ++sections; break;
+      case compress::ConfigLine::kSection:
+        ++sections;
+        break;
       case compress::ConfigLine::kAssignment:
       case compress::ConfigLine::kYamlKey: {
         // A setting is named: `2004:` (objdump) or `12 = 3` is no key.
@@ -640,7 +645,9 @@ bool settings_lines(std::string_view s) {
         if (named && kinds[i].kind == compress::ConfigLine::kAssignment) ++assignments;
         break;
       }
-      case compress::ConfigLine::kComment: ++comments; break;
+      case compress::ConfigLine::kComment:
+        ++comments;
+        break;
       case compress::ConfigLine::kProse: {
         // INI names a section with any text between the brackets (`[mypy-a.*,b.*]`), and a
         // desktop entry a key's locale (`Name[de]=…`).
@@ -657,7 +664,8 @@ bool settings_lines(std::string_view s) {
         }
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
   if (other * 10 > sections + settings + other) return false;

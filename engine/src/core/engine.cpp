@@ -11,12 +11,12 @@
 
 #include "caveman/base/codes.h"
 #include "caveman/base/text.h"
-#include "core/detect_rules.h"
 #include "compress/factor/expand.h"
+#include "core/detect_rules.h"
 #include "core/wrappers.h"
 #include "json/json.h"
-#include "text/utf8.h"
 #include "recovery/retrieve_query.h"
+#include "text/utf8.h"
 #include "tokens/segment_memo.h"
 
 namespace caveman {

@@ -106,8 +106,9 @@ json::Value segment_kinds(std::string_view type) {
 std::string Registry::capability_manifest_json() {
   // The manifest names the default registry's types; the counter is irrelevant here.
   static constexpr std::string_view kTypes[] = {
-      "a11y", "code", "config", "diagnostics", "diff", "html", "json", "log", "records", "repetition",
-      "search-result", "tabular", "terminal", "text", "toolschema", "toon", "xml"};
+      "a11y",       "code",    "config",     "diagnostics",   "diff",    "html",     "json",
+      "log",        "records", "repetition", "search-result", "tabular", "terminal", "text",
+      "toolschema", "toon",    "xml"};
   json::Value caps = json::Value::array();
   for (std::string_view type : kTypes) {
     std::string id = "caveman.engine." + std::string(type) + ".v1";

@@ -188,8 +188,8 @@ TEST_F(LauncherTest, KeptProfileStaysAndTheBrowsersTempDirGoes) {
 // while Chromium's longest socket path there fits in 107 bytes (a 51-byte TMPDIR: exactly
 // 107), else under /tmp (52 bytes and up) — the socket binds, and nothing is left anywhere.
 TEST_F(LauncherTest, BrowsersSocketFitsWhateverTheTmpdir) {
-  for (std::size_t length : {std::size_t{50}, std::size_t{51}, std::size_t{52}, std::size_t{90},
-                             std::size_t{200}}) {
+  for (std::size_t length :
+       {std::size_t{50}, std::size_t{51}, std::size_t{52}, std::size_t{90}, std::size_t{200}}) {
     ASSERT_LT(dir_.path().size() + 2, length);
     std::string tmpdir = dir_.path() + "/" + std::string(length - dir_.path().size() - 1, 't');
     ASSERT_EQ(tmpdir.size(), length);

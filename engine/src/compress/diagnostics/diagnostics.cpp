@@ -103,10 +103,13 @@ bool exception_line(std::string_view l) {
   if (starts_with(l, "Uncaught ")) l.remove_prefix(9);
   std::size_t i = 0;
   if (i >= l.size() || !(is_alpha(l[i]) || l[i] == '_')) return false;
-  while (i < l.size() && (is_alpha(l[i]) || is_digit(l[i]) || l[i] == '_' || l[i] == '.' || l[i] == '$')) ++i;
+  while (i < l.size() &&
+         (is_alpha(l[i]) || is_digit(l[i]) || l[i] == '_' || l[i] == '.' || l[i] == '$'))
+    ++i;
   std::string_view name = l.substr(0, i);
   bool named = false;
-  for (std::string_view k : {"Error", "Exception", "Warning", "Exit", "Interrupt", "Failure", "Fault"}) {
+  for (std::string_view k :
+       {"Error", "Exception", "Warning", "Exit", "Interrupt", "Failure", "Fault"}) {
     if (ends_with(name, k)) named = true;
   }
   if (!named) return false;
@@ -118,12 +121,12 @@ bool exception_line(std::string_view l) {
 bool is_header(std::string_view l) {
   if (located_diagnostic(l) || context_header(l) || section_location(l) || exception_line(l))
     return true;
-  for (std::string_view p : {"Traceback (most recent call last):", "During handling of the above exception",
-                             "The above exception was the direct cause", "In file included from ",
-                             "make: ***", "ninja: build stopped", "FAILED: ",
-                             "collect2: error:", "/usr/bin/ld: ", "ld: ", "error[E", "error: ",
-                             "warning: ", "fatal error: ", "SUMMARY: ", "Node.js v",
-                             "AddressSanitizer", "UndefinedBehaviorSanitizer"}) {
+  for (std::string_view p :
+       {"Traceback (most recent call last):", "During handling of the above exception",
+        "The above exception was the direct cause", "In file included from ", "make: ***",
+        "ninja: build stopped", "FAILED: ", "collect2: error:", "/usr/bin/ld: ", "ld: ", "error[E",
+        "error: ", "warning: ", "fatal error: ", "SUMMARY: ", "Node.js v", "AddressSanitizer",
+        "UndefinedBehaviorSanitizer"}) {
     if (starts_with(l, p)) return true;
   }
   if (starts_with(l, "make[")) {
@@ -192,8 +195,10 @@ bool attached_shape(std::string_view l) {
 bool caret_line(std::string_view l) {
   bool mark = false;
   for (char c : l) {
-    if (c == '^' || c == '~') mark = true;
-    else if (!(c == ' ' || c == '\t' || c == '+' || c == '-' || c == '|')) return false;
+    if (c == '^' || c == '~')
+      mark = true;
+    else if (!(c == ' ' || c == '\t' || c == '+' || c == '-' || c == '|'))
+      return false;
   }
   return mark;
 }

@@ -16,17 +16,18 @@
 namespace caveman::compress::diagnostics {
 
 struct DiagnosticStats {
-  std::size_t lines = 0;        // non-blank lines
-  std::size_t headers = 0;      // lines that open a diagnostic or a trace
-  std::size_t diagnostic = 0;   // headers and the lines that belong to them
+  std::size_t lines = 0;       // non-blank lines
+  std::size_t headers = 0;     // lines that open a diagnostic or a trace
+  std::size_t diagnostic = 0;  // headers and the lines that belong to them
 };
 
 // A line that opens a diagnostic or a trace (`path:12:5: error: …`, `Traceback …`,
 // `TypeError: …`, `==PID==ERROR: …`, `make: *** …`).
 bool is_header(std::string_view line);
 
-// A build tool's step (a log line of a build, docs/spec/detect.md#line-shapes): `[3/12] Building C object …` (ninja), or a command line whose program is
-// a compiler, assembler, linker or archiver (`cc -c x.c -o x.o`, `/usr/bin/c++ …`).
+// A build tool's step (a log line of a build, docs/spec/detect.md#line-shapes): `[3/12] Building C
+// object …` (ninja), or a command line whose program is a compiler, assembler, linker or archiver
+// (`cc -c x.c -o x.o`, `/usr/bin/c++ …`).
 bool is_build_step(std::string_view line);
 
 DiagnosticStats scan(std::string_view text);

@@ -122,8 +122,9 @@ MarkupStats scan(std::string_view text) {
           st.other_doctype = true;
       }
       seen_decl = true;
-    } else if (lt + 1 < s.size() && (name_start(s[lt + 1]) ||
-                                     (s[lt + 1] == '/' && lt + 2 < s.size() && name_start(s[lt + 2])))) {
+    } else if (lt + 1 < s.size() &&
+               (name_start(s[lt + 1]) ||
+                (s[lt + 1] == '/' && lt + 2 < s.size() && name_start(s[lt + 2])))) {
       bool is_end = s[lt + 1] == '/';
       std::size_t n0 = lt + (is_end ? 2 : 1), n = n0;
       while (n < s.size() && name_char(s[n])) ++n;
@@ -149,8 +150,10 @@ MarkupStats scan(std::string_view text) {
         bool html = html_name(name);
         if (html) {
           ++st.html_tags;
-          if (is_end) ++st.html_ends;
-          else if (!void_element(low) && s[gt - 1] != '/') ++st.html_starts;
+          if (is_end)
+            ++st.html_ends;
+          else if (!void_element(low) && s[gt - 1] != '/')
+            ++st.html_starts;
         }
         // Raw text: a script's or style's body is no markup of its own.
         if (!is_end && s[gt - 1] != '/' && (low == "script" || low == "style")) {

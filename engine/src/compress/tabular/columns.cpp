@@ -24,8 +24,10 @@ std::string_view rtrim(std::string_view s) {
 bool rule_line(std::string_view l) {
   std::size_t marks = 0;
   for (char c : l) {
-    if (c == '-' || c == '=' || c == '+') ++marks;
-    else if (c != ' ' && c != '|') return false;
+    if (c == '-' || c == '=' || c == '+')
+      ++marks;
+    else if (c != ' ' && c != '|')
+      return false;
   }
   return marks >= 3;
 }
@@ -107,7 +109,8 @@ bool nm_row(std::string_view l) {
   for (std::size_t w : {std::size_t{16}, std::size_t{8}}) {
     if (l.size() < w + 4 || l[w] != ' ' || l[w + 2] != ' ') continue;
     char type = l[w + 1];
-    if (!((type >= 'a' && type <= 'z') || (type >= 'A' && type <= 'Z') || type == '?' || type == '-'))
+    if (!((type >= 'a' && type <= 'z') || (type >= 'A' && type <= 'Z') || type == '?' ||
+          type == '-'))
       continue;
     std::string_view value = l.substr(0, w);
     bool hex = value.find_first_not_of("0123456789abcdef") == std::string_view::npos;

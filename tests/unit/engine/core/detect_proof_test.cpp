@@ -38,7 +38,8 @@ TEST(DetectProofTest, GxxTemplateDiagnosticsAreDiagnosticsNeverHtml) {
 TEST(DetectProofTest, GitLogWithAngleAddressesIsNotHtml) {
   std::string log;
   for (int i = 0; i < 6; ++i) {
-    log += "commit 3f2a" + std::to_string(i) + "c0ffee\nAuthor: main <main@ci.example>\n"
+    log += "commit 3f2a" + std::to_string(i) +
+           "c0ffee\nAuthor: main <main@ci.example>\n"
            "Date:   Mon Dec 7 02:48:47 2026 +0000\n\n    <div> fix <p> in <main> layout\n\n";
   }
   EXPECT_NE(detect(log), "html");
@@ -58,8 +59,9 @@ TEST(DetectProofTest, CurlVerboseTranscriptIsNotHtml) {
 }
 
 TEST(DetectProofTest, EmailAddressesAreNotHtml) {
-  std::string mail = "From: Ken Ito <ken.ito@build.example>\nTo: <a@b>, <ops@x.example>\n"
-                     "Subject: <div> <p> <span> <b> <i> <a> tags\n\n<a@b> wrote:\n> <p>hi</p>\n";
+  std::string mail =
+      "From: Ken Ito <ken.ito@build.example>\nTo: <a@b>, <ops@x.example>\n"
+      "Subject: <div> <p> <span> <b> <i> <a> tags\n\n<a@b> wrote:\n> <p>hi</p>\n";
   EXPECT_NE(detect(mail), "html");
 }
 
@@ -80,7 +82,8 @@ TEST(DetectProofTest, XmlViewIsLossless) {
   std::string xml = "<?xml version=\"1.0\"?>\n<mime-info>\n";
   for (int i = 0; i < 60; ++i) {
     xml += "  <mime-type type=\"application/x-t" + std::to_string(i) +
-           "\"><comment xml:lang=\"en\">Type number " + std::to_string(i) + "</comment></mime-type>\n";
+           "\"><comment xml:lang=\"en\">Type number " + std::to_string(i) +
+           "</comment></mime-type>\n";
   }
   xml += "</mime-info>\n";
   Engine engine(nullptr);
@@ -98,10 +101,12 @@ TEST(DetectProofTest, XmlViewIsLossless) {
 }
 
 TEST(DetectProofTest, RealHtmlPagesStillAreHtml) {
-  EXPECT_EQ(detect("<!DOCTYPE html>\n<html><head><title>T</title></head><body><p>x</p></body></html>"),
-            "html");
-  EXPECT_EQ(detect("<div class=\"a\">\n  <p>one</p>\n  <p>two</p>\n  <ul><li>x</li></ul>\n</div>\n"),
-            "html");
+  EXPECT_EQ(
+      detect("<!DOCTYPE html>\n<html><head><title>T</title></head><body><p>x</p></body></html>"),
+      "html");
+  EXPECT_EQ(
+      detect("<div class=\"a\">\n  <p>one</p>\n  <p>two</p>\n  <ul><li>x</li></ul>\n</div>\n"),
+      "html");
 }
 
 TEST(DetectProofTest, HtmlCompressorDeclinesWhatIsNotHtml) {
@@ -115,23 +120,27 @@ TEST(DetectProofTest, TracesAndSanitizerReportsAreDiagnostics) {
                    "  File \"/tmp/job.py\", line 5, in quota\n    return tenant(y)\n"
                    "ValueError: quota exceeded\n"),
             "diagnostics");
-  EXPECT_EQ(detect("ReferenceError: undefinedThing is not defined\n"
-                   "    at vector (file:///tmp/job.mjs:17:3)\n    at payload (file:///tmp/job.mjs:14:10)\n"
-                   "    at file:///tmp/job.mjs:19:1\n\nNode.js v20.19.2\n"),
-            "diagnostics");
-  EXPECT_EQ(detect("=================================================================\n"
-                   "==22918==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60c0000000b8\n"
-                   "WRITE of size 4 at 0x60c0000000b8 thread T0\n"
-                   "    #0 0x5641736cdf9f in vector /tmp/a0.c:4:90\n"
-                   "    #1 0x5641736ce0bc in main /tmp/a0.c:7:25\n\n"
-                   "SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/a0.c:4:90 in vector\n"
-                   "==22918==ABORTING\n"),
-            "diagnostics");
-  EXPECT_EQ(detect("==23132== Memcheck, a memory error detector\n==23132== Command: ./v0\n==23132== \n"
-                   "==23132== Invalid write of size 4\n==23132==    at 0x10917F: ticket (v0.c:4)\n"
-                   "==23132==    by 0x1091C6: main (v0.c:7)\n"
-                   "==23132== ERROR SUMMARY: 1 errors from 1 contexts (suppressed: 0 from 0)\n"),
-            "diagnostics");
+  EXPECT_EQ(
+      detect(
+          "ReferenceError: undefinedThing is not defined\n"
+          "    at vector (file:///tmp/job.mjs:17:3)\n    at payload (file:///tmp/job.mjs:14:10)\n"
+          "    at file:///tmp/job.mjs:19:1\n\nNode.js v20.19.2\n"),
+      "diagnostics");
+  EXPECT_EQ(
+      detect("=================================================================\n"
+             "==22918==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60c0000000b8\n"
+             "WRITE of size 4 at 0x60c0000000b8 thread T0\n"
+             "    #0 0x5641736cdf9f in vector /tmp/a0.c:4:90\n"
+             "    #1 0x5641736ce0bc in main /tmp/a0.c:7:25\n\n"
+             "SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/a0.c:4:90 in vector\n"
+             "==22918==ABORTING\n"),
+      "diagnostics");
+  EXPECT_EQ(
+      detect("==23132== Memcheck, a memory error detector\n==23132== Command: ./v0\n==23132== \n"
+             "==23132== Invalid write of size 4\n==23132==    at 0x10917F: ticket (v0.c:4)\n"
+             "==23132==    by 0x1091C6: main (v0.c:7)\n"
+             "==23132== ERROR SUMMARY: 1 errors from 1 contexts (suppressed: 0 from 0)\n"),
+      "diagnostics");
 }
 
 TEST(DetectProofTest, ALogWithAStackIsStillALog) {
@@ -140,8 +149,9 @@ TEST(DetectProofTest, ALogWithAStackIsStillALog) {
     log += "2026-12-07T02:48:47." + std::to_string(100 + i) + "Z INFO  [orders] order " +
            std::to_string(700 + i) + " served\n";
   }
-  log += "2026-12-07T02:48:48.173Z ERROR [orders] create failed: TypeError: boom\n"
-         "        at /tmp/svc/server.js:31:46\n        at next (/tmp/router/route.js:163:13)\n";
+  log +=
+      "2026-12-07T02:48:48.173Z ERROR [orders] create failed: TypeError: boom\n"
+      "        at /tmp/svc/server.js:31:46\n        at next (/tmp/router/route.js:163:13)\n";
   EXPECT_EQ(detect(log), "log");
 }
 
@@ -159,16 +169,17 @@ TEST(DetectProofTest, AlignedCommandTablesAreTabular) {
                    "-rw-r--r--  1 root root  10472 Apr 28  2025 LICENSE.txt\n"
                    "lrwxrwxrwx  1 root root     14 Apr 28  2025 site.py -> ../site.py\n"),
             "tabular");
-  EXPECT_EQ(detect("Desired=Unknown/Install/Remove/Purge/Hold\n"
-                   "| Status=Not/Inst/Conf-files/Unpacked/halF-conf/Half-inst/trig-aWait/Trig-pend\n"
-                   "|/ Err?=(none)/Reinst-required (Status,Err: uppercase=bad)\n"
-                   "||/ Name           Version      Architecture Description\n"
-                   "+++-==============-============-============-=================\n"
-                   "ii  python3        3.11.2-1+b1  amd64        interactive language\n"
-                   "un  python3-all    <none>       <none>       (no description available)\n"
-                   "ii  python3-apt    2.6.0        amd64        Python 3 interface to libapt-pkg\n"
-                   "ii  python3-dev    3.11.2-1+b1  amd64        header files and a static library\n"),
-            "tabular");
+  EXPECT_EQ(
+      detect("Desired=Unknown/Install/Remove/Purge/Hold\n"
+             "| Status=Not/Inst/Conf-files/Unpacked/halF-conf/Half-inst/trig-aWait/Trig-pend\n"
+             "|/ Err?=(none)/Reinst-required (Status,Err: uppercase=bad)\n"
+             "||/ Name           Version      Architecture Description\n"
+             "+++-==============-============-============-=================\n"
+             "ii  python3        3.11.2-1+b1  amd64        interactive language\n"
+             "un  python3-all    <none>       <none>       (no description available)\n"
+             "ii  python3-apt    2.6.0        amd64        Python 3 interface to libapt-pkg\n"
+             "ii  python3-dev    3.11.2-1+b1  amd64        header files and a static library\n"),
+      "tabular");
   EXPECT_EQ(detect("                 w _ITM_deregisterTMCloneTable\n"
                    "                 U _Unwind_Resume@GCC_3.0\n"
                    "00000000000200f0 u guard variable for instance\n"
@@ -177,7 +188,8 @@ TEST(DetectProofTest, AlignedCommandTablesAreTabular) {
             "tabular");
   // An aligned log has no header of words: it stays a log.
   std::string log;
-  for (int i = 0; i < 10; ++i) log += "2026-12-07T02:48:4" + std::to_string(i) + ".100Z INFO  [orders] order served\n";
+  for (int i = 0; i < 10; ++i)
+    log += "2026-12-07T02:48:4" + std::to_string(i) + ".100Z INFO  [orders] order served\n";
   EXPECT_NE(detect(log), "tabular");
 }
 
@@ -197,9 +209,10 @@ TEST(DetectProofTest, Rfc822StanzasAreRecords) {
 }
 
 TEST(DetectProofTest, OneSectionIniIsConfig) {
-  EXPECT_EQ(detect("# mypy settings\n\n[mypy]\nfiles = Lib/test\nexplicit_package_bases = True\n"
-                   "python_version = 3.12\n\n[mypy-_abc.*,test.*]\nignore_missing_imports = True\n"),
-            "config");
+  EXPECT_EQ(
+      detect("# mypy settings\n\n[mypy]\nfiles = Lib/test\nexplicit_package_bases = True\n"
+             "python_version = 3.12\n\n[mypy-_abc.*,test.*]\nignore_missing_imports = True\n"),
+      "config");
 }
 
 TEST(DetectProofTest, StraceAndCommentedOutSettingsAndDesktopEntries) {
@@ -216,7 +229,9 @@ TEST(DetectProofTest, StraceAndCommentedOutSettingsAndDesktopEntries) {
       "+++ exited with 0 +++\n";
   EXPECT_EQ(detect(trace), "log");
   std::string commented;
-  for (int i = 0; i < 10; ++i) commented += "# Setting " + std::to_string(i) + " of the defaults\n#Key" + std::to_string(i) + "=yes\n";
+  for (int i = 0; i < 10; ++i)
+    commented +=
+        "# Setting " + std::to_string(i) + " of the defaults\n#Key" + std::to_string(i) + "=yes\n";
   EXPECT_EQ(detect(commented), "config");
   std::string desktop = "[Desktop Entry]\nVersion=1.0\nName=Chromium Web Browser\n";
   for (std::string_view l : {"ast", "ca", "de", "es", "fr", "it", "ja", "nl"})
@@ -226,8 +241,9 @@ TEST(DetectProofTest, StraceAndCommentedOutSettingsAndDesktopEntries) {
 
 TEST(DetectProofTest, UnprovenTextGetsLosslessViewsOnly) {
   // git status with many untracked files: no rule proves a type, so nothing may be elided.
-  std::string dis = "On branch main\nUntracked files:\n"
-                    "  (use \"git add <file>...\" to include in what will be committed)\n";
+  std::string dis =
+      "On branch main\nUntracked files:\n"
+      "  (use \"git add <file>...\" to include in what will be committed)\n";
   for (int i = 0; i < 400; ++i) dis += "\tsrc/module_" + std::to_string(i % 9) + "/part.txt\n";
   dis += "\nnothing added to commit but untracked files present\n";
   Engine engine(nullptr);

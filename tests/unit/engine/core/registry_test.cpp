@@ -18,7 +18,8 @@ TEST(RegistryTest, DefaultRegistryHasEighteenCompressors) {
 
 TEST(RegistryTest, ManifestDigestMatchesPinnedValue) {
   std::string m = Registry::capability_manifest_json();
-  EXPECT_NE(m.find("\"registry_sha256\":\"979f05f5dbc52f00fefd35b7404ec583a8e1cd1de23b0a4c5e678231d5420ccd\""),
+  EXPECT_NE(m.find("\"registry_sha256\":"
+                   "\"979f05f5dbc52f00fefd35b7404ec583a8e1cd1de23b0a4c5e678231d5420ccd\""),
             std::string::npos)
       << m.substr(0, 200);
   EXPECT_EQ(m.find("toolschema-annotations"), std::string::npos);

@@ -219,8 +219,8 @@ TEST_F(NativeSocketTest, SocketPathOnBothSidesOfTheLimit) {
   const std::string fits = native_socket_path(home_of_length(107));
   ASSERT_EQ(fits.size(), 107u);
   const NativeRuntime* rt = runtime_.get();
-  Result<std::unique_ptr<NativeSocketServer>> server = NativeSocketServer::start(
-      fits, [rt](std::string_view req) { return rt->handle_json(req); });
+  Result<std::unique_ptr<NativeSocketServer>> server =
+      NativeSocketServer::start(fits, [rt](std::string_view req) { return rt->handle_json(req); });
   ASSERT_OK(server);
   Result<std::string> answer = native_exchange(fits, kTurnStop, 2000);
   ASSERT_OK(answer);
