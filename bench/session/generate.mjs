@@ -31,6 +31,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tapeShim } from './sessions.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -586,13 +587,6 @@ function dataDumpDraft(id, rng, ctx) {
 
 // ---------------------------------------------------------------------------------------------
 // Kind 4: fix a seeded one-character bug, run the tests.
-const tapeShim = (proj) => {
-  fs.mkdirSync(path.join(proj, 'node_modules/tape'), { recursive: true });
-  fs.mkdirSync(path.join(proj, 'node_modules/.bin'), { recursive: true });
-  fs.copyFileSync(path.join(here, 'tape.js'), path.join(proj, 'node_modules/tape/index.js'));
-  fs.copyFileSync(path.join(here, 'tape-cli.js'), path.join(proj, 'node_modules/.bin/tape'));
-  fs.chmodSync(path.join(proj, 'node_modules/.bin/tape'), 0o755);
-};
 const TAPE = 'node_modules/.bin/tape test/*.test.js';
 
 // One-character changes of a code line: comparison and equality flips, + / -, a digit.
