@@ -164,6 +164,15 @@ if r.returncode != 2:
 log = ("\n".join("2026-01-01T00:00:%02dZ INFO step=%d status=ok" % (k % 60, k) for k in range(3000)) + "\nERROR boom\n").encode()
 def store_case(label, prepare):
     d = tempfile.mkdtemp(prefix="caveman-badstore-")
+    try:
+        store_case_in(label, prepare, d)
+    finally:  # a 0500 directory inside must be writable again before it can go
+        for root, dirs, _ in os.walk(d):
+            for name in dirs:
+                os.chmod(os.path.join(root, name), 0o700)
+        shutil.rmtree(d, ignore_errors=True)
+
+def store_case_in(label, prepare, d):
     env = prepare(d)
     r = run(["compress"], log, env_extra=env, home=os.path.join(d, "home"))
     check_crash(r, label)
