@@ -38,6 +38,10 @@ const opt = (name, dflt) => {
 const binDir = path.resolve(opt('--bin', process.env.CAVEMAN_BIN_DIR || path.join(root, 'build/release/bin')));
 const corpus = path.resolve(process.env.CAVEMAN_CORPUS_DIR || path.join(root, '../shared/corpus'), 'public');
 const nodeBin = path.join(root, 'tests/e2e/node_modules/.bin');
+// Claude Code: pinned in tests/e2e/package.json, or the newest (`make test-latest` sets
+// CAVEMAN_AGENTS_BIN_DIR to a temp prefix's node_modules/.bin, searched first).
+const latestAgentsBin = process.env.CAVEMAN_AGENTS_BIN_DIR || '';
+const claudeBin = path.join(latestAgentsBin || nodeBin, 'claude');
 const taskLimit = Number(opt('--tasks', '0')) || Infinity;
 const markdown = args.includes('--markdown');
 const strict = args.includes('--check');
@@ -122,7 +126,7 @@ async function runMode(mode) {
   fs.writeFileSync(path.join(cavemanHome, 'caveman.yaml'), `providers:\n  anthropic:\n    base_url: ${mock.url}\n`);
   const port = await freePort();
   const env = {
-    PATH: `${binDir}:${nodeBin}:/usr/local/bin:/usr/bin:/bin`, HOME: home, TERM: 'dumb',
+    PATH: `${binDir}:${latestAgentsBin ? `${latestAgentsBin}:` : ''}${nodeBin}:/usr/local/bin:/usr/bin:/bin`, HOME: home, TERM: 'dumb',
     CAVEMAN_HOME: cavemanHome, CAVEMAN_LISTEN: `127.0.0.1:${port}`, CAVE_SSRF_ALLOWLIST: '127.0.0.1',
     ANTHROPIC_API_KEY: 'sk-ant-dummy-key', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     BASH_MAX_OUTPUT_LENGTH: '200000',
@@ -227,7 +231,7 @@ if (strict && sum('cmpMsg') >= sum('recMsg')) {
 }
 
 const lines = [];
-lines.push(`Claude Code ${(() => { try { return execFileSync(path.join(nodeBin, 'claude'), ['--version']).toString().trim(); } catch { return '?'; } })()} ` +
+lines.push(`Claude Code ${(() => { try { return execFileSync(claudeBin, ['--version']).toString().trim(); } catch { return '?'; } })()} ` +
   `wrapped by \`caveman wrap claude\` against a scripted mock Anthropic upstream (\`bench/wrap_bench.mjs\`, ${TASKS.length} task(s), ` +
   'one tool call each, then an answer). Tokens: o200k (`caveman-engine count`) of what the upstream received over each task; ' +
   '"messages" = text of the message content (text, tool_use input, tool_result), "whole requests" adds Claude Code\'s system prompt and tool schemas (in compress mode these also carry caveman-mcp\'s tools, deferred behind tool search).', '');
