@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Compile cost of a build tree in CPU seconds (user + system of the compiler and linker
+processes), comparable between commits on one machine, unlike wall time (issue 40, scope 5).
+
+  scripts/compile_cost.py PRESET [--targets T ...] [--build-dir DIR] [--jobs N] [--top N] [--json FILE]
+  scripts/compile_cost.py --report LOG [--top N]          summarise a log written earlier
+
+Configures the preset into a fresh build directory (default build/cost-PRESET, removed first)
+with this script as the compiler and linker launcher instead of ccache, builds it (or only the
+targets given, as `make test` does for the TSan tree) with `nice -n 10`, and prints the CPU
+seconds of every compile and link, the sum per component and the translation units that
+dominate. Each launch records the rusage of its own child (os.wait4), so the figure excludes
+the launcher, ninja and CMake, and is the same whether the build ran with -j1 or -j2; a busy
+machine inflates it a little (shared caches), an idle one does not shrink it.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections import defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def launch(log, argv):
+    """Runs one compiler or linker command and appends {out, user, sys, wall, link} to log."""
+    t0 = time.monotonic()
+    proc = subprocess.Popen(argv)
+    _, status, ru = os.wait4(proc.pid, 0)
+    wall = time.monotonic() - t0
+    code = os.waitstatus_to_exitcode(status)
+    out = argv[argv.index("-o") + 1] if "-o" in argv else "?"
+    src = next((a for a in reversed(argv) if a.endswith((".cpp", ".cc", ".c"))), "")
+    rec = {"out": out, "src": os.path.relpath(src, ROOT) if src else "", "user": round(ru.ru_utime, 3),
+           "sys": round(ru.ru_stime, 3), "wall": round(wall, 3), "maxrss_kib": ru.ru_maxrss,
+           "link": "-c" not in argv, "rc": code}
+    with open(log, "a", encoding="utf-8") as f:  # one short O_APPEND write per process
+        f.write(json.dumps(rec) + "\n")
+    return code
+
+
+def component(rec):
+    """The top-level directory a compile belongs to (tests/unit/<area> kept apart)."""
+    path = rec["src"] or rec["out"]
+    if rec["link"]:
+        return "link"
+    if path.startswith("build/") or path.startswith("/"):
+        return "generated"
+    parts = path.split("/")
+    if parts[0] == "tests" and len(parts) > 2:
+        return "/".join(parts[:3]) if parts[1] == "unit" else "/".join(parts[:2])
+    return parts[0]
+
+
+def report(log, top, out_json=None, meta=None):
+    recs = [json.loads(line) for line in open(log, encoding="utf-8") if line.strip()]
+    cpu = lambda r: r["user"] + r["sys"]  # noqa: E731
+    compiles = [r for r in recs if not r["link"]]
+    links = [r for r in recs if r["link"]]
+    total = sum(cpu(r) for r in recs)
+    comp_total = sum(cpu(r) for r in compiles)
+    link_total = sum(cpu(r) for r in links)
+    print(f"{len(compiles)} compiles {comp_total:.0f} s + {len(links)} links {link_total:.0f} s = "
+          f"{total:.0f} CPU s (user {sum(r['user'] for r in recs):.0f}, sys {sum(r['sys'] for r in recs):.0f})")
+    by = defaultdict(lambda: [0, 0.0])
+    for r in recs:
+        k = component(r)
+        by[k][0] += 1
+        by[k][1] += cpu(r)
+    print("\nper component (CPU s, share):")
+    for k, (n, s) in sorted(by.items(), key=lambda kv: -kv[1][1]):
+        print(f"  {k:28s} {n:4d} {s:8.1f}  {100 * s / total:5.1f}%")
+    tests = sum(cpu(r) for r in compiles if r["src"].startswith("tests/unit/"))
+    test_links = sum(cpu(r) for r in links if "_tests" in os.path.basename(r["out"]))
+    print(f"\nunit-test sources {tests:.0f} s + unit-test links {test_links:.0f} s = "
+          f"{100 * (tests + test_links) / total:.1f}% of the tree")
+    print(f"\ntop {top} translation units (CPU s, peak RSS MiB):")
+    for r in sorted(compiles, key=cpu, reverse=True)[:top]:
+        print(f"  {cpu(r):6.1f}  {r['maxrss_kib'] // 1024:5d}  {r['src'] or r['out']}")
+    print(f"\ntop {min(top, 10)} links:")
+    for r in sorted(links, key=cpu, reverse=True)[:min(top, 10)]:
+        print(f"  {cpu(r):6.1f}  {r['maxrss_kib'] // 1024:5d}  {r['out']}")
+    if out_json:
+        summary = dict(meta or {}, compiles=len(compiles), compile_cpu_s=round(comp_total, 1), links=len(links),
+                       link_cpu_s=round(link_total, 1), total_cpu_s=round(total, 1),
+                       unit_test_cpu_s=round(tests + test_links, 1),
+                       components={k: round(s, 1) for k, (_, s) in by.items()},
+                       top=[{"src": r["src"] or r["out"], "cpu_s": round(cpu(r), 1)}
+                            for r in sorted(compiles, key=cpu, reverse=True)[:top]])
+        with open(out_json, "w", encoding="utf-8") as f:
+            json.dump(summary, f, indent=1)
+            f.write("\n")
+
+
+def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--launch":
+        sys.exit(launch(sys.argv[2], sys.argv[3:]))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("preset", nargs="?")
+    ap.add_argument("--targets", nargs="*", default=[])
+    ap.add_argument("--build-dir")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--top", type=int, default=15)
+    ap.add_argument("--json")
+    ap.add_argument("--report", metavar="LOG")
+    a = ap.parse_args()
+    if a.report:
+        report(a.report, a.top, a.json)
+        return
+    if not a.preset:
+        ap.error("a preset (release, fuzz, tsan, ...) or --report LOG")
+    build = os.path.abspath(a.build_dir or os.path.join(ROOT, "build", f"cost-{a.preset}"))
+    if not os.path.relpath(build, ROOT).startswith("build" + os.sep):
+        ap.error("the build directory must be under build/ (it is removed first)")
+    shutil.rmtree(build, ignore_errors=True)
+    os.makedirs(build)
+    log = os.path.join(build, "compile_cost.jsonl")
+    launcher = f"{sys.executable};{os.path.abspath(__file__)};--launch;{log}"
+    env = dict(os.environ, CCACHE_DISABLE="1")
+    subprocess.run(["cmake", "--preset", a.preset, "-B", build, f"-DCMAKE_C_COMPILER_LAUNCHER={launcher}",
+                    f"-DCMAKE_CXX_COMPILER_LAUNCHER={launcher}", f"-DCMAKE_CXX_LINKER_LAUNCHER={launcher}",
+                    f"-DCMAKE_C_LINKER_LAUNCHER={launcher}"], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    t0 = time.monotonic()
+    cmd = ["nice", "-n", "10", "cmake", "--build", build, "-j", str(a.jobs)]
+    for t in a.targets:
+        cmd += ["--target", t]
+    subprocess.run(cmd, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+    wall = time.monotonic() - t0
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip()
+    load = os.getloadavg()
+    print(f"{a.preset} at {commit}{' targets ' + ' '.join(a.targets) if a.targets else ''}: "
+          f"build {wall:.0f} s wall with -j{a.jobs}, 1-min load at the end {load[0]:.2f}")
+    report(log, a.top, a.json or os.path.join(build, "compile_cost.json"),
+           {"preset": a.preset, "commit": commit, "targets": a.targets, "wall_s": round(wall, 1),
+            "jobs": a.jobs, "load_end": round(load[0], 2)})
+
+
+if __name__ == "__main__":
+    main()
