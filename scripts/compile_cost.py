@@ -4,14 +4,18 @@ processes), comparable between commits on one machine, unlike wall time (issue 4
 
   scripts/compile_cost.py PRESET [--targets T ...] [--build-dir DIR] [--jobs N] [--top N] [--json FILE]
   scripts/compile_cost.py --report LOG [--top N]          summarise a log written earlier
+  scripts/compile_cost.py --calibrate                     only the reference compile (below)
 
 Configures the preset into a fresh build directory (default build/cost-PRESET, removed first)
 with this script as the compiler and linker launcher instead of ccache, builds it (or only the
 targets given, as `make test` does for the TSan tree) with `nice -n 10`, and prints the CPU
 seconds of every compile and link, the sum per component and the translation units that
 dominate. Each launch records the rusage of its own child (os.wait4), so the figure excludes
-the launcher, ninja and CMake, and is the same whether the build ran with -j1 or -j2; a busy
-machine inflates it a little (shared caches), an idle one does not shrink it.
+the launcher, ninja and CMake, and is the same whether the build ran with -j1 or -j2. A busy
+machine inflates it (shared caches and cores: +40–60% at load 9 on the 2-core machine), so the
+build is bracketed by a reference compile, a fixed program of standard headers compiled by g++
+-O2 three times before and after: compare trees as CPU seconds / reference seconds when the
+machine's load differs between the runs.
 """
 import argparse
 import json
@@ -41,6 +45,47 @@ def launch(log, argv):
     with open(log, "a", encoding="utf-8") as f:  # one short O_APPEND write per process
         f.write(json.dumps(rec) + "\n")
     return code
+
+
+REFERENCE = r"""
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+int main(int argc, char** argv) {
+  std::map<std::string, std::vector<std::regex>> rules;
+  std::unordered_map<std::string, int> counts;
+  for (int i = 1; i < argc; ++i) rules[argv[i]].emplace_back(argv[i], std::regex::ECMAScript);
+  std::vector<std::string> words;
+  std::istringstream in(argc > 1 ? argv[1] : "a b c");
+  for (std::string w; in >> w;) words.push_back(w), ++counts[w];
+  std::sort(words.begin(), words.end());
+  std::ostringstream out;
+  for (const auto& [k, v] : rules)
+    for (const auto& re : v) out << k << std::regex_search(k, re) << counts[k];
+  return static_cast<int>(out.str().size() + words.size());
+}
+"""
+
+
+def calibrate(rounds=3):
+    """CPU seconds of the reference compile: the median of `rounds` runs of g++ -O2."""
+    import tempfile
+    times = []
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "reference.cpp")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write(REFERENCE)
+        for _ in range(rounds):
+            proc = subprocess.Popen(["nice", "-n", "10", "c++", "-std=c++20", "-O2", "-c", src, "-o",
+                                     os.path.join(d, "reference.o")])
+            _, _, ru = os.wait4(proc.pid, 0)
+            times.append(ru.ru_utime + ru.ru_stime)
+    times.sort()
+    return round(times[len(times) // 2], 3)
 
 
 def component(rec):
@@ -107,7 +152,11 @@ def main():
     ap.add_argument("--top", type=int, default=15)
     ap.add_argument("--json")
     ap.add_argument("--report", metavar="LOG")
+    ap.add_argument("--calibrate", action="store_true")
     a = ap.parse_args()
+    if a.calibrate:
+        print(f"reference compile: {calibrate()} CPU s, 1-min load {os.getloadavg()[0]:.2f}")
+        return
     if a.report:
         report(a.report, a.top, a.json)
         return
@@ -125,20 +174,23 @@ def main():
                     f"-DCMAKE_CXX_COMPILER_LAUNCHER={launcher}", f"-DCMAKE_CXX_LINKER_LAUNCHER={launcher}",
                     f"-DCMAKE_C_LINKER_LAUNCHER={launcher}"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL)
+    ref_before = calibrate()
     t0 = time.monotonic()
     cmd = ["nice", "-n", "10", "cmake", "--build", build, "-j", str(a.jobs)]
     for t in a.targets:
         cmd += ["--target", t]
     subprocess.run(cmd, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
     wall = time.monotonic() - t0
+    ref_after = calibrate()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip()
     load = os.getloadavg()
     print(f"{a.preset} at {commit}{' targets ' + ' '.join(a.targets) if a.targets else ''}: "
-          f"build {wall:.0f} s wall with -j{a.jobs}, 1-min load at the end {load[0]:.2f}")
+          f"build {wall:.0f} s wall with -j{a.jobs}, 1-min load at the end {load[0]:.2f}; "
+          f"reference compile {ref_before} s before, {ref_after} s after")
     report(log, a.top, a.json or os.path.join(build, "compile_cost.json"),
            {"preset": a.preset, "commit": commit, "targets": a.targets, "wall_s": round(wall, 1),
-            "jobs": a.jobs, "load_end": round(load[0], 2)})
+            "jobs": a.jobs, "load_end": round(load[0], 2), "reference_s": [ref_before, ref_after]})
 
 
 if __name__ == "__main__":
