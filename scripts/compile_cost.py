@@ -101,6 +101,31 @@ def component(rec):
     return parts[0]
 
 
+# Headers that make a translation unit expensive (header-only libraries and big templates).
+HEAVY_HEADERS = {
+    "CLI11": "/CLI/CLI.hpp", "cpp-httplib": "/httplib.h", "nlohmann_json": "/nlohmann/json.hpp",
+    "spdlog": "/spdlog/spdlog.h", "yaml-cpp": "/yaml-cpp/yaml.h", "SQLiteCpp": "/SQLiteCpp/SQLiteCpp.h",
+    "gtest": "/gtest/gtest.h", "gmock": "/gmock/gmock.h", "<regex>": "/c++/12/regex",
+}
+
+
+def header_deps(build):
+    """{object path: set of headers} from ninja's deps log (empty when unavailable)."""
+    try:
+        out = subprocess.run(["ninja", "-C", build, "-t", "deps"], capture_output=True, text=True,
+                             check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return {}
+    deps, cur = {}, None
+    for line in out.splitlines():
+        if line and not line.startswith(" "):
+            cur = line.split(": #deps")[0]
+            deps[cur] = set()
+        elif cur and line.strip():
+            deps[cur].add(line.strip())
+    return deps
+
+
 def report(log, top, out_json=None, meta=None):
     recs = [json.loads(line) for line in open(log, encoding="utf-8") if line.strip()]
     cpu = lambda r: r["user"] + r["sys"]  # noqa: E731
@@ -126,6 +151,15 @@ def report(log, top, out_json=None, meta=None):
     print(f"\ntop {top} translation units (CPU s, peak RSS MiB):")
     for r in sorted(compiles, key=cpu, reverse=True)[:top]:
         print(f"  {cpu(r):6.1f}  {r['maxrss_kib'] // 1024:5d}  {r['src'] or r['out']}")
+    deps = header_deps(os.path.dirname(os.path.abspath(log)))
+    heavy = {}
+    if deps:
+        print("\ntranslation units including a heavy header (directly or not): count, their CPU s, share")
+        for name, suffix in HEAVY_HEADERS.items():
+            with_h = [r for r in compiles if any(h.endswith(suffix) for h in deps.get(r["out"], ()))]
+            s = sum(cpu(r) for r in with_h)
+            heavy[name] = {"tus": len(with_h), "cpu_s": round(s, 1)}
+            print(f"  {name:14s} {len(with_h):4d} {s:8.1f}  {100 * s / total:5.1f}%")
     print(f"\ntop {min(top, 10)} links:")
     for r in sorted(links, key=cpu, reverse=True)[:min(top, 10)]:
         print(f"  {cpu(r):6.1f}  {r['maxrss_kib'] // 1024:5d}  {r['out']}")
@@ -133,7 +167,7 @@ def report(log, top, out_json=None, meta=None):
         summary = dict(meta or {}, compiles=len(compiles), compile_cpu_s=round(comp_total, 1), links=len(links),
                        link_cpu_s=round(link_total, 1), total_cpu_s=round(total, 1),
                        unit_test_cpu_s=round(tests + test_links, 1),
-                       components={k: round(s, 1) for k, (_, s) in by.items()},
+                       components={k: round(s, 1) for k, (_, s) in by.items()}, heavy_headers=heavy,
                        top=[{"src": r["src"] or r["out"], "cpu_s": round(cpu(r), 1)}
                             for r in sorted(compiles, key=cpu, reverse=True)[:top]])
         with open(out_json, "w", encoding="utf-8") as f:
