@@ -5,6 +5,8 @@ processes), comparable between commits on one machine, unlike wall time (issue 4
   scripts/compile_cost.py PRESET [--targets T ...] [--build-dir DIR] [--jobs N] [--top N] [--json FILE]
   scripts/compile_cost.py --report LOG [--top N]          summarise a log written earlier
   scripts/compile_cost.py --calibrate                     only the reference compile (below)
+  scripts/compile_cost.py --sum DIR...                    the trees' totals and their sum
+  make compile-cost                                       the three trees as `make test` builds them
 
 Configures the preset into a fresh build directory (default build/cost-PRESET, removed first)
 with this script as the compiler and linker launcher instead of ccache, builds it (or only the
@@ -187,7 +189,18 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--report", metavar="LOG")
     ap.add_argument("--calibrate", action="store_true")
+    ap.add_argument("--sum", nargs="+", metavar="DIR")
     a = ap.parse_args()
+    if a.sum:
+        grand = 0.0
+        for d in a.sum:
+            with open(os.path.join(d, "compile_cost.json"), encoding="utf-8") as f:
+                j = json.load(f)
+            grand += j["total_cpu_s"]
+            print(f"{j.get('preset', d):8s} {j['total_cpu_s']:8.1f} CPU s ({j['compiles']} compiles, {j['links']} links; "
+                  f"reference {j.get('reference_s')}, load at the end {j.get('load_end')}, at {j.get('commit')})")
+        print(f"{'sum':8s} {grand:8.1f} CPU s")
+        return
     if a.calibrate:
         print(f"reference compile: {calibrate()} CPU s, 1-min load {os.getloadavg()[0]:.2f}")
         return
