@@ -10,7 +10,7 @@ export CCACHE_NOHASHDIR := 1
 # What `make start` builds: the seven binaries and the engine library under them, nothing else.
 PRODUCT := caveman caveman-proxy caveman-engine caveman-mcp caveman-shrink caveman-browse cavemem
 
-.PHONY: all bootstrap configure build build-product start test lint format test-sanitizers test-tsan test-asan test-fuzz install bench fuzz fuzz-build soak npm-pack clean help
+.PHONY: all bootstrap configure build build-product start test test-latest compile-cost lint format test-sanitizers test-tsan test-asan test-fuzz install bench fuzz fuzz-build soak npm-pack clean help
 
 all: build
 
@@ -20,6 +20,9 @@ help:
 	@echo "make test     bootstrap, build and run every test through ctest, then the unit tests and"
 	@echo "              every fuzz target (30 s) in one clang ASan+UBSan build, then the proxy and"
 	@echo "              MCP unit tests under ThreadSanitizer"
+	@echo "make test-latest  the agent e2e tests (wrap, enable, hooks, MCP registration, benchmarks)"
+	@echo "              against the newest Claude Code, Codex, Gemini CLI, opencode and Qwen Code on npm"
+	@echo "make compile-cost  compile CPU seconds of the release, clang and TSan trees (cold, ccache off)"
 	@echo "make lint     clang-format check, clang-tidy on the last commit's files, lint tests"
 	@echo "make format   rewrite the C++ sources with clang-format"
 	@echo "make build    build the release preset into $(BUILD_DIR)"
@@ -50,6 +53,19 @@ test: bootstrap build
 	ctest --preset $(PRESET)
 	$(MAKE) --no-print-directory test-sanitizers
 	$(MAKE) --no-print-directory test-tsan
+
+# The agent e2e tests (ctest label "agents") against the newest agents on npm, installed into a
+# temp prefix (never the repo's node_modules, never global); versions in $(BUILD_DIR)/test-latest.json.
+test-latest: bootstrap build-product
+	scripts/test_latest.sh $(BUILD_DIR)
+
+# Compile CPU seconds (user + sys of the compilers and linkers, ccache off) of each tree as `make
+# test` builds it, in fresh build/cost-* directories; docs/RELIABILITY.md#ci-time.
+compile-cost:
+	scripts/compile_cost.py release
+	scripts/compile_cost.py fuzz
+	scripts/compile_cost.py tsan --targets proxy_tests mcp_tests
+	scripts/compile_cost.py --sum build/cost-release build/cost-fuzz build/cost-tsan
 
 # clang-format over the tree, clang-tidy on what the last commit changed, the lint ctests.
 lint: configure

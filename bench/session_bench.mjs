@@ -54,6 +54,10 @@ const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] 
 const binDir = path.resolve(opt('--bin', process.env.CAVEMAN_BIN_DIR || path.join(root, 'build/release/bin')));
 const corpus = path.resolve(process.env.CAVEMAN_CORPUS_DIR || path.join(root, '../shared/corpus'), 'public');
 const nodeBin = path.join(root, 'tests/e2e/node_modules/.bin');
+// Claude Code: pinned in tests/e2e/package.json, or the newest (`make test-latest` sets
+// CAVEMAN_AGENTS_BIN_DIR to a temp prefix's node_modules/.bin, searched first).
+const latestAgentsBin = process.env.CAVEMAN_AGENTS_BIN_DIR || '';
+const claudeBin = path.join(latestAgentsBin || nodeBin, 'claude');
 const model = opt('--model', 'claude-sonnet-4-6');
 const turnMs = Number(opt('--turn-seconds', '5')) * 1000;
 const maxRatio = Number(opt('--max-ratio', '0.75'));
@@ -304,7 +308,7 @@ async function runSession(session, mode, how = 'expand') {
   fs.writeFileSync(path.join(cavemanHome, 'caveman.yaml'), `providers:\n  anthropic:\n    base_url: ${mock.url}\n`);
   const port = await freePort();
   const env = {
-    PATH: `${binDir}:${nodeBin}:/usr/local/bin:/usr/bin:/bin`, HOME: home, TERM: 'dumb',
+    PATH: `${binDir}:${latestAgentsBin ? `${latestAgentsBin}:` : ''}${nodeBin}:/usr/local/bin:/usr/bin:/bin`, HOME: home, TERM: 'dumb',
     CAVEMAN_HOME: cavemanHome, CAVEMAN_LISTEN: `127.0.0.1:${port}`, CAVE_SSRF_ALLOWLIST: '127.0.0.1',
     ANTHROPIC_API_KEY: 'sk-ant-dummy-key', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     BASH_MAX_OUTPUT_LENGTH: '200000',
@@ -468,7 +472,7 @@ if (ratio > maxRatio) problems.push(`suite: compress = ${ratio.toFixed(2)}x reco
 
 const claudeVersion = (() => {
   try {
-    return execFileSync(path.join(nodeBin, 'claude'), ['--version']).toString().trim();
+    return execFileSync(claudeBin, ['--version']).toString().trim();
   } catch {
     return '?';
   }

@@ -38,23 +38,29 @@ const opt = (name, dflt) => {
 const binDir = path.resolve(opt('--bin', process.env.CAVEMAN_BIN_DIR || path.join(root, 'build/release/bin')));
 const corpus = path.resolve(process.env.CAVEMAN_CORPUS_DIR || path.join(root, '../shared/corpus'), 'public');
 const nodeBin = path.join(root, 'tests/e2e/node_modules/.bin');
+// Claude Code: pinned in tests/e2e/package.json, or the newest (`make test-latest` sets
+// CAVEMAN_AGENTS_BIN_DIR to a temp prefix's node_modules/.bin, searched first).
+const latestAgentsBin = process.env.CAVEMAN_AGENTS_BIN_DIR || '';
+const claudeBin = path.join(latestAgentsBin || nodeBin, 'claude');
 const taskLimit = Number(opt('--tasks', '0')) || Infinity;
 const markdown = args.includes('--markdown');
 const strict = args.includes('--check');
 const dumpDir = opt('--dump', ''); // writes <mode>-<task>.txt: the tool results the upstream saw
 
 // The scripted session. `input` is what the "model" asks the tool for; `floor` the minimum
-// message saving in percent that --check accepts.
+// message saving in percent that --check accepts (the floors of before 2026-12-07, when the
+// message figures still counted Claude Code's `system`-role entries, moved to the same largest
+// compressed size: 48 → 67, 21 → 23, 62 → 71, −2 → −3, 0.5 → 0.5).
 const TASKS = [
-  { id: 'read-build-log', tool: 'Read', file: 'log-leveldb-build-error.log', as: 'build.log', floor: 48,
+  { id: 'read-build-log', tool: 'Read', file: 'log-leveldb-build-error.log', as: 'build.log', floor: 67,
     prompt: 'Read build.log and tell me why the build failed.' },
-  { id: 'read-json', tool: 'Read', file: 'json-package-lock.json', as: 'package-lock.json', floor: 21,
+  { id: 'read-json', tool: 'Read', file: 'json-package-lock.json', as: 'package-lock.json', floor: 23,
     prompt: 'Read package-lock.json and tell me which eslint version is locked.' },
-  { id: 'read-csv', tool: 'Read', file: 'tabular-npm-typescript-versions.csv', as: 'versions.csv', limit: 600, floor: 62,
+  { id: 'read-csv', tool: 'Read', file: 'tabular-npm-typescript-versions.csv', as: 'versions.csv', limit: 600, floor: 71,
     prompt: 'Read the first 600 rows of versions.csv and tell me the newest 5.x release.' },
   // A view that elides code must save a tenth of the prompt (docs/proxy.md): this Read would
-  // save ~3.3k of ~45k tokens, so it goes through whole; −2: only caveman-mcp's reminder lines.
-  { id: 'read-python', tool: 'Read', file: 'code-python-subprocess.py', as: 'subprocess.py', limit: 900, floor: -2,
+  // save ~3.3k of ~45k tokens, so it goes through whole; −3: only caveman-mcp's reminder lines.
+  { id: 'read-python', tool: 'Read', file: 'code-python-subprocess.py', as: 'subprocess.py', limit: 900, floor: -3,
     prompt: 'Read subprocess.py (first 900 lines) and explain how Popen handles timeouts.' },
   // Claude Code keeps Bash output over ~30 KB in a file and sends only a 2 KB preview, so the
   // log is cut (at a line end) below that: the first 28,000 bytes of the dpkg log.
@@ -92,7 +98,13 @@ function blockText(b) {
   if (b.type === 'tool_result') return typeof b.content === 'string' ? b.content : (b.content || []).map(blockText).join('');
   return '';
 }
-const messageText = (body) => (body.messages || []).map((m) => (typeof m.content === 'string' ? m.content : (m.content || []).map(blockText).join('\n'))).join('\n');
+// The conversation: user and assistant entries. Claude Code also puts `system`-role entries in the
+// message list (its deferred-tool list, and since 2.1.3xx its environment section: ~2.3k tokens
+// per request in 2.1.332 against ~1.6k in 2.1.197); they are its own system text, never
+// compressed, and counted under "whole requests" only, so the message figures and the floors
+// below measure the tool results and do not move with Claude Code's prompt layout.
+const messageText = (body) => (body.messages || []).filter((m) => m.role !== 'system')
+  .map((m) => (typeof m.content === 'string' ? m.content : (m.content || []).map(blockText).join('\n'))).join('\n');
 const toolResults = (body) => (body.messages || []).flatMap((m) => (Array.isArray(m.content) ? m.content : []))
   .filter((b) => b && b.type === 'tool_result').map(blockText);
 
@@ -122,7 +134,7 @@ async function runMode(mode) {
   fs.writeFileSync(path.join(cavemanHome, 'caveman.yaml'), `providers:\n  anthropic:\n    base_url: ${mock.url}\n`);
   const port = await freePort();
   const env = {
-    PATH: `${binDir}:${nodeBin}:/usr/local/bin:/usr/bin:/bin`, HOME: home, TERM: 'dumb',
+    PATH: `${binDir}:${latestAgentsBin ? `${latestAgentsBin}:` : ''}${nodeBin}:/usr/local/bin:/usr/bin:/bin`, HOME: home, TERM: 'dumb',
     CAVEMAN_HOME: cavemanHome, CAVEMAN_LISTEN: `127.0.0.1:${port}`, CAVE_SSRF_ALLOWLIST: '127.0.0.1',
     ANTHROPIC_API_KEY: 'sk-ant-dummy-key', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     BASH_MAX_OUTPUT_LENGTH: '200000',
@@ -227,10 +239,10 @@ if (strict && sum('cmpMsg') >= sum('recMsg')) {
 }
 
 const lines = [];
-lines.push(`Claude Code ${(() => { try { return execFileSync(path.join(nodeBin, 'claude'), ['--version']).toString().trim(); } catch { return '?'; } })()} ` +
+lines.push(`Claude Code ${(() => { try { return execFileSync(claudeBin, ['--version']).toString().trim(); } catch { return '?'; } })()} ` +
   `wrapped by \`caveman wrap claude\` against a scripted mock Anthropic upstream (\`bench/wrap_bench.mjs\`, ${TASKS.length} task(s), ` +
   'one tool call each, then an answer). Tokens: o200k (`caveman-engine count`) of what the upstream received over each task; ' +
-  '"messages" = text of the message content (text, tool_use input, tool_result), "whole requests" adds Claude Code\'s system prompt and tool schemas (in compress mode these also carry caveman-mcp\'s tools, deferred behind tool search).', '');
+  '"messages" = text of the conversation\'s message content (text, tool_use input, tool_result; not the `system`-role entries Claude Code puts in the message list), "whole requests" adds Claude Code\'s system prompt, those entries and tool schemas (in compress mode these also carry caveman-mcp\'s tools, deferred behind tool search).', '');
 lines.push('| task | tool · corpus file | file bytes | messages record | messages compress | saved | whole requests record | whole requests compress | saved | handles (exact retrieve) |');
 lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const x of rows) {

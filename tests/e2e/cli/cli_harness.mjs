@@ -10,8 +10,15 @@ import { binDir, bin, tempHome } from '../lib/harness.mjs';
 import { latestToolResult } from '../lib/mock_upstream.mjs';
 
 export const nodeBin = path.resolve('node_modules/.bin');
-// The real coding agents pinned in tests/e2e/agents (Codex, Gemini CLI, opencode, Qwen Code).
-export const agentsBin = path.resolve('agents/node_modules/.bin');
+// `make test-latest` (scripts/test_latest.sh) installs the newest agents into a temp prefix and
+// sets CAVEMAN_AGENTS_BIN_DIR to its node_modules/.bin (claude, codex, gemini, opencode, qwen):
+// then every agent test runs those instead of the pinned ones.
+export const latestAgentsBin = process.env.CAVEMAN_AGENTS_BIN_DIR || '';
+// Claude Code: pinned in tests/e2e/package.json, or the newest.
+export const claudeBinDir = latestAgentsBin || nodeBin;
+export const claudeBin = path.join(claudeBinDir, 'claude');
+// The other real coding agents, pinned in tests/e2e/agents (Codex, Gemini CLI, opencode, Qwen Code).
+export const agentsBin = latestAgentsBin || path.resolve('agents/node_modules/.bin');
 
 export function freePort() {
   return new Promise((resolve) => {
@@ -39,7 +46,7 @@ export async function makeUser(prefix, { mockUrl = null, extraEnv = {} } = {}) {
   if (mockUrl) fs.writeFileSync(path.join(cavemanHome, 'caveman.yaml'), providersYaml(mockUrl));
   const port = await freePort();
   const env = {
-    PATH: `${binDir}:${nodeBin}:/usr/local/bin:/usr/bin:/bin`,
+    PATH: `${binDir}:${latestAgentsBin ? `${latestAgentsBin}:` : ''}${nodeBin}:/usr/local/bin:/usr/bin:/bin`,
     HOME: home,
     TERM: 'dumb',
     CAVEMAN_HOME: cavemanHome,

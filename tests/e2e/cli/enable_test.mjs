@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { check, corpusDir, finish } from '../lib/harness.mjs';
 import { startMockUpstream, TEXT } from '../lib/mock_upstream.mjs';
-import { agentsBin, caveman, latestHandledToolResult, makeUser, nodeBin, refuseTitleRequests, runAgent } from './cli_harness.mjs';
+import { agentsBin, caveman, claudeBin, latestHandledToolResult, makeUser, refuseTitleRequests, runAgent } from './cli_harness.mjs';
 
 const logName = 'log-leveldb-build-error.log';
 const logText = fs.readFileSync(path.join(corpusDir, 'public', logName), 'utf8');
@@ -24,7 +24,7 @@ const FINAL = 'All read.';
 // Each agent: its env, the files enable may touch (with what they hold before), the one-shot.
 const AGENTS = {
   claude: {
-    bin: path.join(nodeBin, 'claude'),
+    bin: claudeBin,
     env: {},
     files: (h) => ({ [`${h}/.claude/settings.json`]: '{\n  "theme": "dark"\n}\n' }),
     argv: ['-p', 'Say hello.'],

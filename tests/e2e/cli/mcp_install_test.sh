@@ -12,7 +12,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 mkdir -p "$work/home" "$work/proj"
 cd "$work/proj"
 # Only the built binaries and Claude Code on PATH; nothing from the real HOME.
-C=(env -i PATH="$bin:$here/node_modules/.bin:/usr/local/bin:/usr/bin:/bin" HOME="$work/home" TERM=dumb
+# Claude Code pinned in tests/e2e/package.json, or the newest (`make test-latest`).
+C=(env -i PATH="$bin:${CAVEMAN_AGENTS_BIN_DIR:-$here/node_modules/.bin}:/usr/local/bin:/usr/bin:/bin" HOME="$work/home" TERM=dumb
    CAVEMAN_HOME="$work/home/.caveman")
 marker=$work/home/.caveman/mcp/claude.json
 

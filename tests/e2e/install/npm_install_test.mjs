@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { binDir, check, finish, tempHome } from '../lib/harness.mjs';
 import { startMockUpstream, TEXT } from '../lib/mock_upstream.mjs';
-import { freePort, nodeBin, providersYaml } from '../cli/cli_harness.mjs';
+import { claudeBin, claudeBinDir, freePort, providersYaml } from '../cli/cli_harness.mjs';
 
 const root = path.resolve('../..');
 const BINARIES = ['caveman', 'caveman-proxy', 'caveman-engine', 'caveman-mcp', 'caveman-shrink',
@@ -129,7 +129,7 @@ try {
   fs.writeFileSync(path.join(cavemanHome, 'caveman.yaml'), providersYaml(mock.url));
   const wrapEnv = {
     ...userEnv,
-    PATH: `${userEnv.PATH}:${nodeBin}`,  // Claude Code from tests/e2e/node_modules
+    PATH: `${userEnv.PATH}:${claudeBinDir}`,  // Claude Code from tests/e2e/node_modules (or the newest)
     ANTHROPIC_API_KEY: 'sk-ant-dummy-key',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
   };
@@ -169,7 +169,7 @@ try {
   }
 
   // 5. claude mcp add of the installed caveman-mcp (the npm shim on PATH).
-  const claude = path.join(nodeBin, 'claude');
+  const claude = claudeBin;
   const add = run([claude, 'mcp', 'add', '--scope', 'user', 'caveman', '--', path.join(prefix, 'bin', 'caveman-mcp')], { env: wrapEnv });
   check(add.code === 0, `claude mcp add exits 0: ${add.stderr}`);
   const list = run([claude, 'mcp', 'list'], { env: wrapEnv });

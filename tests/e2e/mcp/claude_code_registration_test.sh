@@ -5,7 +5,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/../.." && pwd)
 bin=${CAVEMAN_BIN_DIR:?}
-claude=$here/node_modules/.bin/claude
+# Pinned in tests/e2e/package.json; `make test-latest` sets CAVEMAN_AGENTS_BIN_DIR to the newest.
+claude=${CAVEMAN_AGENTS_BIN_DIR:-$here/node_modules/.bin}/claude
 work=$(mktemp -d /tmp/caveman-claude-reg-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 

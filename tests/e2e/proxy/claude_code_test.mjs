@@ -12,7 +12,8 @@ import { bin, check, corpusDir, finish, tempHome } from '../lib/harness.mjs';
 import { startMockUpstream } from '../lib/mock_upstream.mjs';
 import { providersYaml, recentRows, startProxy } from './harness.mjs';
 
-const claude = path.resolve('node_modules/.bin/claude');
+// Pinned in tests/e2e/package.json; `make test-latest` points CAVEMAN_AGENTS_BIN_DIR at the newest.
+const claude = path.join(process.env.CAVEMAN_AGENTS_BIN_DIR || path.resolve('node_modules/.bin'), 'claude');
 const logText = fs.readFileSync(path.join(corpusDir, 'public/log-leveldb-build-error.log'), 'utf8');
 
 // Runs `claude -p` asynchronously (the mock lives in this process's event loop).
