@@ -30,7 +30,26 @@ void CostLedger::enrich(UsageRow& row, const Usage& usage, std::size_t backlog) 
   if (row.estimate_wanted && engine_ != nullptr && row.raw_body && backlog <= kEstimateMaxBacklog) {
     estimate(row);
   }
-  if (row.session_key != 0 && usage.input) charge_guard(row, usage);
+  if (row.session_key != 0 && usage.input) note_lifetimes(row, usage);
+  if (row.session_key != 0 && usage.input && row.kind.empty()) charge_guard(row, usage);
+}
+
+void CostLedger::note_lifetimes(UsageRow& row, const Usage& usage) const {
+  std::string_view provider = provider_name(row.provider);
+  UsageTokens u{usage.input.value_or(0), usage.output.value_or(0), usage.cache_read.value_or(0),
+                usage.cache_write.value_or(0), usage.cache_write_1h.value_or(0)};
+  std::optional<ModelPrice> price = find_price(provider, row.model);
+  if (row.kind == "keepalive") {
+    if (price) book_->adjust(row.session_key, price_usage(provider, *price, u).total(), 0);
+    return;
+  }
+  if (lifetimes_ != nullptr) lifetimes_->on_usage(row.session_key, u, price);
+  if (!row.keepalive_bridged) return;
+  row.keepalive_avoided_tokens = u.cache_read;
+  if (price) {
+    double write = price->cache_write_5m > 0 ? price->cache_write_5m : price->input;
+    book_->adjust(row.session_key, 0, static_cast<double>(u.cache_read) * (write - price->cache_read) * 1e-6);
+  }
 }
 
 void CostLedger::estimate(UsageRow& row) const {
@@ -44,7 +63,7 @@ void CostLedger::estimate(UsageRow& row) const {
 void CostLedger::charge_guard(UsageRow& row, const Usage& usage) const {
   std::string_view provider = provider_name(row.provider);
   UsageTokens u{usage.input.value_or(0), usage.output.value_or(0), usage.cache_read.value_or(0),
-                usage.cache_write.value_or(0)};
+                usage.cache_write.value_or(0), usage.cache_write_1h.value_or(0)};
   std::int64_t sent_prompt = provider == "anthropic" ? u.input + u.cache_read + u.cache_write : u.input;
   double scale = 1.0;
   if (row.raw_body && row.sent_body && !row.sent_body->empty()) {

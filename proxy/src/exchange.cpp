@@ -224,6 +224,36 @@ ProxyResponse::ChunkedProvider relay_chunked(const std::shared_ptr<Exchange>& x)
   };
 }
 
+// Whether a finished request may be kept warm by keepalive pings (docs/proxy.md, "Cache
+// lifetimes"): an Anthropic model call answered 2xx, in a mode that changes what is sent
+// (compress, active), pay-as-you-go unless keepalive.oauth, an agent whose liveness the
+// proxy can see.
+std::shared_ptr<const PingTemplate> ping_template(const Exchange& x, const UsageRow& row, int status) {
+  const Config& config = x.rt->config;
+  bool mode_ok = x.mode.plan.compress || x.mode.plan.optimize;
+  bool auth_ok = x.mode.auth == AuthMode::kPayg ||
+                 (config.keepalive_oauth && (x.mode.auth == AuthMode::kOauth || x.mode.auth == AuthMode::kSubscription));
+  bool lease = x.route.agent_pid > 0 || !row.session_id.empty();
+  if (!config.keepalive_enabled || !mode_ok || !auth_ok || !lease || x.route.provider != Provider::kAnthropic ||
+      x.route.endpoint != Endpoint::kMessages || status < 200 || status >= 300 || !row.sent_body) {
+    return nullptr;
+  }
+  auto t = std::make_shared<PingTemplate>();
+  t->request = x.upstream;
+  t->request.body = row.sent_body;
+  t->provider = row.provider;
+  t->model = row.model;
+  t->agent = row.agent_slug;
+  t->route_from = row.route_from;
+  t->endpoint = row.endpoint;
+  t->auth_mode = row.auth_mode;
+  t->label = row.label;
+  t->runtime_mode = row.runtime_mode;
+  t->session_id = row.session_id;
+  t->one_hour = row.sent_body->find(R"("ttl":"1h")") != std::string::npos;
+  return t;
+}
+
 }  // namespace
 
 void Exchange::party_done() {
@@ -249,6 +279,11 @@ void Exchange::party_done() {
     row.capture = std::move(capture);
     row.content_encoding = content_encoding;
     out = std::move(row);
+  }
+  if (lifetime_open && rt->lifetimes) {
+    rt->lifetimes->on_request_end(out.session_key, ping_template(*this, out, status),
+                                  AgentLease{route.agent_pid, out.session_id});
+    if (rt->keepalive) rt->keepalive->poke();
   }
   // The row is queued before the request stops counting as in flight, so "nothing in
   // flight" means every finished request's row is queued (tests and shutdown rely on it).

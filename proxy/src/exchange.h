@@ -99,6 +99,7 @@ struct Exchange : std::enable_shared_from_this<Exchange> {
   std::string optimization;      // x-cave-optimization and the row's optimization_ids
   std::vector<std::string> handles;  // CCR handles the compression made
   HeaderList compression_headers;    // sent only when the provider took the transformed body
+  bool lifetime_open = false;        // the LifetimeBook saw this request start
 
   CancelToken cancel;
   ByteChannel channel;

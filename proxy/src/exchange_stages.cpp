@@ -12,6 +12,7 @@
 #include "native/session_marker.h"
 #include "optimizers.h"
 #include "pixel_mode.h"
+#include "prices.h"
 #include "transform.h"
 #include "url.h"
 
@@ -27,6 +28,20 @@ std::string format_ratio(double ratio) {
 bool has_live_zone(Endpoint e) {
   return e == Endpoint::kMessages || e == Endpoint::kChatCompletions || e == Endpoint::kResponses ||
          e == Endpoint::kGenerateContent || e == Endpoint::kStreamGenerate;
+}
+
+// Shares of the body's bytes in its last message and the one before (Anthropic Messages).
+RequestShape request_shape(Endpoint e, const JsonDoc& doc) {
+  RequestShape shape;
+  NodeId messages = doc.get(doc.root(), "messages");
+  if (e != Endpoint::kMessages || !doc.is(messages, JsonKind::kArray)) return shape;
+  const std::vector<NodeId>& items = doc.node(messages).items;
+  const JsonNode& root = doc.node(doc.root());
+  double total = static_cast<double>(root.end - root.begin);
+  auto share = [&](NodeId id) { return static_cast<double>(doc.node(id).end - doc.node(id).begin) / total; };
+  if (!items.empty() && total > 0) shape.tail_share = share(items.back());
+  if (items.size() > 1 && total > 0) shape.premium_share = share(items[items.size() - 2]);
+  return shape;
 }
 
 bool server_retrieve_endpoint(Endpoint e) {
@@ -147,6 +162,7 @@ void Exchange::inspect() {
   std::size_t path_start = route.upstream_url.find('/', route.origin.size());
   upstream.path = path_start == std::string::npos ? "/" : route.upstream_url.substr(path_start);
   upstream.headers = std::move(mapped.upstream);
+  for (auto& h : rt->clock_headers()) upstream.headers.push_back(std::move(h));
   upstream.body = raw_body;
 }
 
@@ -175,6 +191,11 @@ CostPlan Exchange::observe_cost() {
   }
   row.session_key = session_fingerprint(route.endpoint, *doc, row.agent_slug, row.model, row.session_id);
   row.api = route.endpoint;
+  if (rt->lifetimes) {
+    RequestStart started = rt->lifetimes->on_request_start(row.session_key, request_shape(route.endpoint, *doc));
+    row.keepalive_bridged = started.bridged;
+    lifetime_open = true;
+  }
   BustReport bust = rt->sessions.observe(row.session_key, prefix_components(route.endpoint, *doc));
   row.cache_bust = bust.bust ? 1 : 0;
   row.cache_bust_component = bust.component;
@@ -232,7 +253,12 @@ bool Exchange::compress() {
 void Exchange::apply_cost_optimizers() {
   const CostPlan& plan = mode.plan;
   if (!plan.optimize && plan.preview.empty()) return;
-  OptimizerOutcome o = run_optimizers(rt->config, route, mode.auth, *upstream.body, row.session_key);
+  OptimizerContext context;
+  context.session = row.session_key;
+  std::optional<ModelPrice> price = find_price(provider_name(route.provider), row.model);
+  if (rt->lifetimes) context.ttl = rt->lifetimes->ttl_for(row.session_key, price);
+  context.retention_24h = price && price->retention_24h;
+  OptimizerOutcome o = run_optimizers(rt->config, route, mode.auth, *upstream.body, context);
   if (o.ids.empty()) return;
   std::string ids;
   for (const std::string& id : o.ids) {

@@ -70,6 +70,11 @@ struct UsageRow {
   std::optional<std::int64_t> would_save_tokens;
   std::optional<double> would_save_usd;
   std::string guard_note;
+  // Lifetimes (lifetime_book.h): "keepalive" for a ping the proxy sent itself, else empty;
+  // a request whose prefix pings kept warm across a pause past its lifetime.
+  std::string kind;
+  bool keepalive_bridged = false;
+  std::optional<std::int64_t> keepalive_avoided_tokens;  // the ledger: that request's cache read
   // Hashed by the writer (raw = as received, sent = as forwarded; may be the same object).
   std::shared_ptr<const std::string> raw_body;
   std::shared_ptr<const std::string> sent_body;
