@@ -55,8 +55,13 @@ bool parse_bool(std::string_view v, bool* out) {
   return false;
 }
 
-// keepalive: {enabled: bool, oauth: bool, max_pings: N}.
+// keepalive: {enabled: bool, oauth: bool, max_pings: N}; recompact: {enabled: bool}.
 Status apply_keepalive_yaml(const YAML::Node& root, Config* config) {
+  if (YAML::Node r = root["recompact"]; r && r.IsMap()) {
+    if (auto v = scalar(r["enabled"]); !v.empty() && !parse_bool(v, &config->recompact_enabled)) {
+      return invalid("recompact.enabled must be true or false");
+    }
+  }
   YAML::Node k = root["keepalive"];
   if (!k || !k.IsMap()) return Status::Ok();
   if (auto v = scalar(k["enabled"]); !v.empty() && !parse_bool(v, &config->keepalive_enabled)) {

@@ -281,8 +281,9 @@ void Exchange::party_done() {
     out = std::move(row);
   }
   if (lifetime_open && rt->lifetimes) {
+    bool one_hour = out.sent_body && out.sent_body->find(R"("ttl":"1h")") != std::string::npos;
     rt->lifetimes->on_request_end(out.session_key, ping_template(*this, out, status),
-                                  AgentLease{route.agent_pid, out.session_id});
+                                  AgentLease{route.agent_pid, out.session_id}, one_hour);
     if (rt->keepalive) rt->keepalive->poke();
   }
   // The row is queued before the request stops counting as in flight, so "nothing in

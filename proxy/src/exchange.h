@@ -100,6 +100,7 @@ struct Exchange : std::enable_shared_from_this<Exchange> {
   std::vector<std::string> handles;  // CCR handles the compression made
   HeaderList compression_headers;    // sent only when the provider took the transformed body
   bool lifetime_open = false;        // the LifetimeBook saw this request start
+  bool cache_lapsed = false;         // the session's cached prefix expired (re-compaction)
 
   CancelToken cancel;
   ByteChannel channel;

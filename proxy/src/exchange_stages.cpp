@@ -194,6 +194,7 @@ CostPlan Exchange::observe_cost() {
   if (rt->lifetimes) {
     RequestStart started = rt->lifetimes->on_request_start(row.session_key, request_shape(route.endpoint, *doc));
     row.keepalive_bridged = started.bridged;
+    cache_lapsed = started.lapsed;
     lifetime_open = true;
   }
   BustReport bust = rt->sessions.observe(row.session_key, prefix_components(route.endpoint, *doc));
@@ -220,6 +221,7 @@ bool Exchange::compress() {
       knobs_for_request(config.budget_tokens, config.min_saving_tokens, raw_body->size(),
                         prompt_cached(route.endpoint, *raw_body));
   knobs.reuse_only = mode.plan.reuse_only;
+  knobs.recompact = cache_lapsed && rt->config.recompact_enabled;
   Transformer transformer(rt->engine.get(), rt->store.get(), rt->prefix_cache.get(), knobs);
   TransformOutcome outcome = transformer.transform(*raw_body, *doc, zone);
   if (!outcome.error.empty()) spdlog::warn("compress: a block kept its original bytes: {}", outcome.error);
@@ -227,6 +229,10 @@ bool Exchange::compress() {
   if (!outcome.changed) return false;
   transformed = true;
   optimization = "caveman-live-zone-compress";
+  if (outcome.recompacted_blocks > 0) {
+    optimization += ",caveman-recompact";
+    row.recompact_saved_tokens = outcome.recompact_saved_tokens;
+  }
   auto sent = std::make_shared<const std::string>(std::move(outcome.body));
   upstream.body = sent;
   row.sent_body = sent;

@@ -54,6 +54,7 @@ RequestStart LifetimeBook::on_request_start(std::uint64_t session, const Request
     // The entry would have lapsed without the pings of this pause: a write avoided.
     r.bridged = s.sent_this_pause > 0 && r.gap_ms >= ttl_ms(s) && now - s.last_use < ttl_ms(s);
     if (r.bridged) s.avoided_usd += gap_costs(s).lapse_usd;
+    r.lapsed = now - s.last_use >= ttl_ms(s) + kLapseMarginMs;
   }
   s.pauses.add_request();
   bool first = s.tail_share == 0 && s.premium_share == 0;
@@ -86,11 +87,12 @@ CacheTtl LifetimeBook::ttl_for(std::uint64_t session, const std::optional<ModelP
 }
 
 void LifetimeBook::on_request_end(std::uint64_t session, std::shared_ptr<const PingTemplate> ping,
-                                  AgentLease lease) {
+                                  AgentLease lease, bool one_hour) {
   base::MutexLock lock(mu_);
   State& s = touch(session);
   s.in_flight = std::max(0, s.in_flight - 1);
   s.last_end = clock_();
+  s.one_hour = one_hour;
   if (ping) {
     s.ping = std::move(ping);
     s.lease = std::move(lease);
@@ -117,7 +119,7 @@ void LifetimeBook::on_native_session_end(const std::string& native_session) {
 }
 
 std::int64_t LifetimeBook::ttl_ms(const State& s) const {
-  return s.ping && s.ping->one_hour ? kOneHourMs : kFiveMinutesMs;
+  return s.one_hour ? kOneHourMs : kFiveMinutesMs;
 }
 
 GapCosts LifetimeBook::gap_costs(const State& s) const {

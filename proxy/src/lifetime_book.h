@@ -73,7 +73,13 @@ struct PingJob {
 struct RequestStart {
   std::int64_t gap_ms = -1;  // since the session's last response; -1 = first request
   bool bridged = false;      // the gap outlived the TTL and pings kept the prefix
+  bool lapsed = false;       // the session's cached prefix has expired (TTL + kLapseMarginMs
+                             // since its last use): this request writes it whatever its bytes
 };
+
+// How long past its TTL a prefix must be idle before the proxy treats it as gone (a provider
+// may keep entries a little longer; re-compaction then costs a re-write).
+inline constexpr std::int64_t kLapseMarginMs = 60 * 1000;
 
 class LifetimeBook {
  public:
@@ -89,8 +95,10 @@ class LifetimeBook {
   // --- request path ---
   RequestStart on_request_start(std::uint64_t session, const RequestShape& shape);
   CacheTtl ttl_for(std::uint64_t session, const std::optional<ModelPrice>& price) const;
-  // `ping` null: nothing to keep alive (not a model call, failed, not allowed).
-  void on_request_end(std::uint64_t session, std::shared_ptr<const PingTemplate> ping, AgentLease lease);
+  // `ping` null: nothing to keep alive (not a model call, failed, not allowed). `one_hour`:
+  // the request was sent with 1-hour breakpoints.
+  void on_request_end(std::uint64_t session, std::shared_ptr<const PingTemplate> ping, AgentLease lease,
+                      bool one_hour = false);
   // --- usage writer ---
   void on_usage(std::uint64_t session, const UsageTokens& usage, const std::optional<ModelPrice>& price);
   // --- native hooks ---
@@ -109,6 +117,7 @@ class LifetimeBook {
     double premium_share = 0;
     std::int64_t last_use = 0;   // start of the last request or ping
     std::int64_t last_end = -1;  // end of the last response
+    bool one_hour = false;       // the last request's breakpoints had a 1-hour TTL
     int in_flight = 0;
     std::int64_t prefix_tokens = 0;
     std::optional<ModelPrice> price;

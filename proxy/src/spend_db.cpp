@@ -84,6 +84,7 @@ constexpr const char* kMigrations[] = {
     "ALTER TABLE requests ADD COLUMN kind TEXT",  // NULL: a client request; "keepalive"
     "ALTER TABLE requests ADD COLUMN cache_write_1h_tokens INTEGER",
     "ALTER TABLE requests ADD COLUMN keepalive_avoided_tokens INTEGER",
+    "ALTER TABLE requests ADD COLUMN recompact_saved_tokens INTEGER",
 };
 
 constexpr base::FileErrors kSpendFileErrors{codes::kDbUnavailable, codes::kDbUnavailable, "",

@@ -75,6 +75,7 @@ struct UsageRow {
   std::string kind;
   bool keepalive_bridged = false;
   std::optional<std::int64_t> keepalive_avoided_tokens;  // the ledger: that request's cache read
+  std::optional<std::int64_t> recompact_saved_tokens;    // re-compaction after a lapse
   // Hashed by the writer (raw = as received, sent = as forwarded; may be the same object).
   std::shared_ptr<const std::string> raw_body;
   std::shared_ptr<const std::string> sent_body;

@@ -1,4 +1,4 @@
-// Issue 37, scope 2 and 4: prompt-cache lifetimes in caveman-proxy against the billing stand-in,
+// Issue 37, scope 2, 3 and 4: prompt-cache lifetimes in caveman-proxy against the billing stand-in,
 // on one virtual clock. The proxy runs with CAVEMAN_TEST_CLOCK=manual: POST /caveman/test/clock
 // moves its lifetime clock and sends the keepalive pings due on the way; every upstream request
 // carries x-mock-idle-ms, so the stand-in's clock follows the proxy's exactly.
@@ -10,6 +10,8 @@
 //  - lifetime choice: after pauses, the planner marks the breakpoints before the frontier
 //    ttl "1h" (the stand-in refuses a 1h after a 5m with a 400: none happen), billed at 2×,
 //    and a 30-minute pause without pings still reads the head.
+//  - re-compaction: only the request after a lapse compacts older tool results; every warm
+//    request reads all the previous one cached (a warm prefix never changes: churn 0).
 //  - OpenAI: prompt_cache_retention "24h" where bench/prices.json lists it, never elsewhere.
 import { spawn } from 'node:child_process';
 import { check, finish } from '../lib/harness.mjs';
@@ -187,6 +189,59 @@ await withStack('keepalive:\n  enabled: false\n', async (proxy, mock) => {
   check(rows.some((r) => r.cache_write_1h_tokens > 0), 'rows carry the 1-hour writes');
   await agent.exit();
 });
+
+// Expiry-aligned re-compaction (compress mode, no keepalive): after a pause past the lifetime the
+// older tool results are compacted; a warm prefix never changes (each warm request reads at least
+// everything the one before it cached: churn 0).
+// Turn 1's result is a large log the engine cannot shrink (unique lines), so the prompt is large
+// and cached; the later results are small logs whose lossy view (~1,300 tokens saved) does not
+// pay for a retrieve re-reading that prompt, so they pass through live. Once the cache lapsed,
+// re-compaction compacts them (an answered result is rarely retrieved; the prompt is written anyway).
+const BIG = Array.from({ length: 1800 }, (_, k) =>
+  `2026-12-07 10:${String(k % 60).padStart(2, '0')}:${String(k % 59).padStart(2, '0')} WARN module_${(k * 7919) % 1000}/file_${k}.c:${100 + k} ` +
+  `deprecated call ${['alpha', 'beta', 'gamma', 'delta'][k % 4]}_${k * 31 % 997}()`).join('\n');
+const SMALL = (i) => Array.from({ length: 60 }, (_, k) => k % 10 === 3
+  ? `2026-12-07 10:${String(k % 60).padStart(2, '0')}:00 WARN module_${k}/file.c:${100 + k} deprecated call in job ${i}`
+  : `2026-12-07 10:${String(k % 60).padStart(2, '0')}:00 INFO worker-${k % 7} processed batch ${k} in ${k % 13} ms status=ok`).join('\n');
+const LOG = (i) => (i === 0 ? BIG : SMALL(i));
+await withStack('keepalive:\n  enabled: false\n', async (proxy, mock) => {
+  const agent = startAgent();
+  const prefix = `/w/sdkagent/@${agent.pid}`;
+  const tools = [{ name: 'run', description: 'Run a command', input_schema: { type: 'object', properties: { cmd: { type: 'string' } } } }];
+  const messages = [{ role: 'user', content: [{ type: 'text', text: 'Run the jobs and report failures.' }] }];
+  const usages = [];
+  const rows = [];
+  async function turn(i) {
+    mock.enqueue({ tool_use: { name: 'run', input: { cmd: `job ${i}` } } });
+    const res = await fetch(`${proxy.url}${prefix}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'x-api-key': 'sk-ant-test' },
+      body: JSON.stringify({ model: MODEL, max_tokens: 256, tools, system: [{ type: 'text', text: SYSTEM, cache_control: CC }], messages: withBreakpoints(messages) }),
+    });
+    const body = await res.json();
+    if (res.status !== 200) throw new Error(`turn ${i}: ${res.status} ${JSON.stringify(body)}`);
+    usages.push(body.usage);
+    rows.push(res.headers.get('x-cave-optimization') || '');
+    const use = body.content.find((b) => b.type === 'tool_use');
+    messages.push({ role: 'assistant', content: body.content });
+    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: LOG(i) }] });
+  }
+  const cachedTotal = (u) => u.cache_read_input_tokens + u.cache_creation_input_tokens;
+  const gaps = [0, 3, 3, 20, 1, 2];  // minutes before each turn
+  for (let i = 0; i < gaps.length; i++) {
+    if (gaps[i]) await advance(proxy, gaps[i] * MINUTE_MS);
+    await turn(i);
+    if (i > 0 && gaps[i] < 5) {
+      check(usages[i].cache_read_input_tokens >= cachedTotal(usages[i - 1]),
+        `turn ${i + 1} (warm, ${gaps[i]} min): reads all turn ${i} cached (${usages[i].cache_read_input_tokens} >= ${cachedTotal(usages[i - 1])})`);
+    }
+  }
+  check(rows.filter((o) => o.includes('caveman-recompact')).length === 1 && rows[3].includes('caveman-recompact'),
+    `only the request after the 20-minute lapse re-compacts: ${JSON.stringify(rows)}`);
+  const stats = recentRows(proxy.home, 50).filter((r) => r.recompact_saved_tokens > 0);
+  check(stats.length === 1, `one row records the re-compaction (${stats.map((r) => r.recompact_saved_tokens)})`);
+  await agent.exit();
+}, { mode: 'compress' });
 
 // OpenAI retention: "24h" where the price table lists it (gpt-5.4), not on gpt-5-mini.
 await withStack('', async (proxy, mock) => {
