@@ -193,6 +193,7 @@ CostPlan Exchange::observe_cost() {
   row.api = route.endpoint;
   if (rt->lifetimes) {
     RequestStart started = rt->lifetimes->on_request_start(row.session_key, request_shape(route.endpoint, *doc));
+    rt->lifetimes->note_latest(row.session_key, AgentLease{route.agent_pid, row.session_id});
     row.keepalive_bridged = started.bridged;
     cache_lapsed = started.lapsed;
     lifetime_open = true;

@@ -18,6 +18,12 @@ namespace {
 // Shares of a request's shape are smoothed over the session's requests.
 constexpr double kShapeWeight = 0.3;
 
+std::string lease_key(const AgentLease& lease) {
+  if (lease.pid > 0) return "pid:" + std::to_string(lease.pid);
+  if (!lease.native_session.empty()) return "native:" + lease.native_session;
+  return {};
+}
+
 }  // namespace
 
 std::uint64_t native_session_key(std::string_view native_session) {
@@ -100,6 +106,11 @@ void LifetimeBook::on_request_end(std::uint64_t session, std::shared_ptr<const P
   replan(s);
 }
 
+void LifetimeBook::note_latest(std::uint64_t session, const AgentLease& lease) {
+  base::MutexLock lock(mu_);
+  if (std::string key = lease_key(lease); !key.empty()) latest_[key] = session;
+}
+
 void LifetimeBook::on_usage(std::uint64_t session, const UsageTokens& usage,
                             const std::optional<ModelPrice>& price) {
   base::MutexLock lock(mu_);
@@ -144,10 +155,12 @@ bool LifetimeBook::alive(const State& s) const {
   return false;  // no way to know: never ping
 }
 
-std::optional<std::int64_t> LifetimeBook::due(const State& s) const {
+std::optional<std::int64_t> LifetimeBook::due(std::uint64_t session, const State& s) const {
   if (s.stopped || !s.ping || s.in_flight > 0 || s.pinging || s.sent_this_pause >= s.planned) {
     return std::nullopt;
   }
+  auto latest = latest_.find(lease_key(s.lease));
+  if (latest != latest_.end() && latest->second != session) return std::nullopt;
   return s.last_use + ttl_ms(s) - kKeepaliveMarginMs;
 }
 
@@ -155,7 +168,7 @@ std::optional<std::int64_t> LifetimeBook::next_due() const {
   base::MutexLock lock(mu_);
   std::optional<std::int64_t> best;
   for (const auto& [key, s] : sessions_) {
-    std::optional<std::int64_t> d = due(s);
+    std::optional<std::int64_t> d = due(key, s);
     if (d && (!best || *d < *best)) best = d;
   }
   return best;
@@ -166,7 +179,7 @@ std::vector<PingJob> LifetimeBook::take_due() {
   std::int64_t now = clock_();
   std::vector<PingJob> jobs;
   for (auto& [key, s] : sessions_) {
-    std::optional<std::int64_t> d = due(s);
+    std::optional<std::int64_t> d = due(key, s);
     if (!d || *d > now) continue;
     bool over_budget = s.spent_usd > s.avoided_usd + gap_costs(s).lapse_usd;
     if (!alive(s) || (guard_stopped_ && guard_stopped_(key)) || over_budget) {

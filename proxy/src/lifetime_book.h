@@ -5,7 +5,8 @@
 // provider cached. After a session's last response, while its agent is alive (a `caveman
 // wrap` lease: the wrapper's pid; or a native session that has not ended) and no request is
 // in flight, a ping is due at last use + k·(TTL − margin) for k up to the planned count
-// (lifetime.h: planned_pings, capped). A session stops pinging for good when its agent is
+// (lifetime.h: planned_pings, capped) — for the lease's latest session only (the subagents
+// and side requests of an agent share its lease but are done once it moves on). A session stops pinging for good when its agent is
 // gone, its bill guard tripped, a ping failed, or its pings cost more than the writes they
 // avoided plus one lapse. The book only decides; KeepaliveRunner (keepalive.h) sends.
 // Time comes from the injected clock (tests drive a manual one). Bounded (least recently
@@ -94,6 +95,8 @@ class LifetimeBook {
 
   // --- request path ---
   RequestStart on_request_start(std::uint64_t session, const RequestShape& shape);
+  // The session just started a request under `lease` (the lease's latest session).
+  void note_latest(std::uint64_t session, const AgentLease& lease);
   CacheTtl ttl_for(std::uint64_t session, const std::optional<ModelPrice>& price) const;
   // `ping` null: nothing to keep alive (not a model call, failed, not allowed). `one_hour`:
   // the request was sent with 1-hour breakpoints.
@@ -133,7 +136,7 @@ class LifetimeBook {
   };
   State& touch(std::uint64_t session) REQUIRES(mu_);
   void replan(State& s) REQUIRES(mu_);
-  std::optional<std::int64_t> due(const State& s) const REQUIRES(mu_);
+  std::optional<std::int64_t> due(std::uint64_t session, const State& s) const REQUIRES(mu_);
   bool alive(const State& s) const REQUIRES(mu_);
   std::int64_t ttl_ms(const State& s) const;
   GapCosts gap_costs(const State& s) const;
@@ -147,6 +150,9 @@ class LifetimeBook {
   std::unordered_map<std::uint64_t, State> sessions_ GUARDED_BY(mu_);
   std::list<std::uint64_t> lru_ GUARDED_BY(mu_);
   std::unordered_map<std::string, bool> ended_ GUARDED_BY(mu_);  // native sessions that ended
+  // Per lease ("pid:N" / "native:id"), the session that started a request last: only it is
+  // kept warm (an agent's finished subagents and side requests share its lease).
+  std::unordered_map<std::string, std::uint64_t> latest_ GUARDED_BY(mu_);
 };
 
 // The native session id a fingerprint stands for (optimizers.h: session_fingerprint).

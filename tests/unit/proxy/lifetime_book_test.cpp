@@ -34,12 +34,13 @@ struct Fixture {
   }
 
   // One request of the session, answered, its usage known: 100k tokens cached.
-  void request(AgentLease lease = AgentLease{100, ""}) {
-    book.on_request_start(kSession, RequestShape{0.03, 0.01});
+  void request(AgentLease lease = AgentLease{100, ""}, std::uint64_t session = kSession) {
+    book.on_request_start(session, RequestShape{0.03, 0.01});
+    book.note_latest(session, lease);
     auto t = std::make_shared<PingTemplate>();
     t->model = "claude-sonnet-4-6";
-    book.on_request_end(kSession, t, lease);
-    book.on_usage(kSession, UsageTokens{10, 5, 90000, 10000, 0}, find_price("anthropic", "claude-sonnet-4-6"));
+    book.on_request_end(session, t, lease);
+    book.on_usage(session, UsageTokens{10, 5, 90000, 10000, 0}, find_price("anthropic", "claude-sonnet-4-6"));
   }
 };
 
@@ -55,6 +56,16 @@ TEST(Keepalive, PingsEveryFourAndAHalfMinutesWhileTheAgentLives) {
   RequestStart r = f.book.on_request_start(kSession, RequestShape{});
   EXPECT_TRUE(r.bridged);
   EXPECT_EQ(r.gap_ms, 25 * kMinute);
+}
+
+// A subagent (another session under the same wrap lease) finished before the main session's
+// last request: only the main session is kept warm.
+TEST(Keepalive, OnlyTheLeasesLatestSession) {
+  Fixture f;
+  f.request(AgentLease{100, ""}, 7);  // the subagent
+  f.request();                        // the main session goes on
+  EXPECT_EQ(f.runner.advance(10 * kMinute), 2);
+  for (const PingJob& j : f.sent) EXPECT_EQ(j.session, kSession);
 }
 
 TEST(Keepalive, NothingWhileARequestIsInFlight) {
