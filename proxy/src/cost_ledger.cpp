@@ -78,7 +78,9 @@ void CostLedger::charge_guard(UsageRow& row, const Usage& usage) const {
   if (!row.guard_charge) return;
   std::optional<ModelPrice> price = find_price(provider, row.model);
   if (!price) return;  // unpriced: the guard cannot weigh it
-  double cached = caching ? static_cast<double>(std::min(previous, client_prompt)) : 0.0;
+  // After a lapse the client's own bytes would have written the whole prompt too: the pause,
+  // not compression, made this request dear.
+  double cached = caching && !row.cache_lapsed ? static_cast<double>(std::min(previous, client_prompt)) : 0.0;
   double fresh = static_cast<double>(client_prompt) - cached;
   double fresh_rate = caching && price->cache_write_5m > 0 ? price->cache_write_5m : price->input;
   double record = (cached * price->cache_read + fresh * fresh_rate +

@@ -7,7 +7,8 @@
 //  - the bill-protection guard: a compressed request's list-price cost is charged to its
 //    session in the SessionBook against the record estimate of the same request (its prompt
 //    scaled by raw/sent bytes; the part the session's previous request had cached, if the
-//    provider cached it, at the cache-read rate, the rest at the write or input rate).
+//    provider cached it, at the cache-read rate, the rest at the write or input rate; nothing
+//    cached after a lapse of the session's prompt cache, which the client's bytes would meet too).
 //  - lifetimes: the prefix the provider cached goes to the LifetimeBook; a keepalive ping's
 //    dollars are charged to the session's guard, and a request its pings kept warm is
 //    credited the write they avoided (its cache read, at the write minus the read rate).

@@ -196,6 +196,7 @@ CostPlan Exchange::observe_cost() {
     rt->lifetimes->note_latest(row.session_key, AgentLease{route.agent_pid, row.session_id});
     row.keepalive_bridged = started.bridged;
     cache_lapsed = started.lapsed;
+    row.cache_lapsed = started.lapsed;
     lifetime_open = true;
   }
   BustReport bust = rt->sessions.observe(row.session_key, prefix_components(route.endpoint, *doc));
