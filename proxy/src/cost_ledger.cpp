@@ -38,18 +38,9 @@ void CostLedger::note_lifetimes(UsageRow& row, const Usage& usage) const {
   std::string_view provider = provider_name(row.provider);
   UsageTokens u{usage.input.value_or(0), usage.output.value_or(0), usage.cache_read.value_or(0),
                 usage.cache_write.value_or(0), usage.cache_write_1h.value_or(0)};
-  std::optional<ModelPrice> price = find_price(provider, row.model);
-  if (row.kind == "keepalive") {
-    if (price) book_->adjust(row.session_key, price_usage(provider, *price, u).total(), 0);
-    return;
-  }
-  if (lifetimes_ != nullptr) lifetimes_->on_usage(row.session_key, u, price);
-  if (!row.keepalive_bridged) return;
-  row.keepalive_avoided_tokens = u.cache_read;
-  if (price) {
-    double write = price->cache_write_5m > 0 ? price->cache_write_5m : price->input;
-    book_->adjust(row.session_key, 0, static_cast<double>(u.cache_read) * (write - price->cache_read) * 1e-6);
-  }
+  if (row.kind == "keepalive") return;  // a ping: its own budget (LifetimeBook), not the guard's
+  if (lifetimes_ != nullptr) lifetimes_->on_usage(row.session_key, u, find_price(provider, row.model));
+  if (row.keepalive_bridged) row.keepalive_avoided_tokens = u.cache_read;
 }
 
 void CostLedger::estimate(UsageRow& row) const {

@@ -9,9 +9,9 @@
 //    scaled by raw/sent bytes; the part the session's previous request had cached, if the
 //    provider cached it, at the cache-read rate, the rest at the write or input rate; nothing
 //    cached after a lapse of the session's prompt cache, which the client's bytes would meet too).
-//  - lifetimes: the prefix the provider cached goes to the LifetimeBook; a keepalive ping's
-//    dollars are charged to the session's guard, and a request its pings kept warm is
-//    credited the write they avoided (its cache read, at the write minus the read rate).
+//  - lifetimes: the prefix the provider cached goes to the LifetimeBook; a request pings kept
+//    warm records the write they avoided (its cache read). Pings are not charged to the guard:
+//    they have their own budget (lifetime_book.h), and a wasted one must not stop compression.
 // Thread-safe as long as the engine and the book are.
 #ifndef CAVEMAN_PROXY_COST_LEDGER_H_
 #define CAVEMAN_PROXY_COST_LEDGER_H_

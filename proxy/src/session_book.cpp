@@ -79,13 +79,6 @@ std::optional<std::string> SessionBook::charge(std::uint64_t session, double act
   return s.stop_reason;
 }
 
-void SessionBook::adjust(std::uint64_t session, double actual_usd, double record_usd) {
-  base::MutexLock lock(mu_);
-  State& s = touch(session);
-  s.actual_usd += actual_usd;
-  s.record_usd += record_usd;
-}
-
 std::int64_t SessionBook::swap_prompt_tokens(std::uint64_t session, std::int64_t tokens) {
   base::MutexLock lock(mu_);
   State& s = touch(session);

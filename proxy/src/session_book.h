@@ -47,10 +47,6 @@ class SessionBook {
   // Returns the reason when this request made the guard stop compression.
   std::optional<std::string> charge(std::uint64_t session, double actual_usd, double record_usd);
 
-  // Dollars outside any one compressed request (a keepalive ping: actual; the write it
-  // avoided: record). Counts toward the totals, not the request count.
-  void adjust(std::uint64_t session, double actual_usd, double record_usd);
-
   // The client-side prompt size of the session's previous request (0 = none), then sets it.
   std::int64_t swap_prompt_tokens(std::uint64_t session, std::int64_t tokens);
 
