@@ -37,6 +37,7 @@ void KeepaliveRunner::stop() {
   {
     base::MutexLock lock(mu_);
     stopping_ = true;
+    if (in_flight_) in_flight_->cancel();  // a silent upstream must not hold up shutdown
   }
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
@@ -45,7 +46,17 @@ void KeepaliveRunner::stop() {
 int KeepaliveRunner::send_due() {
   std::vector<PingJob> jobs = book_->take_due();
   for (const PingJob& job : jobs) {
-    PingResult r = sender_(job);
+    auto cancel = std::make_shared<CancelToken>();
+    {
+      base::MutexLock lock(mu_);
+      if (stopping_) cancel->cancel();
+      in_flight_ = cancel;
+    }
+    PingResult r = sender_(job, cancel.get());
+    {
+      base::MutexLock lock(mu_);
+      in_flight_.reset();
+    }
     book_->on_ping_done(job.session, r.ok, r.usd);
   }
   return static_cast<int>(jobs.size());
@@ -84,7 +95,8 @@ void KeepaliveRunner::run() {
   }
 }
 
-PingResult send_ping(UpstreamClient& upstream, UsageWriter* usage, const PingJob& job, const HeaderList& extra) {
+PingResult send_ping(UpstreamClient& upstream, UsageWriter* usage, const PingJob& job, const HeaderList& extra,
+                     CancelToken* cancel) {
   const PingTemplate& t = *job.ping;
   std::int64_t output_tokens = 1;
   std::optional<std::string> body = keepalive_body(*t.request.body, &output_tokens);
@@ -96,7 +108,6 @@ PingResult send_ping(UpstreamClient& upstream, UsageWriter* usage, const PingJob
   auto started = std::chrono::steady_clock::now();
   int status = 0;
   std::string answer;
-  CancelToken cancel;
   ExchangeResult result = upstream.exchange(
       r,
       [&](const UpstreamHead& h) {
@@ -109,7 +120,7 @@ PingResult send_ping(UpstreamClient& upstream, UsageWriter* usage, const PingJob
         answer.append(data);
         return true;
       },
-      &cancel);
+      cancel);
   PingResult out;
   out.ok = result.status.ok() && status >= 200 && status < 300;
   Usage u = parse_usage(t.provider, false, answer);

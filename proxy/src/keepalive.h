@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -42,7 +43,8 @@ struct PingResult {
   bool ok = false;
   double usd = 0;
 };
-using PingSender = std::function<PingResult(const PingJob&)>;
+// Sends one ping; `cancel` aborts it (the runner stopping).
+using PingSender = std::function<PingResult(const PingJob&, CancelToken* cancel)>;
 
 class KeepaliveRunner {
  public:
@@ -53,7 +55,7 @@ class KeepaliveRunner {
   KeepaliveRunner& operator=(const KeepaliveRunner&) = delete;
 
   void poke();  // the schedule may have changed
-  void stop();
+  void stop();  // cancels a ping in flight and joins the thread
   // Manual clock only: moves it `ms` forward, sending every ping due on the way. Returns the
   // pings sent.
   int advance(std::int64_t ms);
@@ -69,13 +71,15 @@ class KeepaliveRunner {
   std::condition_variable cv_;
   bool stopping_ GUARDED_BY(mu_) = false;
   bool poked_ GUARDED_BY(mu_) = false;
+  std::shared_ptr<CancelToken> in_flight_ GUARDED_BY(mu_);  // the ping being sent
   base::Mutex advance_mu_;  // one advance() at a time
   std::thread thread_;
 };
 
 // One ping upstream; its row (kind "keepalive", priced like any request) goes to `usage`
 // (may be null). `extra` headers are added (the test clock's x-mock-idle-ms).
-PingResult send_ping(UpstreamClient& upstream, UsageWriter* usage, const PingJob& job, const HeaderList& extra);
+PingResult send_ping(UpstreamClient& upstream, UsageWriter* usage, const PingJob& job, const HeaderList& extra,
+                     CancelToken* cancel);
 
 }  // namespace caveman::proxy
 

@@ -108,7 +108,15 @@ void LifetimeBook::on_request_end(std::uint64_t session, std::shared_ptr<const P
 
 void LifetimeBook::note_latest(std::uint64_t session, const AgentLease& lease) {
   base::MutexLock lock(mu_);
-  if (std::string key = lease_key(lease); !key.empty()) latest_[key] = session;
+  std::string key = lease_key(lease);
+  if (key.empty()) return;
+  std::uint64_t& latest = latest_[key];
+  if (latest != session) {
+    // The lease's previous session is never pinged again: its request bytes leave memory, so
+    // the book holds at most one body per live agent.
+    if (auto old = sessions_.find(latest); old != sessions_.end()) old->second.ping.reset();
+    latest = session;
+  }
 }
 
 void LifetimeBook::on_usage(std::uint64_t session, const UsageTokens& usage,

@@ -107,8 +107,8 @@ void start_lifetimes(ProxyRuntime* rt) {
 
 // The keepalive runner: pings through the upstream client, rows to the usage writer.
 void start_keepalive(ProxyRuntime* rt) {
-  PingSender sender = [rt](const PingJob& job) {
-    return send_ping(*rt->upstream, rt->usage.get(), job, rt->clock_headers());
+  PingSender sender = [rt](const PingJob& job, CancelToken* cancel) {
+    return send_ping(*rt->upstream, rt->usage.get(), job, rt->clock_headers(), cancel);
   };
   rt->keepalive = std::make_unique<KeepaliveRunner>(rt->lifetimes.get(), std::move(sender), rt->test_clock.get());
 }

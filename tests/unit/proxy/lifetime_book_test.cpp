@@ -6,7 +6,10 @@
 
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <set>
+#include <thread>
 
 #include "keepalive.h"
 
@@ -23,7 +26,7 @@ struct Fixture {
   std::vector<PingJob> sent;
   bool refuse = false;
   KeepaliveRunner runner{&book,
-                         [this](const PingJob& job) {
+                         [this](const PingJob& job, CancelToken*) {
                            sent.push_back(job);
                            return PingResult{!refuse, 0.03};
                          },
@@ -66,6 +69,32 @@ TEST(Keepalive, OnlyTheLeasesLatestSession) {
   f.request();                        // the main session goes on
   EXPECT_EQ(f.runner.advance(10 * kMinute), 2);
   for (const PingJob& j : f.sent) EXPECT_EQ(j.session, kSession);
+}
+
+// A silent upstream must not hold up shutdown: stop() cancels the ping in flight.
+TEST(KeepaliveRunner, StopCancelsAPingInFlight) {
+  std::atomic<std::int64_t> now{0};
+  LifetimeBook book{[&] { return now.load(); }, KeepaliveOptions{true, false, 12}};
+  book.set_pid_alive([](int) { return true; });
+  std::atomic<bool> started{false};
+  KeepaliveRunner runner(
+      &book,
+      [&](const PingJob&, CancelToken* cancel) {
+        started = true;
+        while (!cancel->cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        return PingResult{};
+      },
+      nullptr);
+  book.on_request_start(kSession, RequestShape{});
+  auto t = std::make_shared<PingTemplate>();
+  t->model = "claude-sonnet-4-6";
+  book.on_request_end(kSession, t, AgentLease{1, ""});
+  book.on_usage(kSession, UsageTokens{0, 1, 90000, 10000, 0}, find_price("anthropic", "claude-sonnet-4-6"));
+  now = 5 * kMinute;  // the first ping is due
+  runner.poke();
+  for (int i = 0; i < 400 && !started; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_TRUE(started);
+  runner.stop();  // returns: the sender saw the cancellation
 }
 
 TEST(Keepalive, NothingWhileARequestIsInFlight) {
