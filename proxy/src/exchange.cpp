@@ -251,6 +251,10 @@ std::shared_ptr<const PingTemplate> ping_template(const Exchange& x, const Usage
   t->runtime_mode = row.runtime_mode;
   t->session_id = row.session_id;
   t->one_hour = row.sent_body->find(R"("ttl":"1h")") != std::string::npos;
+  // With extended thinking a ping may bill up to its budget: the stopping rule must know.
+  if (row.sent_body->find(R"("budget_tokens")") != std::string::npos) {
+    (void)keepalive_body(*row.sent_body, &t->output_tokens);
+  }
   return t;
 }
 

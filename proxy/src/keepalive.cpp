@@ -95,8 +95,8 @@ void KeepaliveRunner::run() {
   }
 }
 
-PingResult send_ping(UpstreamClient& upstream, UsageWriter* usage, const PingJob& job, const HeaderList& extra,
-                     CancelToken* cancel) {
+PingResult send_ping(UpstreamClient& upstream, UsageWriter* usage, const PingJob& job,
+                     const HeaderList& extra, CancelToken* cancel) {
   const PingTemplate& t = *job.ping;
   std::int64_t output_tokens = 1;
   std::optional<std::string> body = keepalive_body(*t.request.body, &output_tokens);
@@ -129,7 +129,8 @@ PingResult send_ping(UpstreamClient& upstream, UsageWriter* usage, const PingJob
                        u.cache_write.value_or(0), u.cache_write_1h.value_or(0)};
     out.usd = price_usage(provider_name(t.provider), *price, tokens).total();
   }
-  if (!out.ok) spdlog::info("keepalive ping of session {:016x} refused ({}): pings stop", job.session, status);
+  if (!out.ok)
+    spdlog::info("keepalive ping of session {:016x} refused ({}): pings stop", job.session, status);
   if (usage == nullptr) return out;
   UsageRow row;
   row.request_id = new_request_id();
@@ -145,7 +146,9 @@ PingResult send_ping(UpstreamClient& upstream, UsageWriter* usage, const PingJob
   row.endpoint = t.endpoint;
   row.status_code = status;
   if (!result.status.ok()) row.error_code = result.status.error_code();
-  row.latency_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+  row.latency_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::steady_clock::now() - started)
+                       .count();
   row.request_bytes = static_cast<std::int64_t>(r.body->size());
   row.response_bytes = static_cast<std::int64_t>(answer.size());
   row.auth_mode = t.auth_mode;

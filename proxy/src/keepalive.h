@@ -72,14 +72,14 @@ class KeepaliveRunner {
   bool stopping_ GUARDED_BY(mu_) = false;
   bool poked_ GUARDED_BY(mu_) = false;
   std::shared_ptr<CancelToken> in_flight_ GUARDED_BY(mu_);  // the ping being sent
-  base::Mutex advance_mu_;  // one advance() at a time
+  base::Mutex advance_mu_;                                  // one advance() at a time
   std::thread thread_;
 };
 
 // One ping upstream; its row (kind "keepalive", priced like any request) goes to `usage`
 // (may be null). `extra` headers are added (the test clock's x-mock-idle-ms).
-PingResult send_ping(UpstreamClient& upstream, UsageWriter* usage, const PingJob& job, const HeaderList& extra,
-                     CancelToken* cancel);
+PingResult send_ping(UpstreamClient& upstream, UsageWriter* usage, const PingJob& job,
+                     const HeaderList& extra, CancelToken* cancel);
 
 }  // namespace caveman::proxy
 

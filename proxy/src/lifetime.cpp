@@ -49,7 +49,8 @@ void PauseStats::add_gap(std::int64_t ms) {
 }
 
 double PauseStats::survival(std::int64_t ms) const {
-  auto longer = std::count_if(pauses_.begin(), pauses_.end(), [ms](std::int64_t g) { return g > ms; });
+  auto longer =
+      std::count_if(pauses_.begin(), pauses_.end(), [ms](std::int64_t g) { return g > ms; });
   return (static_cast<double>(longer) + kPriorPauses * prior_pause_survival(ms)) /
          (static_cast<double>(pauses_.size()) + kPriorPauses);
 }
@@ -76,7 +77,8 @@ int planned_pings(const PauseStats& pauses, std::int64_t ttl_ms, const GapCosts&
   return best;
 }
 
-double expected_pause_usd(const PauseStats& pauses, std::int64_t ttl_ms, const GapCosts& costs, int cap) {
+double expected_pause_usd(const PauseStats& pauses, std::int64_t ttl_ms, const GapCosts& costs,
+                          int cap) {
   return pause_cost(pauses, ttl_ms, costs, planned_pings(pauses, ttl_ms, costs, cap));
 }
 
@@ -89,7 +91,8 @@ CacheTtl choose_ttl(const PauseStats& pauses, const TtlInputs& in) {
   // Under 1 hour the tail keeps 5 minutes: past 5 minutes it is written again; past the hour
   // (and its pings) the head is written again at the 1-hour rate too.
   // A ping past 5 minutes writes the tail again.
-  GapCosts hour{(p - tail) * in.read + tail * in.write_5m + in.output, (p - tail) * (in.write_1h - in.read)};
+  GapCosts hour{(p - tail) * in.read + tail * in.write_5m + in.output,
+                (p - tail) * (in.write_1h - in.read)};
   double tail_lapse = pauses.survival(kFiveMinutesMs) * tail * (in.write_5m - in.read);
   double premium = pauses.requests_per_pause() * in.premium_tokens * (in.write_1h - in.write_5m);
   double cost_1h = expected_pause_usd(pauses, kOneHourMs, hour, in.ping_cap) + tail_lapse + premium;

@@ -64,7 +64,8 @@ std::int64_t ping_offset_ms(int k, std::int64_t ttl_ms);
 int planned_pings(const PauseStats& pauses, std::int64_t ttl_ms, const GapCosts& costs, int cap);
 
 // That minimum, in dollars per pause.
-double expected_pause_usd(const PauseStats& pauses, std::int64_t ttl_ms, const GapCosts& costs, int cap);
+double expected_pause_usd(const PauseStats& pauses, std::int64_t ttl_ms, const GapCosts& costs,
+                          int cap);
 
 // What the TTL choice weighs, for one request of a session.
 struct TtlInputs {
@@ -76,7 +77,7 @@ struct TtlInputs {
   double write_5m = 0;
   double write_1h = 0;
   double output = 0;
-  int ping_cap = 0;           // 0: no keepalive
+  int ping_cap = 0;  // 0: no keepalive
 };
 
 // 1 hour when its expected dollars per pause (lapses, pings, the 2×-vs-1.25× premium on

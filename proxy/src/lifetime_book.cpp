@@ -2,10 +2,9 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-
-#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -31,7 +30,10 @@ std::uint64_t native_session_key(std::string_view native_session) {
 }
 
 LifetimeBook::LifetimeBook(Clock clock, KeepaliveOptions options, std::size_t max_sessions)
-    : clock_(std::move(clock)), options_(options), max_sessions_(max_sessions), pid_alive_(process_alive) {}
+    : clock_(std::move(clock)),
+      options_(options),
+      max_sessions_(max_sessions),
+      pid_alive_(process_alive) {}
 
 LifetimeBook::State& LifetimeBook::touch(std::uint64_t session) {
   auto it = sessions_.find(session);
@@ -64,16 +66,19 @@ RequestStart LifetimeBook::on_request_start(std::uint64_t session, const Request
   }
   s.pauses.add_request();
   bool first = s.tail_share == 0 && s.premium_share == 0;
-  s.tail_share = first ? shape.tail_share : s.tail_share + kShapeWeight * (shape.tail_share - s.tail_share);
-  s.premium_share = first ? shape.premium_share
-                          : s.premium_share + kShapeWeight * (shape.premium_share - s.premium_share);
+  s.tail_share =
+      first ? shape.tail_share : s.tail_share + kShapeWeight * (shape.tail_share - s.tail_share);
+  s.premium_share = first
+                        ? shape.premium_share
+                        : s.premium_share + kShapeWeight * (shape.premium_share - s.premium_share);
   ++s.in_flight;
   s.last_use = now;
   s.sent_this_pause = 0;
   return r;
 }
 
-CacheTtl LifetimeBook::ttl_for(std::uint64_t session, const std::optional<ModelPrice>& price) const {
+CacheTtl LifetimeBook::ttl_for(std::uint64_t session,
+                               const std::optional<ModelPrice>& price) const {
   base::MutexLock lock(mu_);
   auto it = sessions_.find(session);
   if (it == sessions_.end() || !price) return CacheTtl::k5m;
@@ -145,9 +150,12 @@ GapCosts LifetimeBook::gap_costs(const State& s) const {
   if (!s.price || !s.ping) return {};
   constexpr double kPerToken = 1e-6;
   auto p = static_cast<double>(s.prefix_tokens);
-  double write = s.ping->one_hour && s.price->cache_write_1h > 0 ? s.price->cache_write_1h : s.price->cache_write_5m;
-  return GapCosts{(p * s.price->cache_read + static_cast<double>(s.ping->output_tokens) * s.price->output) * kPerToken,
-                  p * (write - s.price->cache_read) * kPerToken};
+  double write = s.ping->one_hour && s.price->cache_write_1h > 0 ? s.price->cache_write_1h
+                                                                 : s.price->cache_write_5m;
+  return GapCosts{
+      (p * s.price->cache_read + static_cast<double>(s.ping->output_tokens) * s.price->output) *
+          kPerToken,
+      p * (write - s.price->cache_read) * kPerToken};
 }
 
 // The pings this pause gets: none unless allowed, priced, cached, and worth it.
@@ -200,7 +208,8 @@ std::vector<PingJob> LifetimeBook::take_due() {
     s.last_use = now;
     jobs.push_back(PingJob{key, s.ping, s.sent_this_pause});
   }
-  std::sort(jobs.begin(), jobs.end(), [](const PingJob& a, const PingJob& b) { return a.session < b.session; });
+  std::sort(jobs.begin(), jobs.end(),
+            [](const PingJob& a, const PingJob& b) { return a.session < b.session; });
   return jobs;
 }
 
@@ -225,7 +234,8 @@ std::optional<std::string> keepalive_body(std::string_view body, std::int64_t* o
   NodeId thinking = doc->get(root, "thinking");
   if (doc->get_string(thinking, "type") == "enabled") {
     NodeId budget = doc->get(thinking, "budget_tokens");
-    if (doc->is(budget, JsonKind::kNumber)) limit = std::strtoll(doc->node(budget).text.c_str(), nullptr, 10) + 1;
+    if (doc->is(budget, JsonKind::kNumber))
+      limit = std::strtoll(doc->node(budget).text.c_str(), nullptr, 10) + 1;
   }
   *output_tokens = limit;
   std::vector<Splice> splices;

@@ -6,11 +6,11 @@
 // wrap` lease: the wrapper's pid; or a native session that has not ended) and no request is
 // in flight, a ping is due at last use + k·(TTL − margin) for k up to the planned count
 // (lifetime.h: planned_pings, capped) — for the lease's latest session only (the subagents
-// and side requests of an agent share its lease but are done once it moves on). A session stops pinging for good when its agent is
-// gone, its bill guard tripped, a ping failed, or its pings cost more than the writes they
-// avoided plus one lapse. The book only decides; KeepaliveRunner (keepalive.h) sends.
-// Time comes from the injected clock (tests drive a manual one). Bounded (least recently
-// used sessions are forgotten). Thread-safe.
+// and side requests of an agent share its lease but are done once it moves on). A session stops
+// pinging for good when its agent is gone, its bill guard tripped, a ping failed, or its pings cost
+// more than the writes they avoided plus one lapse. The book only decides; KeepaliveRunner
+// (keepalive.h) sends. Time comes from the injected clock (tests drive a manual one). Bounded
+// (least recently used sessions are forgotten). Thread-safe.
 #ifndef CAVEMAN_PROXY_LIFETIME_BOOK_H_
 #define CAVEMAN_PROXY_LIFETIME_BOOK_H_
 
@@ -32,9 +32,9 @@
 namespace caveman::proxy {
 
 struct KeepaliveOptions {
-  bool enabled = true;    // keepalive.enabled
-  bool oauth = false;     // keepalive.oauth: subscription/OAuth traffic too
-  int max_pings = 12;     // keepalive.max_pings per pause (12 × 4.5 min ≈ 54 min)
+  bool enabled = true;  // keepalive.enabled
+  bool oauth = false;   // keepalive.oauth: subscription/OAuth traffic too
+  int max_pings = 12;   // keepalive.max_pings per pause (12 × 4.5 min ≈ 54 min)
 };
 
 // How the proxy knows a session's agent is alive.
@@ -60,8 +60,8 @@ struct PingTemplate {
   std::string auth_mode;
   std::string label;
   std::string runtime_mode;
-  std::string session_id;  // native
-  bool one_hour = false;  // the prefix was written with 1-hour breakpoints
+  std::string session_id;          // native
+  bool one_hour = false;           // the prefix was written with 1-hour breakpoints
   std::int64_t output_tokens = 1;  // the most a ping bills in output (thinking: budget + 1)
 };
 
@@ -100,10 +100,11 @@ class LifetimeBook {
   CacheTtl ttl_for(std::uint64_t session, const std::optional<ModelPrice>& price) const;
   // `ping` null: nothing to keep alive (not a model call, failed, not allowed). `one_hour`:
   // the request was sent with 1-hour breakpoints.
-  void on_request_end(std::uint64_t session, std::shared_ptr<const PingTemplate> ping, AgentLease lease,
-                      bool one_hour = false);
+  void on_request_end(std::uint64_t session, std::shared_ptr<const PingTemplate> ping,
+                      AgentLease lease, bool one_hour = false);
   // --- usage writer ---
-  void on_usage(std::uint64_t session, const UsageTokens& usage, const std::optional<ModelPrice>& price);
+  void on_usage(std::uint64_t session, const UsageTokens& usage,
+                const std::optional<ModelPrice>& price);
   // --- native hooks ---
   void on_native_session_end(const std::string& native_session);
 

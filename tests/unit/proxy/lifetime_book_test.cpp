@@ -3,7 +3,6 @@
 #include "lifetime_book.h"
 
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <atomic>
@@ -43,7 +42,8 @@ struct Fixture {
     auto t = std::make_shared<PingTemplate>();
     t->model = "claude-sonnet-4-6";
     book.on_request_end(session, t, lease);
-    book.on_usage(session, UsageTokens{10, 5, 90000, 10000, 0}, find_price("anthropic", "claude-sonnet-4-6"));
+    book.on_usage(session, UsageTokens{10, 5, 90000, 10000, 0},
+                  find_price("anthropic", "claude-sonnet-4-6"));
   }
 };
 
@@ -51,7 +51,7 @@ TEST(Keepalive, PingsEveryFourAndAHalfMinutesWhileTheAgentLives) {
   Fixture f;
   f.request();
   EXPECT_EQ(f.runner.advance(4 * kMinute), 0);
-  EXPECT_EQ(f.runner.advance(kMinute), 1);  // at 4:30
+  EXPECT_EQ(f.runner.advance(kMinute), 1);       // at 4:30
   EXPECT_EQ(f.runner.advance(20 * kMinute), 4);  // 9:00, 13:30, 18:00, 22:30
   ASSERT_EQ(f.sent.size(), 5u);
   EXPECT_EQ(f.sent.back().index, 5);
@@ -89,10 +89,12 @@ TEST(KeepaliveRunner, StopCancelsAPingInFlight) {
   auto t = std::make_shared<PingTemplate>();
   t->model = "claude-sonnet-4-6";
   book.on_request_end(kSession, t, AgentLease{1, ""});
-  book.on_usage(kSession, UsageTokens{0, 1, 90000, 10000, 0}, find_price("anthropic", "claude-sonnet-4-6"));
+  book.on_usage(kSession, UsageTokens{0, 1, 90000, 10000, 0},
+                find_price("anthropic", "claude-sonnet-4-6"));
   now = 5 * kMinute;  // the first ping is due
   runner.poke();
-  for (int i = 0; i < 400 && !started; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  for (int i = 0; i < 400 && !started; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   ASSERT_TRUE(started);
   runner.stop();  // returns: the sender saw the cancellation
 }
@@ -172,9 +174,13 @@ TEST(KeepaliveBody, OneOutputTokenNotStreamedThinkingKept) {
   ASSERT_TRUE(b);
   EXPECT_EQ(*b, R"({"model":"m","max_tokens":1,"stream":false,"messages":[]})");
   EXPECT_EQ(out, 1);
-  b = keepalive_body(R"({"max_tokens":9000,"thinking":{"type":"enabled","budget_tokens":2048},"messages":[]})", &out);
+  b = keepalive_body(
+      R"({"max_tokens":9000,"thinking":{"type":"enabled","budget_tokens":2048},"messages":[]})",
+      &out);
   ASSERT_TRUE(b);
-  EXPECT_EQ(*b, R"({"max_tokens":2049,"thinking":{"type":"enabled","budget_tokens":2048},"messages":[]})");
+  EXPECT_EQ(
+      *b,
+      R"({"max_tokens":2049,"thinking":{"type":"enabled","budget_tokens":2048},"messages":[]})");
   EXPECT_EQ(out, 2049);
   EXPECT_FALSE(keepalive_body("not json", &out));
   EXPECT_FALSE(keepalive_body(R"({"messages":[]})", &out));

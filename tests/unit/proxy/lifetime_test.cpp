@@ -135,7 +135,8 @@ const std::string kCc = R"("cache_control":{"type":"ephemeral"})";
 const std::string kClaudeCodeBody =
     R"({"model":"claude-sonnet-4-6","max_tokens":9,"system":[{"type":"text","text":"sys",)" + kCc +
     R"(}],"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},)"
-    R"({"role":"user","content":[{"type":"text","text":"c",)" + kCc + R"(}]}]})";
+    R"({"role":"user","content":[{"type":"text","text":"c",)" +
+    kCc + R"(}]}]})";
 
 TEST(OneHourPlanner, AllButTheFrontierGetTheHourInOrder) {
   BreakpointPlan plan;
@@ -147,7 +148,9 @@ TEST(OneHourPlanner, AllButTheFrontierGetTheHourInOrder) {
   EXPECT_EQ(plan.one_hour, 2);
   EXPECT_EQ(plan.added, 1);
   // The client's own system breakpoint gained the ttl; nothing else of it moved.
-  EXPECT_NE(out.find(R"("text":"sys","cache_control":{"type":"ephemeral","ttl":"1h"})"), std::string::npos) << out;
+  EXPECT_NE(out.find(R"("text":"sys","cache_control":{"type":"ephemeral","ttl":"1h"})"),
+            std::string::npos)
+      << out;
 }
 
 TEST(OneHourPlanner, FiveMinutesChangesNothingOfTheClients) {
@@ -159,7 +162,8 @@ TEST(OneHourPlanner, FiveMinutesChangesNothingOfTheClients) {
 
 TEST(OneHourPlanner, AClientsOwnTtlStandsAndOrderingAlwaysHolds) {
   std::string with_ttl = kClaudeCodeBody;
-  with_ttl.replace(with_ttl.find(kCc), kCc.size(), R"("cache_control":{"type":"ephemeral","ttl":"5m"})");
+  with_ttl.replace(with_ttl.find(kCc), kCc.size(),
+                   R"("cache_control":{"type":"ephemeral","ttl":"5m"})");
   BreakpointPlan plan;
   std::string out = planned(with_ttl, CacheTtl::k1h, &plan);
   EXPECT_EQ(plan.one_hour, 0);
@@ -167,14 +171,16 @@ TEST(OneHourPlanner, AClientsOwnTtlStandsAndOrderingAlwaysHolds) {
   // Many shapes: tools, string or block system, 1..6 messages, client breakpoints here and there.
   for (int messages = 1; messages <= 6; ++messages) {
     for (int mask = 0; mask < 8; ++mask) {
-      std::string body = R"({"tools":[{"name":"t","input_schema":{})" + std::string(mask & 1 ? "," + kCc : "") +
-                         R"(}],"system":[{"type":"text","text":"s")" + (mask & 2 ? "," + kCc : std::string()) +
-                         R"(}],"messages":[)";
+      std::string body = R"({"tools":[{"name":"t","input_schema":{})" +
+                         std::string(mask & 1 ? "," + kCc : "") +
+                         R"(}],"system":[{"type":"text","text":"s")" +
+                         (mask & 2 ? "," + kCc : std::string()) + R"(}],"messages":[)";
       for (int i = 0; i < messages; ++i) {
         if (i > 0) body += ",";
         bool mark = (mask & 4) && i == messages / 2;
-        body += R"({"role":")" + std::string(i % 2 ? "assistant" : "user") + R"(","content":[{"type":"text","text":"m)" +
-                std::to_string(i) + "\"" + (mark ? "," + kCc : std::string()) + "}]}";
+        body += R"({"role":")" + std::string(i % 2 ? "assistant" : "user") +
+                R"(","content":[{"type":"text","text":"m)" + std::to_string(i) + "\"" +
+                (mark ? "," + kCc : std::string()) + "}]}";
       }
       body += "]}";
       for (CacheTtl ttl : {CacheTtl::k5m, CacheTtl::k1h}) {
@@ -188,8 +194,9 @@ TEST(OneHourPlanner, AClientsOwnTtlStandsAndOrderingAlwaysHolds) {
 }
 
 TEST(OneHourPlanner, AutomaticCachingIsLeftAlone) {
-  std::string body = R"({"cache_control":{"type":"ephemeral"},"system":[{"type":"text","text":"s"}],)"
-                     R"("messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":"c"}]})";
+  std::string body =
+      R"({"cache_control":{"type":"ephemeral"},"system":[{"type":"text","text":"s"}],)"
+      R"("messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":"c"}]})";
   BreakpointPlan plan;
   std::string out = planned(body, CacheTtl::k1h, &plan);
   EXPECT_EQ(plan.one_hour, 0);
@@ -211,20 +218,28 @@ TEST(OpenaiRetention, AddedOnlyWhereThePriceTableOffersItAndTheClientChoseNone) 
   EXPECT_FALSE(find_price("openai", "gpt-4.1-mini")->retention_24h);
   Config config;
   std::string body = R"({"model":"gpt-5.4","input":"hi"})";
-  OptimizerOutcome o = run_optimizers(config, openai_route(), AuthMode::kPayg, body, OptimizerContext{7, CacheTtl::k5m, true});
+  OptimizerOutcome o = run_optimizers(config, openai_route(), AuthMode::kPayg, body,
+                                      OptimizerContext{7, CacheTtl::k5m, true});
   EXPECT_NE(o.body.find(R"("prompt_cache_retention":"24h")"), std::string::npos) << o.body;
-  EXPECT_NE(std::find(o.ids.begin(), o.ids.end(), std::string(kOptimizerOpenaiRetention)), o.ids.end());
-  o = run_optimizers(config, openai_route(), AuthMode::kPayg, body, OptimizerContext{7, CacheTtl::k5m, false});
+  EXPECT_NE(std::find(o.ids.begin(), o.ids.end(), std::string(kOptimizerOpenaiRetention)),
+            o.ids.end());
+  o = run_optimizers(config, openai_route(), AuthMode::kPayg, body,
+                     OptimizerContext{7, CacheTtl::k5m, false});
   EXPECT_EQ(o.body.find("prompt_cache_retention"), std::string::npos);
   std::string chose = R"({"model":"gpt-5.4","input":"hi","prompt_cache_retention":"in_memory"})";
-  o = run_optimizers(config, openai_route(), AuthMode::kPayg, chose, OptimizerContext{7, CacheTtl::k5m, true});
+  o = run_optimizers(config, openai_route(), AuthMode::kPayg, chose,
+                     OptimizerContext{7, CacheTtl::k5m, true});
   EXPECT_EQ(o.body.find("24h"), std::string::npos);
   std::string options = R"({"model":"gpt-5.6","input":"hi","prompt_cache_options":{"ttl":"30m"}})";
-  o = run_optimizers(config, openai_route(), AuthMode::kPayg, options, OptimizerContext{7, CacheTtl::k5m, true});
+  o = run_optimizers(config, openai_route(), AuthMode::kPayg, options,
+                     OptimizerContext{7, CacheTtl::k5m, true});
   EXPECT_EQ(o.body.find("prompt_cache_retention"), std::string::npos);
-  EXPECT_TRUE(run_optimizers(config, openai_route(), AuthMode::kOauth, body, OptimizerContext{7, CacheTtl::k5m, true}).ids.empty());
+  EXPECT_TRUE(run_optimizers(config, openai_route(), AuthMode::kOauth, body,
+                             OptimizerContext{7, CacheTtl::k5m, true})
+                  .ids.empty());
   config.optimizers[std::string(kOptimizerOpenaiRetention)] = false;
-  o = run_optimizers(config, openai_route(), AuthMode::kPayg, body, OptimizerContext{7, CacheTtl::k5m, true});
+  o = run_optimizers(config, openai_route(), AuthMode::kPayg, body,
+                     OptimizerContext{7, CacheTtl::k5m, true});
   EXPECT_EQ(o.body.find("prompt_cache_retention"), std::string::npos);
 }
 
