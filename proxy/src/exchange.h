@@ -42,6 +42,9 @@ namespace caveman::proxy {
 struct ModeDecision {
   bool bypass = false;           // x-caveman-bypass / pass-through transform header
   AuthMode auth = AuthMode::kUnknown;
+  // The auth the cost features go by: pay-as-you-go also for a subscription agent's user
+  // agent sending an API key (headers.h: api_key_credential).
+  AuthMode cost_auth = AuthMode::kUnknown;
   bool marker_only = false;      // recovery via MCP: markers only, no injected tool
   bool server_retrieve = false;  // the proxy answers retrieve calls itself (buffered)
   bool eligible = false;         // compression runs

@@ -172,6 +172,7 @@ void Exchange::decide_mode() {
   mode.bypass = find_header(inbound, "x-caveman-bypass").value_or("") == "1" ||
                 find_header(inbound, "x-cave-transforms").value_or("") == "caveman.pass-through.v1";
   mode.auth = mapped.auth_mode;
+  mode.cost_auth = mode.auth == AuthMode::kSubscription && api_key_credential(inbound) ? AuthMode::kPayg : mode.auth;
   mode.marker_only = config.recovery_via_mcp;
   mode.server_retrieve = !config.recovery_via_mcp && mode.auth == AuthMode::kPayg && !row.stream &&
                          !facts.declares_retrieve_tool && server_retrieve_endpoint(route.endpoint);
@@ -266,7 +267,7 @@ void Exchange::apply_cost_optimizers() {
   std::optional<ModelPrice> price = find_price(provider_name(route.provider), row.model);
   if (rt->lifetimes) context.ttl = rt->lifetimes->ttl_for(row.session_key, price);
   context.retention_24h = price && price->retention_24h;
-  OptimizerOutcome o = run_optimizers(rt->config, route, mode.auth, *upstream.body, context);
+  OptimizerOutcome o = run_optimizers(rt->config, route, mode.cost_auth, *upstream.body, context);
   if (o.ids.empty()) return;
   std::string ids;
   for (const std::string& id : o.ids) {

@@ -145,6 +145,9 @@ for (const [yaml, auth, expect] of [
   ['', { 'x-api-key': 'sk-ant-test' }, true],
   ['', { authorization: 'Bearer sk-ant-oat01-test' }, false],
   ['', { authorization: 'Bearer eyJ.a.b' }, false],
+  // Claude Code's user agent: the row says subscription, its API key makes it pay-as-you-go.
+  ['', { 'x-api-key': 'sk-ant-api03-test', 'user-agent': 'claude-cli/2.1.332 (external, cli)' }, true],
+  ['', { authorization: 'Bearer sk-ant-oat01-test', 'user-agent': 'claude-cli/2.1.332 (external, cli)' }, false],
   ['keepalive:\n  oauth: true\n', { authorization: 'Bearer sk-ant-oat01-test' }, true],
 ]) {
   await withStack(yaml, async (proxy, mock) => {
@@ -152,7 +155,7 @@ for (const [yaml, auth, expect] of [
     const s = session(proxy, mock, { pid: agent.pid, auth });
     for (let i = 0; i < 2; i++) await s.turn(i);
     const moved = await advance(proxy, 10 * MINUTE_MS);
-    check((moved.pings > 0) === expect, `${Object.values(auth)[0].slice(0, 17)} ${yaml.trim() || '(default)'}: pings ${moved.pings}`);
+    check((moved.pings > 0) === expect, `${JSON.stringify(auth).slice(0, 80)} ${yaml.trim() || '(default)'}: pings ${moved.pings}`);
     await agent.exit();
   }, { mode: 'compress' });
 }
