@@ -115,6 +115,7 @@ void LifetimeBook::note_latest(std::uint64_t session, const AgentLease& lease) {
   base::MutexLock lock(mu_);
   std::string key = lease_key(lease);
   if (key.empty()) return;
+  if (latest_.size() >= max_sessions_ && latest_.count(key) == 0) latest_.clear();  // bounded
   std::uint64_t& latest = latest_[key];
   if (latest != session) {
     // The lease's previous session is never pinged again: its request bytes leave memory, so
@@ -137,6 +138,8 @@ void LifetimeBook::on_usage(std::uint64_t session, const UsageTokens& usage,
 
 void LifetimeBook::on_native_session_end(const std::string& native_session) {
   base::MutexLock lock(mu_);
+  // Bounded: a forgotten end is harmless, the session's request bytes are dropped below.
+  if (ended_.size() >= max_sessions_) ended_.clear();
   ended_[native_session] = true;
   auto it = sessions_.find(native_session_key(native_session));
   if (it != sessions_.end()) it->second.ping.reset();  // credentials leave memory too
