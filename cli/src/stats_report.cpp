@@ -89,11 +89,11 @@ void add_request(Bucket& b, const std::string& provider, const std::string& mode
 
 // Whether caveman.db has the lifetime columns (a proxy older than issue 37 never added them).
 bool has_lifetime_columns(SQLite::Database& db) {
-  SQLite::Statement q(db, "SELECT COUNT(*) FROM pragma_table_info('requests') WHERE name = 'recompact_saved_tokens'");
+  SQLite::Statement q(db, "SELECT COUNT(*) FROM pragma_table_info('requests') WHERE name = 'cache_retention'");
   return q.executeStep() && q.getColumn(0).getInt64() > 0;
 }
 
-// One row's lifetime figures (columns 11..15 of read_requests' query).
+// One row's lifetime figures (columns 11..16 of read_requests' query).
 void add_lifetimes(LifetimeBucket& b, const std::string& provider, const std::string& model,
                    const SQLite::Statement& q, double row_usd) {
   std::optional<proxy::ModelPrice> price = proxy::find_price(provider, model);
@@ -111,6 +111,7 @@ void add_lifetimes(LifetimeBucket& b, const std::string& provider, const std::st
   b.recompact_saved_tokens += recompact;
   b.usd_recompact_saved += static_cast<double>(recompact) * write;
   b.cache_write_1h_tokens += q.getColumn(14).getInt64();
+  if (q.getColumn(16).getString() == "in_memory") b.openai_in_memory_requests += 1;
 }
 
 Status read_requests(const std::string& path, const std::string& since, StatsReport* r) {
@@ -124,8 +125,8 @@ Status read_requests(const std::string& path, const std::string& since, StatsRep
       " COALESCE(compression_tokens_before,0)-COALESCE(compression_tokens_after,0),"
       " COALESCE(would_save_tokens,0), COALESCE(would_save_usd,0), ";
   sql += lifetimes ? "COALESCE(kind,''), COALESCE(keepalive_avoided_tokens,0), recompact_saved_tokens,"
-                     " COALESCE(cache_write_1h_tokens,0), COALESCE(session_key,'')"
-                   : "'', 0, NULL, 0, ''";
+                     " COALESCE(cache_write_1h_tokens,0), COALESCE(session_key,''), COALESCE(cache_retention,'')"
+                   : "'', 0, NULL, 0, '', ''";
   sql += " FROM requests WHERE ts >= ? ORDER BY id";
   SQLite::Statement q(db, sql);
   q.bind(1, since);
@@ -255,7 +256,8 @@ std::string StatsReport::to_json() const {
                                   {"recompactions", b.recompactions},
                                   {"recompact_saved_tokens", b.recompact_saved_tokens},
                                   {"usd_recompact_saved", usd(b.usd_recompact_saved)},
-                                  {"cache_write_1h_tokens", b.cache_write_1h_tokens}};
+                                  {"cache_write_1h_tokens", b.cache_write_1h_tokens},
+                                  {"openai_in_memory_requests", b.openai_in_memory_requests}};
   };
   nlohmann::ordered_json life = lifetime_json(lifetimes);
   life["by_day"] = nlohmann::ordered_json::object();
@@ -319,7 +321,12 @@ std::string StatsReport::to_table() const {
         << usd_text(lifetimes.usd_keepalive) << ") avoided " << lifetimes.keepalive_avoided_tokens
         << " written tokens ($" << usd_text(lifetimes.usd_keepalive_avoided) << "); "
         << lifetimes.recompactions << " re-compactions removed " << lifetimes.recompact_saved_tokens
-        << " tokens ($" << usd_text(lifetimes.usd_recompact_saved) << ")\n";
+        << " tokens ($" << usd_text(lifetimes.usd_recompact_saved) << ")";
+    if (lifetimes.openai_in_memory_requests > 0) {
+      out << "; " << lifetimes.openai_in_memory_requests
+          << " OpenAI requests asked for in_memory retention where 24h is offered";
+    }
+    out << "\n";
   }
   if (total.would_save_tokens > 0) {
     out << "record-mode estimate: compress would save " << total.would_save_tokens << " tokens ($"

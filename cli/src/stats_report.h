@@ -53,8 +53,10 @@ struct LifetimeBucket {
   std::int64_t recompact_saved_tokens = 0;
   double usd_recompact_saved = 0;
   std::int64_t cache_write_1h_tokens = 0;
+  std::int64_t openai_in_memory_requests = 0;  // the client chose in_memory where 24h is offered
   bool empty() const {
-    return keepalive_requests == 0 && recompactions == 0 && cache_write_1h_tokens == 0 && keepalive_avoided_tokens == 0;
+    return keepalive_requests == 0 && recompactions == 0 && cache_write_1h_tokens == 0 &&
+           keepalive_avoided_tokens == 0 && openai_in_memory_requests == 0;
   }
 };
 

@@ -44,6 +44,16 @@ RequestShape request_shape(Endpoint e, const JsonDoc& doc) {
   return shape;
 }
 
+// The retention an OpenAI client chose itself on a model that offers 24h ("in_memory" there is
+// worth saying in caveman stats: the cache lapses after minutes), else "".
+std::string client_retention(const Route& route, const JsonDoc& doc, const std::string& model) {
+  if (route.provider != Provider::kOpenAI) return {};
+  std::string_view asked = doc.get_string(doc.root(), "prompt_cache_retention");
+  if (asked.empty()) return {};
+  std::optional<ModelPrice> price = find_price("openai", model);
+  return price && price->retention_24h ? std::string(asked) : std::string();
+}
+
 bool server_retrieve_endpoint(Endpoint e) {
   return e == Endpoint::kMessages || e == Endpoint::kChatCompletions || e == Endpoint::kResponses ||
          e == Endpoint::kGenerateContent;
@@ -203,6 +213,7 @@ CostPlan Exchange::observe_cost() {
   BustReport bust = rt->sessions.observe(row.session_key, prefix_components(route.endpoint, *doc));
   row.cache_bust = bust.bust ? 1 : 0;
   row.cache_bust_component = bust.component;
+  row.cache_retention = client_retention(route, *doc, row.model);
   CostPlan plan = plan_cost(rt->config, mode.bypass, row.session_key, rt->sessions);
   row.runtime_mode = plan.runtime_mode;
   row.estimate_wanted = plan.estimate;

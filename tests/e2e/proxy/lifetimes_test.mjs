@@ -259,6 +259,15 @@ await withStack('', async (proxy, mock) => {
     const sent = mock.modelRequests().at(-1).json;
     check(sent.prompt_cache_retention === expect, `${model}: prompt_cache_retention ${sent.prompt_cache_retention}`);
   }
+  // A client that chose in_memory itself keeps it; the row says so (caveman stats counts them).
+  mock.enqueue({ text: 'ok' });
+  await fetch(`${proxy.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer sk-test' },
+    body: JSON.stringify({ model: 'gpt-5.4', prompt_cache_retention: 'in_memory', messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  check(mock.modelRequests().at(-1).json.prompt_cache_retention === 'in_memory', 'the client\'s in_memory is kept');
+  check(recentRows(proxy.home, 5).some((r) => r.cache_retention === 'in_memory'), 'the row records the client\'s in_memory');
   // A 30-minute pause: the 24h entry is still read.
   await advance(proxy, 30 * MINUTE_MS);
   mock.enqueue({ text: 'ok' });

@@ -223,6 +223,11 @@ TEST(StatsReport, LifetimesByDayAndSession) {
   insert("2026-12-07 10:08:00.000", "", 100000, 100000, 0);
   insert("2026-12-08 09:00:00.000", "", 0, 0, 20000);
   insert("2026-12-08 09:01:00.000", "", 50000, 0, 0);  // nothing lifetime-related
+  SQLite::Statement openai(**db,
+                           "INSERT INTO requests(ts, request_id, provider, model, input_tokens, basis,"
+                           " cache_retention) VALUES('2026-12-08 09:02:00.000','r','openai','gpt-5.4',2000,"
+                           "'inferred','in_memory')");
+  openai.exec();
   auto r = build_stats(dir.file("caveman.db"), dir.file("ccr.db"), -1);
   ASSERT_OK(r);
   auto j = nlohmann::json::parse(r->to_json())["lifetimes"];
@@ -235,6 +240,7 @@ TEST(StatsReport, LifetimesByDayAndSession) {
   EXPECT_EQ(j["by_day"]["2026-12-07"]["keepalive_requests"], 2);
   EXPECT_EQ(j["by_day"]["2026-12-08"]["recompactions"], 1);
   EXPECT_EQ(j["by_session"]["00000000000000aa"]["keepalive_requests"], 2);
+  EXPECT_EQ(j["openai_in_memory_requests"], 1);
   EXPECT_EQ(j["basis"], "inferred");
   EXPECT_NE(r->to_table().find("2 keepalive pings"), std::string::npos) << r->to_table();
 }
