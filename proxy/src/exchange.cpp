@@ -48,6 +48,13 @@ void note_refused_transform(Exchange& x) {
   x.row.sent_body = x.raw_body;
 }
 
+// `request` with the test clock's x-mock-idle-ms for this send (no change on a real clock).
+UpstreamRequest timed_request(Exchange& x, const UpstreamRequest& request) {
+  UpstreamRequest r = request;
+  for (auto& h : x.rt->clock_headers()) r.headers.push_back(std::move(h));
+  return r;
+}
+
 // The upstream exchange both answer paths share. A transformed request the provider refuses
 // (4xx) is sent again exactly as the client wrote it; the refusal is drained (bounded) and
 // never shown. on_head / on_data see only what the client is to receive.
@@ -66,8 +73,11 @@ ExchangeResult send_upstream(Exchange& x, const HeadFn& on_head, const DataFn& o
     x.capture->feed(data);
     return on_data(data);
   };
+  UpstreamRequest timed;  // the test clock's header is taken at send time (one per send)
+  if (x.rt->test_clock) timed = timed_request(x, x.upstream);
+  const UpstreamRequest& request = x.rt->test_clock ? timed : x.upstream;
   ExchangeResult result = x.rt->upstream->exchange(
-      x.upstream,
+      request,
       [&](const UpstreamHead& h) {
         if (x.transformed && h.status >= 400 && h.status < 500) {
           retry_original = true;
@@ -84,7 +94,7 @@ ExchangeResult send_upstream(Exchange& x, const HeadFn& on_head, const DataFn& o
       },
       &x.cancel);
   if (retry_original && !x.cancel.cancelled()) {
-    UpstreamRequest original = x.upstream;
+    UpstreamRequest original = timed_request(x, x.upstream);
     original.body = x.raw_body;
     note_refused_transform(x);
     result = x.rt->upstream->exchange(original, publish, forward, &x.cancel);
@@ -416,7 +426,7 @@ void Exchange::answer_relayed(ProxyResponse& res) {
 // The retrieve loop's transport: one buffered exchange of `body`, no 4xx retry (the loop
 // decides what a refusal means).
 Result<BufferedResponse> Exchange::send_buffered(std::shared_ptr<const std::string> body) {
-  UpstreamRequest r = upstream;
+  UpstreamRequest r = timed_request(*this, upstream);
   r.body = std::move(body);
   Collected answer = collect_answer(kMaxLoopResponseBytes, [&](const HeadFn& on_head, const DataFn& on_data) {
     return rt->upstream->exchange(r, on_head, on_data, &cancel);

@@ -172,7 +172,6 @@ void Exchange::inspect() {
   std::size_t path_start = route.upstream_url.find('/', route.origin.size());
   upstream.path = path_start == std::string::npos ? "/" : route.upstream_url.substr(path_start);
   upstream.headers = std::move(mapped.upstream);
-  for (auto& h : rt->clock_headers()) upstream.headers.push_back(std::move(h));
   upstream.body = raw_body;
 }
 
