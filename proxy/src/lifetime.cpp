@@ -82,7 +82,7 @@ double expected_pause_usd(const PauseStats& pauses, std::int64_t ttl_ms, const G
   return pause_cost(pauses, ttl_ms, costs, planned_pings(pauses, ttl_ms, costs, cap));
 }
 
-CacheTtl choose_ttl(const PauseStats& pauses, const TtlInputs& in) {
+CacheTtl choose_ttl(const PauseStats& pauses, const TtlInputs& in, CacheTtl current) {
   if (in.prefix_tokens <= 0 || in.write_1h <= 0 || in.write_5m <= 0) return CacheTtl::k5m;
   double p = in.prefix_tokens;
   double tail = std::clamp(in.tail_tokens, 0.0, p);
@@ -96,7 +96,8 @@ CacheTtl choose_ttl(const PauseStats& pauses, const TtlInputs& in) {
   double tail_lapse = pauses.survival(kFiveMinutesMs) * tail * (in.write_5m - in.read);
   double premium = pauses.requests_per_pause() * in.premium_tokens * (in.write_1h - in.write_5m);
   double cost_1h = expected_pause_usd(pauses, kOneHourMs, hour, in.ping_cap) + tail_lapse + premium;
-  return cost_1h < cost_5m ? CacheTtl::k1h : CacheTtl::k5m;
+  if (current == CacheTtl::k1h) return cost_5m < cost_1h * (1 - kTtlHysteresis) ? CacheTtl::k5m : CacheTtl::k1h;
+  return cost_1h < cost_5m * (1 - kTtlHysteresis) ? CacheTtl::k1h : CacheTtl::k5m;
 }
 
 }  // namespace caveman::proxy

@@ -80,9 +80,15 @@ struct TtlInputs {
   int ping_cap = 0;  // 0: no keepalive
 };
 
+// A switch of lifetime must win by this share of the current lifetime's cost (a session near
+// the boundary would otherwise flip on every pause; whether a provider keys its cache on the
+// TTL too is undocumented).
+inline constexpr double kTtlHysteresis = 0.10;
+
 // 1 hour when its expected dollars per pause (lapses, pings, the 2×-vs-1.25× premium on
-// what each request writes) are lower than 5 minutes'; 5 minutes when anything is unknown.
-CacheTtl choose_ttl(const PauseStats& pauses, const TtlInputs& in);
+// what each request writes) are lower than 5 minutes' — by kTtlHysteresis when `current` is
+// 5 minutes, and the other way round; 5 minutes when anything is unknown.
+CacheTtl choose_ttl(const PauseStats& pauses, const TtlInputs& in, CacheTtl current = CacheTtl::k5m);
 
 }  // namespace caveman::proxy
 

@@ -77,12 +77,11 @@ RequestStart LifetimeBook::on_request_start(std::uint64_t session, const Request
   return r;
 }
 
-CacheTtl LifetimeBook::ttl_for(std::uint64_t session,
-                               const std::optional<ModelPrice>& price) const {
+CacheTtl LifetimeBook::ttl_for(std::uint64_t session, const std::optional<ModelPrice>& price) {
   base::MutexLock lock(mu_);
   auto it = sessions_.find(session);
   if (it == sessions_.end() || !price) return CacheTtl::k5m;
-  const State& s = it->second;
+  State& s = it->second;
   auto p = static_cast<double>(s.prefix_tokens);
   constexpr double kPerToken = 1e-6;
   TtlInputs in{p,
@@ -94,7 +93,8 @@ CacheTtl LifetimeBook::ttl_for(std::uint64_t session,
                price->cache_write_1h * kPerToken,
                price->output * kPerToken,
                options_.enabled && s.ping && !s.stopped ? options_.max_pings : 0};
-  return choose_ttl(s.pauses, in);
+  s.chosen = choose_ttl(s.pauses, in, s.chosen);
+  return s.chosen;
 }
 
 void LifetimeBook::on_request_end(std::uint64_t session, std::shared_ptr<const PingTemplate> ping,

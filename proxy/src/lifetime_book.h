@@ -97,7 +97,8 @@ class LifetimeBook {
   RequestStart on_request_start(std::uint64_t session, const RequestShape& shape);
   // The session just started a request under `lease` (the lease's latest session).
   void note_latest(std::uint64_t session, const AgentLease& lease);
-  CacheTtl ttl_for(std::uint64_t session, const std::optional<ModelPrice>& price) const;
+  // The session's lifetime for this request (remembered: a switch needs kTtlHysteresis).
+  CacheTtl ttl_for(std::uint64_t session, const std::optional<ModelPrice>& price);
   // `ping` null: nothing to keep alive (not a model call, failed, not allowed). `one_hour`:
   // the request was sent with 1-hour breakpoints.
   void on_request_end(std::uint64_t session, std::shared_ptr<const PingTemplate> ping,
@@ -122,6 +123,7 @@ class LifetimeBook {
     std::int64_t last_use = 0;   // start of the last request or ping
     std::int64_t last_end = -1;  // end of the last response
     bool one_hour = false;       // the last request's breakpoints had a 1-hour TTL
+    CacheTtl chosen = CacheTtl::k5m;  // ttl_for's last answer
     int in_flight = 0;
     std::int64_t prefix_tokens = 0;
     std::optional<ModelPrice> price;

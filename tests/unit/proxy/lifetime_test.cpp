@@ -89,6 +89,23 @@ TEST(TtlChoice, ShortPausesOrBigTurnsKeepFiveMinutes) {
   EXPECT_EQ(choose_ttl(prior, no_hour), CacheTtl::k5m);
 }
 
+// Near the boundary the choice does not flip back and forth: a switch must win by 10%.
+TEST(TtlChoice, ASwitchMustWinByTheHysteresis) {
+  PauseStats prior;
+  // Find a premium where 1 hour is barely cheaper, then check both directions hold.
+  double lo = 0, hi = 20000;
+  for (int i = 0; i < 60; ++i) {
+    double mid = (lo + hi) / 2;
+    (choose_ttl(prior, sonnet(100000, 3000, mid, 0)) == CacheTtl::k1h ? lo : hi) = mid;
+  }
+  TtlInputs edge = sonnet(100000, 3000, lo, 0);  // from 5 minutes: just takes the hour
+  EXPECT_EQ(choose_ttl(prior, edge, CacheTtl::k5m), CacheTtl::k1h);
+  EXPECT_EQ(choose_ttl(prior, edge, CacheTtl::k1h), CacheTtl::k1h);
+  TtlInputs dearer = sonnet(100000, 3000, lo * 1.05, 0);  // a little dearer: the hour stays
+  EXPECT_EQ(choose_ttl(prior, dearer, CacheTtl::k5m), CacheTtl::k5m);
+  EXPECT_EQ(choose_ttl(prior, dearer, CacheTtl::k1h), CacheTtl::k1h);
+}
+
 std::string planned(const std::string& body, CacheTtl ttl, BreakpointPlan* plan) {
   std::optional<JsonDoc> doc = JsonDoc::parse(body);
   EXPECT_TRUE(doc);
