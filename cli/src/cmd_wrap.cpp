@@ -12,6 +12,7 @@
 // a failure there is a warning, never a failed launch.
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -19,6 +20,7 @@
 #include <ostream>
 #include <thread>
 
+#include "caveman/version.h"
 #include "config.h"
 #include "context.h"
 #include "enable_state.h"
@@ -218,6 +220,13 @@ int cmd_wrap(Context& ctx, const Args& args) {
     direct = true;
   }
 
+  // The agent's lease (`/w/<agent>/@<pid>`): this process waits for the agent, so the proxy
+  // knows the agent is alive while it is (cache keepalive, docs/proxy.md). Only for a proxy
+  // of this version: an older one would not route the lease.
+  bool lease_known = listener.kind != ListenerKind::kCaveman || listener.state->version == kVersion;
+  if (!direct && profile->id != "generic" && lease_known) {
+    launch.base_url += "/@" + std::to_string(::getpid());
+  }
   if (direct) {
     launch.env = direct_environment(ctx.env, address.base_url());
     launch.pre_args.clear();

@@ -87,28 +87,70 @@ void add_request(Bucket& b, const std::string& provider, const std::string& mode
   b.usd_removed += static_cast<double>(removed) * price->input * 1e-6;
 }
 
+// Whether caveman.db has the lifetime columns (a proxy older than issue 37 never added them).
+bool has_lifetime_columns(SQLite::Database& db) {
+  SQLite::Statement q(db, "SELECT COUNT(*) FROM pragma_table_info('requests') WHERE name = 'cache_retention'");
+  return q.executeStep() && q.getColumn(0).getInt64() > 0;
+}
+
+// One row's lifetime figures (columns 11..16 of read_requests' query).
+void add_lifetimes(LifetimeBucket& b, const std::string& provider, const std::string& model,
+                   const SQLite::Statement& q, double row_usd) {
+  std::optional<proxy::ModelPrice> price = proxy::find_price(provider, model);
+  double write = price ? (price->cache_write_5m > 0 ? price->cache_write_5m : price->input) * 1e-6 : 0;
+  double read = price ? price->cache_read * 1e-6 : 0;
+  if (q.getColumn(11).getString() == "keepalive") {
+    b.keepalive_requests += 1;
+    b.usd_keepalive += row_usd;
+  }
+  std::int64_t avoided = q.getColumn(12).getInt64();
+  b.keepalive_avoided_tokens += avoided;
+  b.usd_keepalive_avoided += static_cast<double>(avoided) * (write - read);
+  std::int64_t recompact = q.getColumn(13).getInt64();
+  if (!q.getColumn(13).isNull()) b.recompactions += 1;
+  b.recompact_saved_tokens += recompact;
+  b.usd_recompact_saved += static_cast<double>(recompact) * write;
+  b.cache_write_1h_tokens += q.getColumn(14).getInt64();
+  if (q.getColumn(16).getString() == "in_memory") b.openai_in_memory_requests += 1;
+}
+
 Status read_requests(const std::string& path, const std::string& since, StatsReport* r) {
   SQLite::Database db(path, SQLite::OPEN_READONLY, 5000);
-  SQLite::Statement q(db,
-                      "SELECT COALESCE(agent_slug,'unlabeled-agent'), COALESCE(provider,'unknown'),"
-                      " COALESCE(model,'unknown'), substr(ts,1,10),"
-                      " COALESCE(input_tokens,0), COALESCE(output_tokens,0),"
-                      " COALESCE(cached_input_tokens,0), COALESCE(cache_creation_input_tokens,0),"
-                      " COALESCE(compression_tokens_before,0)-COALESCE(compression_tokens_after,0),"
-                      " COALESCE(would_save_tokens,0), COALESCE(would_save_usd,0)"
-                      " FROM requests WHERE ts >= ? ORDER BY id");
+  bool lifetimes = has_lifetime_columns(db);
+  std::string sql =
+      "SELECT COALESCE(agent_slug,'unlabeled-agent'), COALESCE(provider,'unknown'),"
+      " COALESCE(model,'unknown'), substr(ts,1,10),"
+      " COALESCE(input_tokens,0), COALESCE(output_tokens,0),"
+      " COALESCE(cached_input_tokens,0), COALESCE(cache_creation_input_tokens,0),"
+      " COALESCE(compression_tokens_before,0)-COALESCE(compression_tokens_after,0),"
+      " COALESCE(would_save_tokens,0), COALESCE(would_save_usd,0), ";
+  sql += lifetimes ? "COALESCE(kind,''), COALESCE(keepalive_avoided_tokens,0), recompact_saved_tokens,"
+                     " COALESCE(cache_write_1h_tokens,0), COALESCE(session_key,''), COALESCE(cache_retention,'')"
+                   : "'', 0, NULL, 0, '', ''";
+  sql += " FROM requests WHERE ts >= ? ORDER BY id";
+  SQLite::Statement q(db, sql);
   q.bind(1, since);
   while (q.executeStep()) {
     std::string provider = q.getColumn(1).getString();
     std::string model = q.getColumn(2).getString();
     proxy::UsageTokens u{q.getColumn(4).getInt64(), q.getColumn(5).getInt64(), q.getColumn(6).getInt64(),
-                         q.getColumn(7).getInt64()};
+                         q.getColumn(7).getInt64(), q.getColumn(14).getInt64()};
     std::int64_t removed = std::max<std::int64_t>(0, q.getColumn(8).getInt64());
     std::int64_t would_tokens = q.getColumn(9).getInt64();
     double would_usd = q.getColumn(10).getDouble();
     for (Bucket* b : {&r->by_agent[q.getColumn(0).getString()], &r->by_provider[provider],
                       &r->by_model[model], &r->by_day[q.getColumn(3).getString()], &r->total}) {
       add_request(*b, provider, model, u, removed, would_tokens, would_usd);
+    }
+    std::optional<proxy::ModelPrice> price = proxy::find_price(provider, model);
+    double row_usd = price ? proxy::price_usage(provider, *price, u).total() : 0;
+    LifetimeBucket one;
+    add_lifetimes(one, provider, model, q, row_usd);
+    if (one.empty()) continue;
+    std::string session = q.getColumn(15).getString();
+    for (LifetimeBucket* b : {&r->lifetimes, &r->lifetimes_by_day[q.getColumn(3).getString()],
+                              &r->lifetimes_by_session[session.empty() ? "none" : session]}) {
+      add_lifetimes(*b, provider, model, q, row_usd);
     }
   }
   r->requests = r->total.requests;
@@ -195,7 +237,7 @@ std::string StatsReport::to_json() const {
                         "would_save_usd"}) {
     j[k] = totals[k];
   }
-  j["price_basis"] = "list prices, bench/prices.json; cache writes at the 5-minute rate";
+  j["price_basis"] = "list prices, bench/prices.json; cache writes at the 5-minute or 1-hour rate";
   auto section = [](const std::map<std::string, Bucket>& m, bool dollars) {
     nlohmann::ordered_json o = nlohmann::ordered_json::object();
     for (const auto& [k, b] : m) o[k] = bucket_json(b, dollars);
@@ -206,6 +248,24 @@ std::string StatsReport::to_json() const {
   j["by_model"] = section(by_model, true);
   j["by_day"] = section(by_day, true);
   j["by_content_type"] = section(by_content_type, false);
+  auto lifetime_json = [](const LifetimeBucket& b) {
+    return nlohmann::ordered_json{{"keepalive_requests", b.keepalive_requests},
+                                  {"usd_keepalive", usd(b.usd_keepalive)},
+                                  {"keepalive_avoided_write_tokens", b.keepalive_avoided_tokens},
+                                  {"usd_keepalive_avoided", usd(b.usd_keepalive_avoided)},
+                                  {"recompactions", b.recompactions},
+                                  {"recompact_saved_tokens", b.recompact_saved_tokens},
+                                  {"usd_recompact_saved", usd(b.usd_recompact_saved)},
+                                  {"cache_write_1h_tokens", b.cache_write_1h_tokens},
+                                  {"openai_in_memory_requests", b.openai_in_memory_requests}};
+  };
+  nlohmann::ordered_json life = lifetime_json(lifetimes);
+  life["by_day"] = nlohmann::ordered_json::object();
+  for (const auto& [k, b] : lifetimes_by_day) life["by_day"][k] = lifetime_json(b);
+  life["by_session"] = nlohmann::ordered_json::object();
+  for (const auto& [k, b] : lifetimes_by_session) life["by_session"][k] = lifetime_json(b);
+  life["basis"] = "inferred";
+  j["lifetimes"] = life;
   return j.dump(2) + "\n";
 }
 
@@ -254,6 +314,18 @@ std::string StatsReport::to_table() const {
     out << std::left << std::setw(static_cast<int>(w[0])) << l[0] << "  " << std::setw(static_cast<int>(w[1]))
         << l[1] << std::right;
     for (int i = 2; i < kCols; ++i) out << "  " << std::setw(static_cast<int>(w[i])) << l[static_cast<std::size_t>(i)];
+    out << "\n";
+  }
+  if (!lifetimes.empty()) {
+    out << "cache lifetimes: " << lifetimes.keepalive_requests << " keepalive pings ($"
+        << usd_text(lifetimes.usd_keepalive) << ") avoided " << lifetimes.keepalive_avoided_tokens
+        << " written tokens ($" << usd_text(lifetimes.usd_keepalive_avoided) << "); "
+        << lifetimes.recompactions << " re-compactions removed " << lifetimes.recompact_saved_tokens
+        << " tokens ($" << usd_text(lifetimes.usd_recompact_saved) << ")";
+    if (lifetimes.openai_in_memory_requests > 0) {
+      out << "; " << lifetimes.openai_in_memory_requests
+          << " OpenAI requests asked for in_memory retention where 24h is offered";
+    }
     out << "\n";
   }
   if (total.would_save_tokens > 0) {

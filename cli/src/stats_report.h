@@ -29,7 +29,7 @@ struct Bucket {
   // models without a price are counted in unpriced_requests and add no dollars.
   double usd_input = 0;        // uncached input
   double usd_cache_read = 0;
-  double usd_cache_write = 0;  // at the 5-minute write rate
+  double usd_cache_write = 0;  // at the 5-minute write rate (1-hour writes at theirs)
   double usd_output = 0;
   double usd_removed = 0;      // what the tokens compression removed would have cost as input
   std::int64_t unpriced_requests = 0;
@@ -38,6 +38,26 @@ struct Bucket {
 
   double usd_after() const { return usd_input + usd_cache_read + usd_cache_write + usd_output; }
   double usd_before() const { return usd_after() + usd_removed; }
+};
+
+// Prompt-cache lifetimes (issue 37, docs/proxy.md "Cache lifetimes"), all inferred: keepalive
+// pings and their dollars, the writes they avoided (the bridged request's cache read, at the
+// 5-minute write rate minus the read rate), re-compactions and the tokens they removed (at the
+// 5-minute write rate: the request after a lapse writes its prompt), 1-hour writes.
+struct LifetimeBucket {
+  std::int64_t keepalive_requests = 0;
+  double usd_keepalive = 0;
+  std::int64_t keepalive_avoided_tokens = 0;
+  double usd_keepalive_avoided = 0;
+  std::int64_t recompactions = 0;
+  std::int64_t recompact_saved_tokens = 0;
+  double usd_recompact_saved = 0;
+  std::int64_t cache_write_1h_tokens = 0;
+  std::int64_t openai_in_memory_requests = 0;  // the client chose in_memory where 24h is offered
+  bool empty() const {
+    return keepalive_requests == 0 && recompactions == 0 && cache_write_1h_tokens == 0 &&
+           keepalive_avoided_tokens == 0 && openai_in_memory_requests == 0;
+  }
 };
 
 struct StatsReport {
@@ -50,9 +70,12 @@ struct StatsReport {
   std::map<std::string, Bucket> by_day;  // UTC YYYY-MM-DD
   std::map<std::string, Bucket> by_content_type;
   Bucket total;  // dollars and estimates over every request
+  LifetimeBucket lifetimes;
+  std::map<std::string, LifetimeBucket> lifetimes_by_day;
+  std::map<std::string, LifetimeBucket> lifetimes_by_session;  // session_key; active sessions only
   std::string since;  // UTC "YYYY-MM-DDTHH:MM:SSZ", "" = all time
 
-  std::string to_json() const;
+  std::string to_json() const;  // lifetimes under "lifetimes" (not in the CSV)
   // section,key,requests,tokens_before,tokens_after,saved_pct,usd_before,usd_after,
   // usd_input,usd_cache_read,usd_cache_write,usd_output,would_save_tokens,would_save_usd,basis
   std::string to_csv() const;

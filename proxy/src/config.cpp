@@ -55,7 +55,31 @@ bool parse_bool(std::string_view v, bool* out) {
   return false;
 }
 
-// optimizers: {id: bool}, canary: {percent: N}, estimate: {record: bool}.
+// keepalive: {enabled: bool, oauth: bool, max_pings: N}; recompact: {enabled: bool}.
+Status apply_keepalive_yaml(const YAML::Node& root, Config* config) {
+  if (YAML::Node r = root["recompact"]; r && r.IsMap()) {
+    if (auto v = scalar(r["enabled"]); !v.empty() && !parse_bool(v, &config->recompact_enabled)) {
+      return invalid("recompact.enabled must be true or false");
+    }
+  }
+  YAML::Node k = root["keepalive"];
+  if (!k || !k.IsMap()) return Status::Ok();
+  if (auto v = scalar(k["enabled"]); !v.empty() && !parse_bool(v, &config->keepalive_enabled)) {
+    return invalid("keepalive.enabled must be true or false");
+  }
+  if (auto v = scalar(k["oauth"]); !v.empty() && !parse_bool(v, &config->keepalive_oauth)) {
+    return invalid("keepalive.oauth must be true or false");
+  }
+  if (auto v = scalar(k["max_pings"]); !v.empty()) {
+    std::int64_t n = 0;
+    CAVEMAN_RETURN_IF_ERROR(parse_count(v, "keepalive.max_pings", 0, &n));
+    if (n > 1000) return invalid("keepalive.max_pings must be 0..1000");
+    config->keepalive_max_pings = static_cast<int>(n);
+  }
+  return Status::Ok();
+}
+
+// optimizers: {id: bool}, canary: {percent: N}, estimate: {record: bool}, keepalive.
 Status apply_optimizer_yaml(const YAML::Node& root, Config* config) {
   if (YAML::Node opt = root["optimizers"]; opt && opt.IsMap()) {
     for (const auto& entry : opt) {
@@ -80,7 +104,7 @@ Status apply_optimizer_yaml(const YAML::Node& root, Config* config) {
       return invalid("estimate.record must be true or false");
     }
   }
-  return Status::Ok();
+  return apply_keepalive_yaml(root, config);
 }
 
 // Applies the YAML document to `config`.
@@ -212,6 +236,7 @@ Result<Config> parse_config(std::string_view yaml, const EnvLookup& env, std::st
     if (p > 100) return invalid("CAVEMAN_CANARY_PERCENT must be 0..100");
     config.canary_percent = static_cast<int>(p);
   }
+  config.test_clock_manual = env("CAVEMAN_TEST_CLOCK").value_or("") == "manual";
   if (auto v = env("CAVEMAN_OBSERVE_ESTIMATE"); v && !parse_bool(*v, &config.observe_estimate)) {
     return invalid("CAVEMAN_OBSERVE_ESTIMATE must be true or false");
   }

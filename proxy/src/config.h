@@ -42,6 +42,10 @@ inline constexpr int kDefaultCanaryPercent = 10;
 // Provider-native optimizers (modes recommend/shadow/canary/active); each can be switched off.
 inline constexpr std::string_view kOptimizerAnthropicBreakpoints = "anthropic-cache-breakpoints";
 inline constexpr std::string_view kOptimizerOpenaiCacheKey = "openai-prompt-cache-key";
+// Per-session 1-hour lifetimes for Anthropic breakpoints (lifetime.h: choose_ttl).
+inline constexpr std::string_view kOptimizerAnthropicTtl = "anthropic-cache-ttl";
+// prompt_cache_retention "24h" where the price table says the OpenAI model offers it.
+inline constexpr std::string_view kOptimizerOpenaiRetention = "openai-prompt-cache-retention";
 
 struct CompatMount {
   std::string name;         // ^[a-z0-9][a-z0-9._-]{0,63}$
@@ -66,6 +70,11 @@ struct Config {
   std::map<std::string, bool> optimizers;  // optimizers: {id: bool}; absent = on
   int canary_percent = kDefaultCanaryPercent;  // canary.percent: share of sessions optimized
   bool observe_estimate = true;  // estimate.record (CAVEMAN_OBSERVE_ESTIMATE): would_save_*
+  bool keepalive_enabled = true;  // keepalive.enabled: cache keepalive pings (lifetime_book.h)
+  bool keepalive_oauth = false;   // keepalive.oauth: also on subscription/OAuth traffic
+  int keepalive_max_pings = 12;   // keepalive.max_pings per pause
+  bool recompact_enabled = true;  // recompact.enabled: expiry-aligned re-compaction
+  bool test_clock_manual = false;  // CAVEMAN_TEST_CLOCK=manual: lifetimes on a test clock
   bool recovery_via_mcp = false;              // CAVEMAN_RECOVERY == "mcp"
   std::int64_t max_request_bytes = kDefaultMaxRequestBytes;
   std::int64_t upstream_timeout_ms = kDefaultUpstreamTimeoutMs;

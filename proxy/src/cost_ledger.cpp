@@ -30,7 +30,17 @@ void CostLedger::enrich(UsageRow& row, const Usage& usage, std::size_t backlog) 
   if (row.estimate_wanted && engine_ != nullptr && row.raw_body && backlog <= kEstimateMaxBacklog) {
     estimate(row);
   }
-  if (row.session_key != 0 && usage.input) charge_guard(row, usage);
+  if (row.session_key != 0 && usage.input) note_lifetimes(row, usage);
+  if (row.session_key != 0 && usage.input && row.kind.empty()) charge_guard(row, usage);
+}
+
+void CostLedger::note_lifetimes(UsageRow& row, const Usage& usage) const {
+  std::string_view provider = provider_name(row.provider);
+  UsageTokens u{usage.input.value_or(0), usage.output.value_or(0), usage.cache_read.value_or(0),
+                usage.cache_write.value_or(0), usage.cache_write_1h.value_or(0)};
+  if (row.kind == "keepalive") return;  // a ping: its own budget (LifetimeBook), not the guard's
+  if (lifetimes_ != nullptr) lifetimes_->on_usage(row.session_key, u, find_price(provider, row.model));
+  if (row.keepalive_bridged) row.keepalive_avoided_tokens = u.cache_read;
 }
 
 void CostLedger::estimate(UsageRow& row) const {
@@ -44,7 +54,7 @@ void CostLedger::estimate(UsageRow& row) const {
 void CostLedger::charge_guard(UsageRow& row, const Usage& usage) const {
   std::string_view provider = provider_name(row.provider);
   UsageTokens u{usage.input.value_or(0), usage.output.value_or(0), usage.cache_read.value_or(0),
-                usage.cache_write.value_or(0)};
+                usage.cache_write.value_or(0), usage.cache_write_1h.value_or(0)};
   std::int64_t sent_prompt = provider == "anthropic" ? u.input + u.cache_read + u.cache_write : u.input;
   double scale = 1.0;
   if (row.raw_body && row.sent_body && !row.sent_body->empty()) {
@@ -59,7 +69,9 @@ void CostLedger::charge_guard(UsageRow& row, const Usage& usage) const {
   if (!row.guard_charge) return;
   std::optional<ModelPrice> price = find_price(provider, row.model);
   if (!price) return;  // unpriced: the guard cannot weigh it
-  double cached = caching ? static_cast<double>(std::min(previous, client_prompt)) : 0.0;
+  // After a lapse the client's own bytes would have written the whole prompt too: the pause,
+  // not compression, made this request dear.
+  double cached = caching && !row.cache_lapsed ? static_cast<double>(std::min(previous, client_prompt)) : 0.0;
   double fresh = static_cast<double>(client_prompt) - cached;
   double fresh_rate = caching && price->cache_write_5m > 0 ? price->cache_write_5m : price->input;
   double record = (cached * price->cache_read + fresh * fresh_rate +

@@ -7,7 +7,11 @@
 //  - the bill-protection guard: a compressed request's list-price cost is charged to its
 //    session in the SessionBook against the record estimate of the same request (its prompt
 //    scaled by raw/sent bytes; the part the session's previous request had cached, if the
-//    provider cached it, at the cache-read rate, the rest at the write or input rate).
+//    provider cached it, at the cache-read rate, the rest at the write or input rate; nothing
+//    cached after a lapse of the session's prompt cache, which the client's bytes would meet too).
+//  - lifetimes: the prefix the provider cached goes to the LifetimeBook; a request pings kept
+//    warm records the write they avoided (its cache read). Pings are not charged to the guard:
+//    they have their own budget (lifetime_book.h), and a wasted one must not stop compression.
 // Thread-safe as long as the engine and the book are.
 #ifndef CAVEMAN_PROXY_COST_LEDGER_H_
 #define CAVEMAN_PROXY_COST_LEDGER_H_
@@ -17,6 +21,7 @@
 
 #include "caveman/engine.h"
 #include "config.h"
+#include "lifetime_book.h"
 #include "session_book.h"
 #include "usage_store.h"
 
@@ -30,19 +35,21 @@ std::int64_t estimate_would_save(const Engine& engine, Endpoint api, std::string
 
 class CostLedger {
  public:
-  // None owned; `engine` may be null (no estimate).
-  CostLedger(const Config* config, const Engine* engine, SessionBook* book)
-      : config_(config), engine_(engine), book_(book) {}
+  // None owned; `engine` may be null (no estimate), `lifetimes` null (no lifetimes).
+  CostLedger(const Config* config, const Engine* engine, SessionBook* book, LifetimeBook* lifetimes = nullptr)
+      : config_(config), engine_(engine), book_(book), lifetimes_(lifetimes) {}
 
   void enrich(UsageRow& row, const Usage& usage, std::size_t backlog) const;
 
  private:
   void estimate(UsageRow& row) const;
   void charge_guard(UsageRow& row, const Usage& usage) const;
+  void note_lifetimes(UsageRow& row, const Usage& usage) const;
 
   const Config* config_;
   const Engine* engine_;
   SessionBook* book_;
+  LifetimeBook* lifetimes_;
 };
 
 }  // namespace caveman::proxy

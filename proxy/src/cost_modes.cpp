@@ -37,7 +37,7 @@ CostPlan plan_cost(const Config& config, bool bypass, std::uint64_t session, Ses
 }
 
 OptimizerOutcome run_optimizers(const Config& config, const Route& route, AuthMode auth,
-                                std::string_view body, std::uint64_t session) {
+                                std::string_view body, const OptimizerContext& context) {
   OptimizerOutcome out;
   if (auth != AuthMode::kPayg) return out;  // subscription and OAuth traffic stays untouched
   std::optional<JsonDoc> doc = JsonDoc::parse(body);
@@ -45,20 +45,26 @@ OptimizerOutcome run_optimizers(const Config& config, const Route& route, AuthMo
   std::vector<Splice> splices;
   if (route.provider == Provider::kAnthropic && route.endpoint == Endpoint::kMessages &&
       optimizer_enabled(config, kOptimizerAnthropicBreakpoints)) {
-    BreakpointPlan plan = plan_breakpoints(body, *doc);
-    if (plan.added > 0) {
-      out.ids.emplace_back(kOptimizerAnthropicBreakpoints);
-      for (Splice& s : plan.splices) splices.push_back(std::move(s));
-    }
+    bool one_hour = context.ttl == CacheTtl::k1h && optimizer_enabled(config, kOptimizerAnthropicTtl);
+    BreakpointPlan plan = plan_breakpoints(body, *doc, one_hour ? CacheTtl::k1h : CacheTtl::k5m);
+    if (plan.added > 0) out.ids.emplace_back(kOptimizerAnthropicBreakpoints);
+    if (plan.one_hour > 0) out.ids.emplace_back(kOptimizerAnthropicTtl);
+    for (Splice& s : plan.splices) splices.push_back(std::move(s));
   }
   if (route.provider == Provider::kOpenAI &&
       (route.endpoint == Endpoint::kChatCompletions || route.endpoint == Endpoint::kResponses) &&
       optimizer_enabled(config, kOptimizerOpenaiCacheKey)) {
-    std::string key = prompt_cache_key_to_add(*doc, session);
+    std::string key = prompt_cache_key_to_add(*doc, context.session);
     if (!key.empty()) {
       out.ids.emplace_back(kOptimizerOpenaiCacheKey);
       splices.push_back(prompt_cache_key_splice(*doc, key));
     }
+  }
+  if (route.provider == Provider::kOpenAI &&
+      (route.endpoint == Endpoint::kChatCompletions || route.endpoint == Endpoint::kResponses) &&
+      optimizer_enabled(config, kOptimizerOpenaiRetention) && wants_retention_24h(*doc, context.retention_24h)) {
+    out.ids.emplace_back(kOptimizerOpenaiRetention);
+    splices.push_back(retention_24h_splice(*doc));
   }
   if (splices.empty()) return out;
   std::string rewritten = apply_splices(body, std::move(splices));

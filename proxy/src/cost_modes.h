@@ -20,6 +20,7 @@
 
 #include "config.h"
 #include "headers.h"
+#include "lifetime.h"
 #include "routes.h"
 #include "session_book.h"
 
@@ -42,9 +43,17 @@ struct OptimizerOutcome {
   std::vector<std::string> ids;  // optimizers that changed something, in order
 };
 
+// What the optimizers know beyond the body: the session's lifetime choice and what the
+// model's price row offers.
+struct OptimizerContext {
+  std::uint64_t session = 0;
+  CacheTtl ttl = CacheTtl::k5m;  // LifetimeBook::ttl_for (anthropic-cache-ttl)
+  bool retention_24h = false;    // the model accepts prompt_cache_retention "24h"
+};
+
 // Runs the enabled optimizers that fit the route and auth on `body`.
 OptimizerOutcome run_optimizers(const Config& config, const Route& route, AuthMode auth,
-                                std::string_view body, std::uint64_t session);
+                                std::string_view body, const OptimizerContext& context);
 
 }  // namespace caveman::proxy
 

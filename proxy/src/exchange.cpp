@@ -48,6 +48,13 @@ void note_refused_transform(Exchange& x) {
   x.row.sent_body = x.raw_body;
 }
 
+// `request` with the test clock's x-mock-idle-ms for this send (no change on a real clock).
+UpstreamRequest timed_request(Exchange& x, const UpstreamRequest& request) {
+  UpstreamRequest r = request;
+  for (auto& h : x.rt->clock_headers()) r.headers.push_back(std::move(h));
+  return r;
+}
+
 // The upstream exchange both answer paths share. A transformed request the provider refuses
 // (4xx) is sent again exactly as the client wrote it; the refusal is drained (bounded) and
 // never shown. on_head / on_data see only what the client is to receive.
@@ -66,8 +73,11 @@ ExchangeResult send_upstream(Exchange& x, const HeadFn& on_head, const DataFn& o
     x.capture->feed(data);
     return on_data(data);
   };
+  UpstreamRequest timed;  // the test clock's header is taken at send time (one per send)
+  if (x.rt->test_clock) timed = timed_request(x, x.upstream);
+  const UpstreamRequest& request = x.rt->test_clock ? timed : x.upstream;
   ExchangeResult result = x.rt->upstream->exchange(
-      x.upstream,
+      request,
       [&](const UpstreamHead& h) {
         if (x.transformed && h.status >= 400 && h.status < 500) {
           retry_original = true;
@@ -84,7 +94,7 @@ ExchangeResult send_upstream(Exchange& x, const HeadFn& on_head, const DataFn& o
       },
       &x.cancel);
   if (retry_original && !x.cancel.cancelled()) {
-    UpstreamRequest original = x.upstream;
+    UpstreamRequest original = timed_request(x, x.upstream);
     original.body = x.raw_body;
     note_refused_transform(x);
     result = x.rt->upstream->exchange(original, publish, forward, &x.cancel);
@@ -224,6 +234,41 @@ ProxyResponse::ChunkedProvider relay_chunked(const std::shared_ptr<Exchange>& x)
   };
 }
 
+// Whether a finished request may be kept warm by keepalive pings (docs/proxy.md, "Cache
+// lifetimes"): an Anthropic model call answered 2xx, in a mode that changes what is sent
+// (compress, active), pay-as-you-go unless keepalive.oauth, an agent whose liveness the
+// proxy can see.
+std::shared_ptr<const PingTemplate> ping_template(const Exchange& x, const UsageRow& row, int status) {
+  const Config& config = x.rt->config;
+  bool mode_ok = x.mode.plan.compress || x.mode.plan.optimize;
+  AuthMode auth = x.mode.cost_auth;
+  bool auth_ok = auth == AuthMode::kPayg ||
+                 (config.keepalive_oauth && (auth == AuthMode::kOauth || auth == AuthMode::kSubscription));
+  bool lease = x.route.agent_pid > 0 || !row.session_id.empty();
+  if (!config.keepalive_enabled || !mode_ok || !auth_ok || !lease || x.route.provider != Provider::kAnthropic ||
+      x.route.endpoint != Endpoint::kMessages || status < 200 || status >= 300 || !row.sent_body) {
+    return nullptr;
+  }
+  auto t = std::make_shared<PingTemplate>();
+  t->request = x.upstream;
+  t->request.body = row.sent_body;
+  t->provider = row.provider;
+  t->model = row.model;
+  t->agent = row.agent_slug;
+  t->route_from = row.route_from;
+  t->endpoint = row.endpoint;
+  t->auth_mode = row.auth_mode;
+  t->label = row.label;
+  t->runtime_mode = row.runtime_mode;
+  t->session_id = row.session_id;
+  t->one_hour = row.sent_body->find(R"("ttl":"1h")") != std::string::npos;
+  // With extended thinking a ping may bill up to its budget: the stopping rule must know.
+  if (row.sent_body->find(R"("budget_tokens")") != std::string::npos) {
+    (void)keepalive_body(*row.sent_body, &t->output_tokens);
+  }
+  return t;
+}
+
 }  // namespace
 
 void Exchange::party_done() {
@@ -249,6 +294,12 @@ void Exchange::party_done() {
     row.capture = std::move(capture);
     row.content_encoding = content_encoding;
     out = std::move(row);
+  }
+  if (lifetime_open && rt->lifetimes) {
+    bool one_hour = out.sent_body && out.sent_body->find(R"("ttl":"1h")") != std::string::npos;
+    rt->lifetimes->on_request_end(out.session_key, ping_template(*this, out, status),
+                                  AgentLease{route.agent_pid, out.session_id}, one_hour);
+    if (rt->keepalive) rt->keepalive->poke();
   }
   // The row is queued before the request stops counting as in flight, so "nothing in
   // flight" means every finished request's row is queued (tests and shutdown rely on it).
@@ -375,7 +426,7 @@ void Exchange::answer_relayed(ProxyResponse& res) {
 // The retrieve loop's transport: one buffered exchange of `body`, no 4xx retry (the loop
 // decides what a refusal means).
 Result<BufferedResponse> Exchange::send_buffered(std::shared_ptr<const std::string> body) {
-  UpstreamRequest r = upstream;
+  UpstreamRequest r = timed_request(*this, upstream);
   r.body = std::move(body);
   Collected answer = collect_answer(kMaxLoopResponseBytes, [&](const HeadFn& on_head, const DataFn& on_data) {
     return rt->upstream->exchange(r, on_head, on_data, &cancel);

@@ -42,6 +42,9 @@ namespace caveman::proxy {
 struct ModeDecision {
   bool bypass = false;           // x-caveman-bypass / pass-through transform header
   AuthMode auth = AuthMode::kUnknown;
+  // The auth the cost features go by: pay-as-you-go also for a subscription agent's user
+  // agent sending an API key (headers.h: api_key_credential).
+  AuthMode cost_auth = AuthMode::kUnknown;
   bool marker_only = false;      // recovery via MCP: markers only, no injected tool
   bool server_retrieve = false;  // the proxy answers retrieve calls itself (buffered)
   bool eligible = false;         // compression runs
@@ -99,6 +102,8 @@ struct Exchange : std::enable_shared_from_this<Exchange> {
   std::string optimization;      // x-cave-optimization and the row's optimization_ids
   std::vector<std::string> handles;  // CCR handles the compression made
   HeaderList compression_headers;    // sent only when the provider took the transformed body
+  bool lifetime_open = false;        // the LifetimeBook saw this request start
+  bool cache_lapsed = false;         // the session's cached prefix expired (re-compaction)
 
   CancelToken cancel;
   ByteChannel channel;

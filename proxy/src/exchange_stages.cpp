@@ -12,6 +12,7 @@
 #include "native/session_marker.h"
 #include "optimizers.h"
 #include "pixel_mode.h"
+#include "prices.h"
 #include "transform.h"
 #include "url.h"
 
@@ -27,6 +28,30 @@ std::string format_ratio(double ratio) {
 bool has_live_zone(Endpoint e) {
   return e == Endpoint::kMessages || e == Endpoint::kChatCompletions || e == Endpoint::kResponses ||
          e == Endpoint::kGenerateContent || e == Endpoint::kStreamGenerate;
+}
+
+// Shares of the body's bytes in its last message and the one before (Anthropic Messages).
+RequestShape request_shape(Endpoint e, const JsonDoc& doc) {
+  RequestShape shape;
+  NodeId messages = doc.get(doc.root(), "messages");
+  if (e != Endpoint::kMessages || !doc.is(messages, JsonKind::kArray)) return shape;
+  const std::vector<NodeId>& items = doc.node(messages).items;
+  const JsonNode& root = doc.node(doc.root());
+  double total = static_cast<double>(root.end - root.begin);
+  auto share = [&](NodeId id) { return static_cast<double>(doc.node(id).end - doc.node(id).begin) / total; };
+  if (!items.empty() && total > 0) shape.tail_share = share(items.back());
+  if (items.size() > 1 && total > 0) shape.premium_share = share(items[items.size() - 2]);
+  return shape;
+}
+
+// The retention an OpenAI client chose itself on a model that offers 24h ("in_memory" there is
+// worth saying in caveman stats: the cache lapses after minutes), else "".
+std::string client_retention(const Route& route, const JsonDoc& doc, const std::string& model) {
+  if (route.provider != Provider::kOpenAI) return {};
+  std::string_view asked = doc.get_string(doc.root(), "prompt_cache_retention");
+  if (asked.empty()) return {};
+  std::optional<ModelPrice> price = find_price("openai", model);
+  return price && price->retention_24h ? std::string(asked) : std::string();
 }
 
 bool server_retrieve_endpoint(Endpoint e) {
@@ -156,6 +181,7 @@ void Exchange::decide_mode() {
   mode.bypass = find_header(inbound, "x-caveman-bypass").value_or("") == "1" ||
                 find_header(inbound, "x-cave-transforms").value_or("") == "caveman.pass-through.v1";
   mode.auth = mapped.auth_mode;
+  mode.cost_auth = mode.auth == AuthMode::kSubscription && api_key_credential(inbound) ? AuthMode::kPayg : mode.auth;
   mode.marker_only = config.recovery_via_mcp;
   mode.server_retrieve = !config.recovery_via_mcp && mode.auth == AuthMode::kPayg && !row.stream &&
                          !facts.declares_retrieve_tool && server_retrieve_endpoint(route.endpoint);
@@ -175,9 +201,18 @@ CostPlan Exchange::observe_cost() {
   }
   row.session_key = session_fingerprint(route.endpoint, *doc, row.agent_slug, row.model, row.session_id);
   row.api = route.endpoint;
+  if (rt->lifetimes) {
+    RequestStart started = rt->lifetimes->on_request_start(row.session_key, request_shape(route.endpoint, *doc));
+    rt->lifetimes->note_latest(row.session_key, AgentLease{route.agent_pid, row.session_id});
+    row.keepalive_bridged = started.bridged;
+    cache_lapsed = started.lapsed;
+    row.cache_lapsed = started.lapsed;
+    lifetime_open = true;
+  }
   BustReport bust = rt->sessions.observe(row.session_key, prefix_components(route.endpoint, *doc));
   row.cache_bust = bust.bust ? 1 : 0;
   row.cache_bust_component = bust.component;
+  row.cache_retention = client_retention(route, *doc, row.model);
   CostPlan plan = plan_cost(rt->config, mode.bypass, row.session_key, rt->sessions);
   row.runtime_mode = plan.runtime_mode;
   row.estimate_wanted = plan.estimate;
@@ -199,6 +234,7 @@ bool Exchange::compress() {
       knobs_for_request(config.budget_tokens, config.min_saving_tokens, raw_body->size(),
                         prompt_cached(route.endpoint, *raw_body));
   knobs.reuse_only = mode.plan.reuse_only;
+  knobs.recompact = cache_lapsed && rt->config.recompact_enabled;
   Transformer transformer(rt->engine.get(), rt->store.get(), rt->prefix_cache.get(), knobs);
   TransformOutcome outcome = transformer.transform(*raw_body, *doc, zone);
   if (!outcome.error.empty()) spdlog::warn("compress: a block kept its original bytes: {}", outcome.error);
@@ -206,6 +242,10 @@ bool Exchange::compress() {
   if (!outcome.changed) return false;
   transformed = true;
   optimization = "caveman-live-zone-compress";
+  if (outcome.recompacted_blocks > 0) {
+    optimization += ",caveman-recompact";
+    row.recompact_saved_tokens = outcome.recompact_saved_tokens;
+  }
   auto sent = std::make_shared<const std::string>(std::move(outcome.body));
   upstream.body = sent;
   row.sent_body = sent;
@@ -232,7 +272,12 @@ bool Exchange::compress() {
 void Exchange::apply_cost_optimizers() {
   const CostPlan& plan = mode.plan;
   if (!plan.optimize && plan.preview.empty()) return;
-  OptimizerOutcome o = run_optimizers(rt->config, route, mode.auth, *upstream.body, row.session_key);
+  OptimizerContext context;
+  context.session = row.session_key;
+  std::optional<ModelPrice> price = find_price(provider_name(route.provider), row.model);
+  if (rt->lifetimes) context.ttl = rt->lifetimes->ttl_for(row.session_key, price);
+  context.retention_24h = price && price->retention_24h;
+  OptimizerOutcome o = run_optimizers(rt->config, route, mode.cost_auth, *upstream.body, context);
   if (o.ids.empty()) return;
   std::string ids;
   for (const std::string& id : o.ids) {

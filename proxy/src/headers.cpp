@@ -119,6 +119,18 @@ std::string_view auth_mode_name(AuthMode mode) {
   return "unknown";
 }
 
+bool api_key_credential(const HeaderList& inbound) {
+  if (auto key = find_header(inbound, "x-api-key"); usable_key(key)) {
+    return classify_token(*key) == AuthMode::kPayg;
+  }
+  if (auto auth = find_header(inbound, "authorization"); usable_key(auth)) {
+    bool bearer = false;
+    std::string_view token = bearer_token(*auth, &bearer);
+    return bearer && classify_token(token) == AuthMode::kPayg;
+  }
+  return false;
+}
+
 AuthMode classify_auth(const HeaderList& inbound, std::string_view env_key) {
   std::string agent = base::ascii_lower(find_header(inbound, "user-agent").value_or(""));
   for (std::string_view a : kSubscriptionAgents) {

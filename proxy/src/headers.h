@@ -40,6 +40,12 @@ std::string_view auth_mode_name(AuthMode mode);
 // credential the env fallback supplied, used when the request carried none.
 AuthMode classify_auth(const HeaderList& inbound, std::string_view env_key);
 
+// Whether the request's own credential is an API key billed per token (`x-api-key` or a Bearer
+// token of API-key shape, not a subscription or OAuth token). Claude Code and Codex CLI are
+// classified `subscription` by their user agent whatever the credential; with an API key they
+// are pay-as-you-go for the cost features (optimizers, cache keepalive).
+bool api_key_credential(const HeaderList& inbound);
+
 struct MappedHeaders {
   HeaderList upstream;            // exactly what is sent to the provider
   AuthMode auth_mode = AuthMode::kUnknown;

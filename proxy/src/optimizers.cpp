@@ -6,13 +6,17 @@ namespace caveman::proxy {
 namespace {
 
 constexpr std::string_view kBreakpoint = R"("cache_control":{"type":"ephemeral"})";
+constexpr std::string_view kBreakpoint1h = R"("cache_control":{"type":"ephemeral","ttl":"1h"})";
 
 // One cacheable position of the Anthropic prefix: a tool, a system block or a message
 // content block (a string system/content is one text block).
 struct Unit {
   NodeId node = kNoNode;
+  NodeId cache_control = kNoNode;  // the client's breakpoint
   bool has_breakpoint = false;
+  bool added = false;      // ours, planned now
   bool one_hour = false;   // the client's breakpoint has ttl "1h"
+  bool explicit_ttl = false;  // the client named a ttl (any): its choice stands
   bool cacheable = false;  // may carry cache_control
 };
 
@@ -26,8 +30,10 @@ Unit make_unit(const JsonDoc& doc, NodeId id) {
   }
   if (n.kind != JsonKind::kObject) return u;
   NodeId cc = doc.get(id, "cache_control");
+  u.cache_control = cc;
   u.has_breakpoint = cc != kNoNode;
   u.one_hour = u.has_breakpoint && doc.get_string(cc, "ttl") == "1h";
+  u.explicit_ttl = u.has_breakpoint && doc.get(cc, "ttl") != kNoNode;
   std::string_view type = doc.get_string(id, "type");
   bool empty_text = type == "text" && doc.get_string(id, "text").empty();
   u.cacheable = type != "thinking" && type != "redacted_thinking" && !empty_text;
@@ -51,19 +57,46 @@ int last_cacheable(const std::vector<Unit>& units, std::size_t from, std::size_t
   return -1;
 }
 
-Splice breakpoint_splice(std::string_view body, const JsonDoc& doc, NodeId id) {
+Splice breakpoint_splice(std::string_view body, const JsonDoc& doc, NodeId id, bool one_hour) {
   const JsonNode& n = doc.node(id);
+  std::string_view breakpoint = one_hour ? kBreakpoint1h : kBreakpoint;
   if (n.kind == JsonKind::kString) {
     std::string bytes = R"([{"type":"text","text":)";
     bytes.append(body.substr(n.begin, n.end - n.begin));
     bytes += ',';
-    bytes.append(kBreakpoint);
+    bytes.append(breakpoint);
     bytes += "}]";
     return Splice{n.begin, n.end, std::move(bytes)};
   }
   std::string bytes = n.members.empty() ? std::string() : std::string(",");
-  bytes.append(kBreakpoint);
+  bytes.append(breakpoint);
   return Splice{n.end - 1, n.end - 1, std::move(bytes)};
+}
+
+// 1-hour lifetimes: every breakpoint but the last one in prompt order gets ttl "1h" (the
+// last, the frontier, keeps 5 minutes: what it adds is new each turn and would pay the 2×
+// premium), so no 1-hour breakpoint ever follows a 5-minute one. Only when the client named
+// no ttl itself and there is no automatic breakpoint. Returns the client breakpoints to mark.
+std::vector<Splice> one_hour_splices(const JsonDoc& doc, std::vector<Unit>& units, int* marked) {
+  std::vector<Splice> out;
+  int last = -1;
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    if (units[i].explicit_ttl) return out;
+    if (units[i].has_breakpoint) last = static_cast<int>(i);
+  }
+  for (int i = 0; i < last; ++i) {
+    Unit& u = units[static_cast<std::size_t>(i)];
+    if (!u.has_breakpoint) continue;
+    u.one_hour = true;
+    ++*marked;
+    if (u.added || u.cache_control == kNoNode) continue;  // ours: written with the ttl
+    const JsonNode& cc = doc.node(u.cache_control);
+    if (cc.kind != JsonKind::kObject) continue;
+    std::string bytes = cc.members.empty() ? std::string() : std::string(",");
+    bytes += R"("ttl":"1h")";
+    out.push_back(Splice{cc.end - 1, cc.end - 1, std::move(bytes)});
+  }
+  return out;
 }
 
 void canonical(const JsonDoc& doc, NodeId id, std::string* out) {
@@ -130,7 +163,7 @@ NodeId first_message(Endpoint endpoint, const JsonDoc& doc) {
 
 }  // namespace
 
-BreakpointPlan plan_breakpoints(std::string_view body, const JsonDoc& doc) {
+BreakpointPlan plan_breakpoints(std::string_view body, const JsonDoc& doc, CacheTtl ttl) {
   BreakpointPlan plan;
   NodeId root = doc.root();
   if (!doc.is(root, JsonKind::kObject)) return plan;
@@ -163,9 +196,15 @@ BreakpointPlan plan_breakpoints(std::string_view body, const JsonDoc& doc) {
     if (budget <= 0) break;
     if (t < 0 || t < after_one_hour || units[t].has_breakpoint) continue;
     units[t].has_breakpoint = true;  // targets may coincide
-    plan.splices.push_back(breakpoint_splice(body, doc, units[t].node));
+    units[t].added = true;
     ++plan.added;
     --budget;
+  }
+  if (ttl == CacheTtl::k1h && !automatic) {
+    plan.splices = one_hour_splices(doc, units, &plan.one_hour);
+  }
+  for (const Unit& u : units) {
+    if (u.added) plan.splices.push_back(breakpoint_splice(body, doc, u.node, u.one_hour));
   }
   return plan;
 }
@@ -178,11 +217,32 @@ std::string prompt_cache_key_to_add(const JsonDoc& doc, std::uint64_t session) {
   return buf;
 }
 
-Splice prompt_cache_key_splice(const JsonDoc& doc, const std::string& key) {
+namespace {
+
+// `"<key>":<value>` as the last member of the root object.
+Splice root_member_splice(const JsonDoc& doc, std::string_view key, std::string_view value) {
   const JsonNode& root = doc.node(doc.root());
   std::string bytes = root.members.empty() ? std::string() : std::string(",");
-  bytes += R"("prompt_cache_key":)" + json_quote(key);
+  bytes += json_quote(key);
+  bytes += ':';
+  bytes += value;
   return Splice{root.end - 1, root.end - 1, std::move(bytes)};
+}
+
+}  // namespace
+
+Splice prompt_cache_key_splice(const JsonDoc& doc, const std::string& key) {
+  return root_member_splice(doc, "prompt_cache_key", json_quote(key));
+}
+
+bool wants_retention_24h(const JsonDoc& doc, bool retention_24h) {
+  NodeId root = doc.root();
+  return retention_24h && doc.is(root, JsonKind::kObject) &&
+         doc.get(root, "prompt_cache_retention") == kNoNode && doc.get(root, "prompt_cache_options") == kNoNode;
+}
+
+Splice retention_24h_splice(const JsonDoc& doc) {
+  return root_member_splice(doc, "prompt_cache_retention", R"("24h")");
 }
 
 std::uint64_t fnv1a(std::string_view data, std::uint64_t seed) {

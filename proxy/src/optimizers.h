@@ -8,7 +8,8 @@
 // catalog) and the last block of the message before the last one (a read point when the last
 // turn has more than 20 blocks). It only adds: the client's own breakpoints are never moved or
 // removed, at most 4 exist in total, none is placed before a client breakpoint with a 1 h TTL
-// (a shorter TTL may not precede a longer one), never on thinking or empty text blocks.
+// (a shorter TTL may not precede a longer one), never on thinking or empty text blocks. Per
+// session it may choose 1-hour lifetimes (lifetime.h: choose_ttl).
 // `openai-prompt-cache-key` adds a stable per-session `prompt_cache_key` when none was sent.
 // Both splice bytes into the body (every other byte identical). Callers gate on auth: only
 // pay-as-you-go API-key traffic. Pure functions; deterministic; thread-compatible.
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "json_spans.h"
+#include "lifetime.h"
 #include "routes.h"
 
 namespace caveman::proxy {
@@ -30,11 +32,15 @@ inline constexpr int kMaxAnthropicBreakpoints = 4;
 struct BreakpointPlan {
   int existing = 0;  // the client's breakpoints (a top-level cache_control counts as one)
   int added = 0;
+  int one_hour = 0;  // breakpoints (ours or the client's) given ttl "1h"
   std::vector<Splice> splices;
 };
 
-// The breakpoints the planner would add to an Anthropic Messages body.
-BreakpointPlan plan_breakpoints(std::string_view body, const JsonDoc& doc);
+// The breakpoints the planner would add to an Anthropic Messages body. With `ttl` 1 hour,
+// every breakpoint but the last in prompt order (tools → system → messages) gets ttl "1h"
+// — the client's too, when it named no ttl — and the last keeps 5 minutes; nothing changes
+// when the client named a ttl anywhere or asked for automatic caching.
+BreakpointPlan plan_breakpoints(std::string_view body, const JsonDoc& doc, CacheTtl ttl = CacheTtl::k5m);
 
 // "cave-" + 16 hex digits of the session fingerprint; "" when the body already carries a
 // prompt_cache_key (the client's key wins) or is not an object.
@@ -42,6 +48,12 @@ std::string prompt_cache_key_to_add(const JsonDoc& doc, std::uint64_t session);
 
 // The splice adding `"prompt_cache_key":"<key>"` as the last member of the root object.
 Splice prompt_cache_key_splice(const JsonDoc& doc, const std::string& key);
+
+// Whether `"prompt_cache_retention":"24h"` goes into an OpenAI body: the model offers it
+// (`retention_24h`, from the price table) and the client chose no retention of its own
+// (`prompt_cache_retention`, or GPT-5.6's `prompt_cache_options`).
+bool wants_retention_24h(const JsonDoc& doc, bool retention_24h);
+Splice retention_24h_splice(const JsonDoc& doc);
 
 // Deterministic 64-bit FNV-1a (stable across runs: prompt_cache_key must survive restarts).
 std::uint64_t fnv1a(std::string_view data, std::uint64_t seed = 1469598103934665603ULL);

@@ -3,7 +3,8 @@
 // re-sent byte-identically and the provider's prompt cache stays warm.
 //
 // Keys are hex SHA-256 of `scope || 0x00 || original`. remember() is first-write-wins: it
-// returns the stored (authoritative) replacement, which may be an earlier one. The table is
+// returns the stored (authoritative) replacement, which may be an earlier one; replace()
+// overwrites one (only after the prompt cache lapsed). The table is
 // an LRU capped at `capacity` rows by last use; lookups touch the row. Any SQL error is a
 // miss (lookup) or a Status (remember) and the caller keeps the original block. Safe to
 // share between threads (one connection behind a mutex).
@@ -36,6 +37,9 @@ class PrefixCache {
   // Errors: codes::kDbUnavailable.
   virtual Result<std::string> remember(const std::string& key, std::string_view handle,
                                        std::string_view replacement) = 0;
+  // Overwrites a remembered replacement (re-compaction after the prompt cache lapsed: the
+  // next turns must send the new bytes). Errors: codes::kDbUnavailable.
+  virtual Status replace(const std::string& key, std::string_view handle, std::string_view replacement) = 0;
 };
 
 class SqlitePrefixCache final : public PrefixCache {
@@ -47,6 +51,7 @@ class SqlitePrefixCache final : public PrefixCache {
   std::optional<std::string> lookup(const std::string& key) override;
   Result<std::string> remember(const std::string& key, std::string_view handle,
                                std::string_view replacement) override;
+  Status replace(const std::string& key, std::string_view handle, std::string_view replacement) override;
   std::size_t size_for_testing();
 
  private:

@@ -25,8 +25,12 @@ double rate(const nlohmann::json& row, const char* key) {
 std::optional<ModelPrice> row_price(const nlohmann::json& models, const std::string& id) {
   auto it = models.find(id);
   if (it == models.end() || !it->is_object()) return std::nullopt;
-  return ModelPrice{rate(*it, "input"), rate(*it, "cache_write_5m"), rate(*it, "cache_read"),
-                    rate(*it, "output")};
+  ModelPrice p{rate(*it, "input"), rate(*it, "cache_write_5m"), rate(*it, "cache_read"),
+               rate(*it, "output"), rate(*it, "cache_write_1h"), false};
+  if (auto r = it->find("cache_retention"); r != it->end() && r->is_array()) {
+    p.retention_24h = std::find(r->begin(), r->end(), "24h") != r->end();
+  }
+  return p;
 }
 
 // "claude-sonnet-4-6-20260101" → "claude-sonnet-4-6"; "gpt-4.1-2025-04-14" → "gpt-4.1".
@@ -70,7 +74,10 @@ Dollars price_usage(std::string_view provider, const ModelPrice& price, const Us
   d.input = static_cast<double>(uncached_input(provider, u)) * price.input * kPerToken;
   d.cache_read = static_cast<double>(u.cache_read) * price.cache_read * kPerToken;
   double write_rate = price.cache_write_5m > 0 ? price.cache_write_5m : price.input;
-  d.cache_write = static_cast<double>(u.cache_write) * write_rate * kPerToken;
+  double write_1h_rate = price.cache_write_1h > 0 ? price.cache_write_1h : write_rate;
+  std::int64_t one_hour = std::clamp<std::int64_t>(u.cache_write_1h, 0, u.cache_write);
+  d.cache_write = (static_cast<double>(u.cache_write - one_hour) * write_rate +
+                   static_cast<double>(one_hour) * write_1h_rate) * kPerToken;
   d.output = static_cast<double>(u.output) * price.output * kPerToken;
   return d;
 }

@@ -20,6 +20,8 @@ struct ModelPrice {
   double cache_write_5m = 0;  // 0 where the provider charges no write (OpenAI)
   double cache_read = 0;
   double output = 0;
+  double cache_write_1h = 0;  // 0 where there is no 1-hour cache
+  bool retention_24h = false;  // OpenAI: the model accepts prompt_cache_retention "24h"
 };
 
 // `provider`: "anthropic", "openai", "gemini" or "compat" (OpenAI's table).
@@ -29,13 +31,14 @@ struct UsageTokens {
   std::int64_t input = 0;  // as the provider reported it
   std::int64_t output = 0;
   std::int64_t cache_read = 0;
-  std::int64_t cache_write = 0;
+  std::int64_t cache_write = 0;     // all writes, 5-minute and 1-hour
+  std::int64_t cache_write_1h = 0;  // the 1-hour part (Anthropic's ephemeral_1h_input_tokens)
 };
 
 struct Dollars {
   double input = 0;  // uncached input
   double cache_read = 0;
-  double cache_write = 0;  // priced as 5-minute writes (the rows do not split 5 m / 1 h)
+  double cache_write = 0;  // the 1-hour part at the 1-hour rate, the rest at the 5-minute rate
   double output = 0;
   double total() const { return input + cache_read + cache_write + output; }
 };

@@ -77,6 +77,9 @@ std::unique_ptr<native::NativeService> start_native_runtime(const Config& config
   options.record_mode = config.mode != "compress";
   options.mask_threshold_bytes = native::mask_threshold_from_env();
   options.on_request = [clock = &rt->activity] { clock->touch(); };
+  options.on_event = [lifetimes = rt->lifetimes.get()](const native::NativeRequest& r) {
+    if (lifetimes != nullptr && r.event == native::EventType::kSessionEnd) lifetimes->on_native_session_end(r.session_id);
+  };
   Result<std::unique_ptr<native::NativeService>> service =
       native::NativeService::start(config.home, std::move(store), options);
   if (!service.ok()) {
@@ -87,6 +90,27 @@ std::unique_ptr<native::NativeService> start_native_runtime(const Config& config
   rt->keepalive_route = true;
   spdlog::info("native runtime on {}", (*service)->socket_path());
   return std::move(service).value();
+}
+
+// The lifetime book on the real clock, or on a manual one for tests (CAVEMAN_TEST_CLOCK=manual).
+void start_lifetimes(ProxyRuntime* rt) {
+  LifetimeBook::Clock clock = steady_now_ms;
+  if (rt->config.test_clock_manual) {
+    rt->test_clock = std::make_unique<ManualClock>();
+    clock = [c = rt->test_clock.get()] { return c->now(); };
+    spdlog::warn("CAVEMAN_TEST_CLOCK=manual: cache lifetimes run on a test clock (POST /caveman/test/clock)");
+  }
+  KeepaliveOptions options{rt->config.keepalive_enabled, rt->config.keepalive_oauth, rt->config.keepalive_max_pings};
+  rt->lifetimes = std::make_unique<LifetimeBook>(std::move(clock), options);
+  rt->lifetimes->set_guard_stopped([rt](std::uint64_t s) { return rt->sessions.stopped(s).has_value(); });
+}
+
+// The keepalive runner: pings through the upstream client, rows to the usage writer.
+void start_keepalive(ProxyRuntime* rt) {
+  PingSender sender = [rt](const PingJob& job, CancelToken* cancel) {
+    return send_ping(*rt->upstream, rt->usage.get(), job, rt->clock_headers(), cancel);
+  };
+  rt->keepalive = std::make_unique<KeepaliveRunner>(rt->lifetimes.get(), std::move(sender), rt->test_clock.get());
 }
 
 // Startup steps 2–10 (docs/spec/proxy.md#startup).
@@ -110,7 +134,8 @@ int serve(const Config& config, std::ostream& err) {
   rt.usage = std::move(writer).value();
   // The estimate compresses copies only (external recovery): no store needed.
   rt.estimator = std::make_unique<Engine>(nullptr);
-  rt.ledger = std::make_unique<CostLedger>(&rt.config, rt.estimator.get(), &rt.sessions);
+  start_lifetimes(&rt);
+  rt.ledger = std::make_unique<CostLedger>(&rt.config, rt.estimator.get(), &rt.sessions, rt.lifetimes.get());
   rt.usage->set_hook([ledger = rt.ledger.get()](UsageRow& row, const Usage& usage, std::size_t backlog) {
     ledger->enrich(row, usage, backlog);
   });
@@ -132,6 +157,7 @@ int serve(const Config& config, std::ostream& err) {
     }
   }
   rt.upstream = std::make_unique<UpstreamClient>(rt.config);
+  start_keepalive(&rt);
   std::unique_ptr<native::NativeService> native_rt = start_native_runtime(config, &rt);
 
   ProxyServer server(&rt);
@@ -185,6 +211,7 @@ int serve(const Config& config, std::ostream& err) {
   }
   waiter.join();
   if (native_rt) native_rt->stop();
+  rt.keepalive->stop();
   rt.usage->stop();
   if (Status s = remove_run_state(config.home, server.port(), state.instance_token); !s.ok()) {
     spdlog::warn("run-state file not removed: {}", s.ToString());

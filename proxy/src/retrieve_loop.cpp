@@ -346,6 +346,7 @@ LoopOutcome run_retrieve_loop(Endpoint endpoint, Provider provider,
     add(&out.usage.output, u.output);
     add(&out.usage.cache_read, u.cache_read);
     add(&out.usage.cache_write, u.cache_write);
+    add(&out.usage.cache_write_1h, u.cache_write_1h);
     add(&out.usage.reasoning, u.reasoning);
     if (out.rounds == 1 || u.basis != "provider_complete") out.usage.basis = u.basis;
     if (out.rounds == 1) out.usage.cache_status = u.cache_status;

@@ -1,5 +1,7 @@
 #include "routes.h"
 
+#include <charconv>
+
 #include "caveman/base/codes.h"
 #include "url.h"
 
@@ -147,6 +149,19 @@ Result<Route> match_route(std::string_view method, std::string_view target, cons
     if (rest == "/") return not_found("agent prefix without a path");
     route.agent = std::string(slug);
     path = rest;
+    // `/w/<agent>/@<pid>/…`: caveman wrap's lease (the agent is alive while the pid is).
+    if (starts_with(path, "/@")) {
+      std::size_t end = path.find('/', 2);
+      std::string_view digits = path.substr(2, end == std::string_view::npos ? end : end - 2);
+      int pid = 0;
+      auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), pid);
+      if (end == std::string_view::npos || digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() ||
+          pid <= 0) {
+        return not_found("invalid agent lease in /w/ prefix");
+      }
+      route.agent_pid = pid;
+      path = path.substr(end);
+    }
   }
   route.path = std::string(path);
   if (method != "POST") return not_found("provider routes accept POST only");

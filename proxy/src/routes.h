@@ -34,6 +34,7 @@ struct Route {
   Provider provider = Provider::kAnthropic;
   Endpoint endpoint = Endpoint::kOther;
   std::string agent;          // from /w/<agent>/…; empty when unattributed
+  int agent_pid = 0;          // from /w/<agent>/@<pid>/… (caveman wrap's lease); 0 = none
   std::string compat_name;    // for Provider::kCompat
   std::string path;           // request path after the /w/ rewrite (raw)
   std::string upstream_url;   // origin + joined path + query

@@ -3,6 +3,7 @@
 #include <httplib.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
 
@@ -201,8 +202,27 @@ void ProxyServer::handle(ProxyRequest& req, ProxyResponse& res) {
     res.set_header("x-cave-request-id", new_request_id());
     return;
   }
+  if (req.method == "POST" && path == "/caveman/test/clock" && rt_->test_clock) {
+    return handle_test_clock(req, res);
+  }
   rt_->activity.touch();
   handle_provider(req, res);
+}
+
+// CAVEMAN_TEST_CLOCK=manual only: {"advance_ms": N} moves the lifetime clock, sending the
+// keepalive pings due on the way before it answers {"now_ms": …, "pings": …}.
+void ProxyServer::handle_test_clock(ProxyRequest& req, ProxyResponse& res) {
+  nlohmann::json body = nlohmann::json::parse(req.body, nullptr, /*allow_exceptions=*/false);
+  std::int64_t ms = 0;
+  if (body.is_object() && body.contains("advance_ms") && body["advance_ms"].is_number_integer()) {
+    ms = body["advance_ms"].get<std::int64_t>();
+  }
+  if (rt_->usage) rt_->usage->flush();  // the book learns what was cached from the rows
+  int pings = rt_->keepalive ? rt_->keepalive->advance(ms) : 0;
+  if (rt_->usage) rt_->usage->flush();
+  res.status = 200;
+  res.set_header("x-cave-request-id", new_request_id());
+  res.set_content(nlohmann::json{{"now_ms", rt_->test_clock->now()}, {"pings", pings}}.dump(), kJson);
 }
 
 }  // namespace caveman::proxy

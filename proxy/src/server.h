@@ -27,6 +27,8 @@
 #include "executors.h"
 #include "http_message.h"
 #include "idle_exit.h"
+#include "keepalive.h"
+#include "lifetime_book.h"
 #include "metrics.h"
 #include "prefix_cache.h"
 #include "session_book.h"
@@ -48,6 +50,8 @@ struct ProxyRuntime {
   // Declared before `usage`: the writer thread (stopped in usage's destructor) calls the ledger.
   std::unique_ptr<Engine> estimator;          // store-less engine for the record estimate
   SessionBook sessions;                       // cache-bust monitor, guard, canary
+  std::unique_ptr<ManualClock> test_clock;    // CAVEMAN_TEST_CLOCK=manual; null: real time
+  std::unique_ptr<LifetimeBook> lifetimes;    // pauses, TTL choice, keepalive schedule
   std::unique_ptr<CostLedger> ledger;         // the usage writer's hook
   std::unique_ptr<UsageWriter> usage;         // null: rows are not recorded
   std::unique_ptr<UpstreamClient> upstream;
@@ -57,6 +61,14 @@ struct ProxyRuntime {
   std::string session_key;  // native session-marker key; empty → markers are not stripped
   ActivityClock activity;   // provider requests, native events, keepalive (idle exit)
   bool keepalive_route = false;  // POST /caveman/keepalive → 204 (only with a native runtime)
+  // Declared last: stopped first, while the upstream client and the usage writer still exist.
+  std::unique_ptr<KeepaliveRunner> keepalive;
+
+  // Headers the test clock adds to every upstream request (none on a real clock).
+  HeaderList clock_headers() {
+    if (!test_clock) return {};
+    return {{"x-mock-idle-ms", std::to_string(test_clock->take_idle_ms())}};
+  }
 
   // Compression can run at all (the mode may still decide per request: cost_modes.h).
   bool compress_enabled() const {
@@ -87,6 +99,7 @@ class ProxyServer {
   friend struct Exchange;
   void handle(ProxyRequest& req, ProxyResponse& res);
   void handle_provider(ProxyRequest& req, ProxyResponse& res);
+  void handle_test_clock(ProxyRequest& req, ProxyResponse& res);
   void track(const std::shared_ptr<Exchange>& x);
   void untrack(std::uint64_t id);
   void cancel_all();

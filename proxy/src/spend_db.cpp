@@ -81,6 +81,11 @@ constexpr const char* kMigrations[] = {
     "ALTER TABLE requests ADD COLUMN cache_bust INTEGER",
     "ALTER TABLE requests ADD COLUMN cache_bust_component TEXT",
     "ALTER TABLE requests ADD COLUMN guard_note TEXT",
+    "ALTER TABLE requests ADD COLUMN kind TEXT",  // NULL: a client request; "keepalive"
+    "ALTER TABLE requests ADD COLUMN cache_write_1h_tokens INTEGER",
+    "ALTER TABLE requests ADD COLUMN keepalive_avoided_tokens INTEGER",
+    "ALTER TABLE requests ADD COLUMN recompact_saved_tokens INTEGER",
+    "ALTER TABLE requests ADD COLUMN cache_retention TEXT",  // OpenAI: the client's own choice
 };
 
 constexpr base::FileErrors kSpendFileErrors{codes::kDbUnavailable, codes::kDbUnavailable, "",

@@ -53,6 +53,19 @@ Result<std::string> stats_summary(const std::string& db_path) {
     out["would_save_tokens"] = q.getColumn(8).getInt64();
     out["would_save_usd"] = column_value(q.getColumn(9));
     out["cache_bust_requests"] = q.getColumn(10).getInt64();
+    SQLite::Statement k(*db,
+                        "SELECT COUNT(*) FILTER (WHERE kind = 'keepalive'), "
+                        "COALESCE(SUM(keepalive_avoided_tokens),0), COALESCE(SUM(cache_write_1h_tokens),0), "
+                        "COUNT(recompact_saved_tokens), COALESCE(SUM(recompact_saved_tokens),0), "
+                        "COUNT(*) FILTER (WHERE cache_retention = 'in_memory') FROM requests");
+    k.executeStep();
+    out["keepalive_requests"] = k.getColumn(0).getInt64();
+    out["keepalive_avoided_write_tokens"] = k.getColumn(1).getInt64();
+    out["cache_write_1h_tokens"] = k.getColumn(2).getInt64();
+    out["recompactions"] = k.getColumn(3).getInt64();
+    out["recompact_saved_tokens"] = k.getColumn(4).getInt64();
+    // Requests whose client chose in_memory on a model that offers 24h (lapses in minutes).
+    out["openai_in_memory_requests"] = k.getColumn(5).getInt64();
     out["basis"] = "inferred";
     return out.dump(2);
   } catch (const SQLite::Exception& e) {
@@ -69,7 +82,7 @@ Result<std::string> stats_recent(const std::string& db_path, int n) {
                         "cache_creation_input_tokens, token_usage_basis, auth_mode, "
                         "compression_tokens_before, compression_tokens_after, recovery_handle, runtime_mode, "
                         "optimization_ids, session_key, cache_bust, cache_bust_component, would_save_tokens, "
-                        "would_save_usd, guard_note, basis "
+                        "would_save_usd, guard_note, kind, cache_write_1h_tokens, keepalive_avoided_tokens, recompact_saved_tokens, cache_retention, basis "
                         "FROM requests ORDER BY id DESC LIMIT ?");
     q.bind(1, n);
     OJson rows = OJson::array();

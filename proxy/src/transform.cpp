@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "caveman/tokens.h"
+
 namespace caveman::proxy {
 namespace {
 
@@ -56,6 +58,44 @@ std::string join_handles(const std::vector<std::string>& handles) {
   return out;
 }
 
+// Re-compaction's knobs: the tighter budget, and no weighing of retrieves against the prompt
+// (an answered result is rarely asked for again, and this prompt is written anyway).
+CompressKnobs Transformer::recompact_knobs() const {
+  CompressKnobs knobs = knobs_;
+  if (knobs.budget_tokens == 0 || knobs.budget_tokens > kRecompactBudgetTokens) knobs.budget_tokens = kRecompactBudgetTokens;
+  knobs.context_tokens = 0;
+  return knobs;
+}
+
+// Re-compaction of a block compressed before: its original at kRecompactBudgetTokens, under
+// the same handle, when that saves a quarter of what was sent; remembered in place.
+std::optional<std::string> Transformer::tighten(const std::string& original, const std::string& sent,
+                                                const std::string& key, const std::string& query,
+                                                TransformOutcome* out) const {
+  std::string handle = handle_from_replacement(sent);
+  if (handle.empty() || (knobs_.budget_tokens > 0 && knobs_.budget_tokens <= kRecompactBudgetTokens)) {
+    return std::nullopt;
+  }
+  CompressResult r = engine_->compress(original, block_options(recompact_knobs(), query));
+  if (r.passed_through()) return std::nullopt;
+  std::string replacement = std::move(r.output);
+  if (replacement.empty() || replacement.back() != '\n') replacement += '\n';
+  replacement += kMarkerOpen;
+  replacement += handle;
+  replacement += kMarkerClose;
+  const tokens::Counter& counter = tokens::default_counter();
+  auto was = static_cast<std::int64_t>(counter.count(sent));
+  auto now = static_cast<std::int64_t>(counter.count(replacement));
+  if (now * 4 > was * 3) return std::nullopt;
+  if (Status s = cache_->replace(key, handle, replacement); !s.ok()) {
+    out->error = s.ToString();
+    return std::nullopt;
+  }
+  ++out->recompacted_blocks;
+  out->recompact_saved_tokens += was - now;
+  return replacement;
+}
+
 TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& doc,
                                         const LiveZone& zone) const {
   TransformOutcome out;
@@ -73,6 +113,9 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
     const std::string& original = node.text;
     std::string key = prefix_cache_key(kUnlockedScope, original);
     if (std::optional<std::string> hit = cache_->lookup(key)) {
+      if (!c.live && knobs_.recompact && c.tool_result) {
+        if (std::optional<std::string> tighter = tighten(original, *hit, key, zone.query, &out)) hit = tighter;
+      }
       splices.push_back(Splice{node.begin, node.end, json_quote(*hit)});
       std::string handle = handle_from_replacement(*hit);
       // The client sends its own bytes: a marker re-substituted here is in the prompt too.
@@ -81,9 +124,11 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
       ++out.reused_blocks;
       continue;
     }
-    if (!c.live || knobs_.reuse_only) continue;  // frozen blocks are only ever re-substituted
+    // Frozen blocks are only ever re-substituted, unless the cache lapsed (re-compaction).
+    bool recompact = !c.live && knobs_.recompact && c.tool_result;
+    if ((!c.live && !recompact) || knobs_.reuse_only) continue;
 
-    CompressResult r = engine_->compress(original, block_options(knobs_, zone.query));
+    CompressResult r = engine_->compress(original, block_options(recompact ? recompact_knobs() : knobs_, zone.query));
     if (r.passed_through() || r.tokens_before - r.tokens_after <= kMarkerTokens) continue;
     if (!knobs_.context_cached && !marked &&
         r.tokens_before - r.tokens_after < kUncachedFirstMarkerTokens) {
@@ -118,6 +163,10 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
       out.tokens_before += r.tokens_before;
       out.tokens_after += r.tokens_after;
       ++out.compressed_blocks;
+      if (recompact) {
+        ++out.recompacted_blocks;
+        out.recompact_saved_tokens += r.tokens_before - r.tokens_after;
+      }
     } else {
       ++out.reused_blocks;  // another request remembered this block first
     }

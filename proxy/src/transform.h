@@ -42,6 +42,8 @@ struct TransformOutcome {
   std::int64_t tokens_after = 0;
   int compressed_blocks = 0;
   int reused_blocks = 0;            // prefix-cache substitutions
+  int recompacted_blocks = 0;       // frozen tool results compacted after a lapse (knobs.recompact)
+  std::int64_t recompact_saved_tokens = 0;
   std::vector<std::string> handles; // unique, in body order
   std::string error;                // last store/cache problem (the block kept its bytes)
 };
@@ -53,7 +55,15 @@ struct CompressKnobs {
   std::int64_t context_tokens = 0;                    // → Options::context_tokens
   bool context_cached = true;                         // → Options::context_cached
   bool reuse_only = false;  // re-substitute blocks compressed before; compress none anew
+  // Expiry-aligned re-compaction: the session's cached prefix has lapsed, so frozen tool
+  // results (earlier turns, already answered) are compressed at kRecompactBudgetTokens — a
+  // miss anew, a block compressed before again from its original (same handle, kept when it
+  // saves a quarter); the prefix cache then keeps later turns byte-identical. Never the live
+  // zone's own blocks, user text, system or tools.
+  bool recompact = false;
 };
+
+inline constexpr std::int64_t kRecompactBudgetTokens = 2000;
 
 // Whether the provider caches this request's prompt: OpenAI and Gemini cache long prefixes on
 // their own, an Anthropic Messages request only up to a `cache_control` breakpoint.
@@ -77,6 +87,10 @@ class Transformer {
   TransformOutcome transform(std::string_view body, const JsonDoc& doc, const LiveZone& zone) const;
 
  private:
+  std::optional<std::string> tighten(const std::string& original, const std::string& sent, const std::string& key,
+                                     const std::string& query, TransformOutcome* out) const;
+  CompressKnobs recompact_knobs() const;
+
   const Engine* engine_;
   ccr::Store* store_;
   PrefixCache* cache_;

@@ -38,9 +38,10 @@ INSERT INTO requests (
   compression_eligible, compression_ratio, compression_tokens_before, compression_tokens_after,
   compression_token_count_basis, recovery_handle, usage_scan_note, session_id,
   session_correlation_basis, session_key, cache_bust, cache_bust_component, would_save_tokens,
-  would_save_usd, guard_note
+  would_save_usd, guard_note, kind, cache_write_1h_tokens, keepalive_avoided_tokens,
+  recompact_saved_tokens, cache_retention
 ) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,
-          ?,?,?,?,?,?))sql";
+          ?,?,?,?,?,?,?,?,?,?,?))sql";
 
 // Text is bound without a copy (SQLITE_STATIC): every string bound in insert() outlives the
 // statement's step, and the next row rebinds every parameter. Copying them was ~6 µs a row.
@@ -255,6 +256,11 @@ Status UsageWriter::insert(SQLite::Statement& st, UsageRow& row) {
       st.bind(++i);
     }
     bind_text(st, ++i, row.guard_note);
+    bind_text(st, ++i, row.kind);
+    bind_opt(st, ++i, usage.cache_write_1h);
+    bind_opt(st, ++i, row.keepalive_avoided_tokens);
+    bind_opt(st, ++i, row.recompact_saved_tokens);
+    bind_text(st, ++i, row.cache_retention);
     st.exec();
   } catch (const SQLite::Exception& e) {
     return Status::Io(codes::kDbUnavailable, e.what());

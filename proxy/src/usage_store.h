@@ -70,6 +70,14 @@ struct UsageRow {
   std::optional<std::int64_t> would_save_tokens;
   std::optional<double> would_save_usd;
   std::string guard_note;
+  // Lifetimes (lifetime_book.h): "keepalive" for a ping the proxy sent itself, else empty;
+  // a request whose prefix pings kept warm across a pause past its lifetime.
+  std::string kind;
+  bool keepalive_bridged = false;
+  bool cache_lapsed = false;  // the session's prefix had expired: record would write it too
+  std::string cache_retention;  // OpenAI: the client's own prompt_cache_retention on a 24h model
+  std::optional<std::int64_t> keepalive_avoided_tokens;  // the ledger: that request's cache read
+  std::optional<std::int64_t> recompact_saved_tokens;    // re-compaction after a lapse
   // Hashed by the writer (raw = as received, sent = as forwarded; may be the same object).
   std::shared_ptr<const std::string> raw_body;
   std::shared_ptr<const std::string> sent_body;

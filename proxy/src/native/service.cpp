@@ -18,9 +18,13 @@ Result<std::unique_ptr<NativeService>> NativeService::start(const std::string& h
   ro.marker_key = service->key_;
   service->runtime_ = std::make_unique<NativeRuntime>(std::move(store), ro);
   const NativeRuntime* rt = service->runtime_.get();
-  auto handler = [rt, on_request = std::move(options.on_request)](std::string_view req) {
+  auto handler = [rt, on_request = std::move(options.on_request),
+                  on_event = std::move(options.on_event)](std::string_view req) -> std::optional<std::string> {
     if (on_request) on_request();
-    return rt->handle_json(req);
+    Result<NativeRequest> parsed = parse_request(req);
+    if (!parsed.ok()) return std::nullopt;
+    if (on_event) on_event(*parsed);
+    return response_json(rt->handle(*parsed));
   };
   CAVEMAN_ASSIGN_OR_RETURN(
       service->server_,

@@ -26,6 +26,7 @@ struct ServiceOptions {
   std::size_t mask_threshold_bytes = kDefaultMaskThresholdBytes;
   SocketServerOptions socket;
   std::function<void()> on_request;  // called before each socket request (idle clock)
+  std::function<void(const NativeRequest&)> on_event;  // each parsed event (session.end: lifetimes)
 };
 
 class NativeService {

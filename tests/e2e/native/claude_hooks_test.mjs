@@ -105,7 +105,7 @@ try {
     '--allowedTools', 'Bash', '--output-format', 'json'], { timeoutMs: 90000 });
   console.log(`caveman wrap claude -p: exit ${claude.code} in ${Date.now() - started} ms`);
   check(claude.code === 0, `claude exit ${claude.code}: ${claude.stderr}\n${claude.stdout}`);
-  check(/caveman: Claude Code → http:\/\/127\.0\.0\.1:\d+\/w\/claude \(mode compress, recovery caveman-mcp, native hooks\)/
+  check(/caveman: Claude Code → http:\/\/127\.0\.0\.1:\d+\/w\/claude\/@\d+ \(mode compress, recovery caveman-mcp, native hooks\)/
     .test(claude.stderr), `wrap announces the native hooks: ${claude.stderr.slice(0, 600)}`);
 
   const messages = mock.requests.filter((r) => r.path.endsWith('/v1/messages'));

@@ -195,3 +195,55 @@ TEST(StatsReport, ParsesDurations) {
 
 }  // namespace
 }  // namespace caveman::cli
+
+namespace caveman::cli {
+namespace {
+
+// Issue 37, scope 6: keepalive pings, the writes they avoided and re-compactions, per day and
+// per session, priced (claude-sonnet-4-6: $0.30 read, $3.75 5-minute write).
+TEST(StatsReport, LifetimesByDayAndSession) {
+  TempDir dir;
+  auto db = proxy::open_spend_db(dir.file("caveman.db"));
+  ASSERT_OK(db);
+  auto insert = [&](const char* ts, const char* kind, int read, int avoided, int recompact) {
+    SQLite::Statement q(**db,
+                        "INSERT INTO requests(ts, request_id, agent_slug, provider, model, input_tokens,"
+                        " output_tokens, cached_input_tokens, cache_creation_input_tokens, basis, kind,"
+                        " keepalive_avoided_tokens, recompact_saved_tokens, session_key)"
+                        " VALUES(?,'r','claude','anthropic','claude-sonnet-4-6',0,1,?,0,'inferred',?,?,?,'00000000000000aa')");
+    q.bind(1, ts);
+    q.bind(2, read);
+    if (kind[0] != 0) q.bind(3, kind);
+    if (avoided > 0) q.bind(4, avoided);
+    if (recompact > 0) q.bind(5, recompact);
+    q.exec();
+  };
+  insert("2026-12-07 10:00:00.000", "keepalive", 100000, 0, 0);
+  insert("2026-12-07 10:05:00.000", "keepalive", 100000, 0, 0);
+  insert("2026-12-07 10:08:00.000", "", 100000, 100000, 0);
+  insert("2026-12-08 09:00:00.000", "", 0, 0, 20000);
+  insert("2026-12-08 09:01:00.000", "", 50000, 0, 0);  // nothing lifetime-related
+  SQLite::Statement openai(**db,
+                           "INSERT INTO requests(ts, request_id, provider, model, input_tokens, basis,"
+                           " cache_retention) VALUES('2026-12-08 09:02:00.000','r','openai','gpt-5.4',2000,"
+                           "'inferred','in_memory')");
+  openai.exec();
+  auto r = build_stats(dir.file("caveman.db"), dir.file("ccr.db"), -1);
+  ASSERT_OK(r);
+  auto j = nlohmann::json::parse(r->to_json())["lifetimes"];
+  EXPECT_EQ(j["keepalive_requests"], 2);
+  EXPECT_NEAR(j["usd_keepalive"].get<double>(), 2 * (0.03 + 15e-6), 1e-6);
+  EXPECT_EQ(j["keepalive_avoided_write_tokens"], 100000);
+  EXPECT_NEAR(j["usd_keepalive_avoided"].get<double>(), 0.345, 1e-6);
+  EXPECT_EQ(j["recompactions"], 1);
+  EXPECT_NEAR(j["usd_recompact_saved"].get<double>(), 0.075, 1e-6);
+  EXPECT_EQ(j["by_day"]["2026-12-07"]["keepalive_requests"], 2);
+  EXPECT_EQ(j["by_day"]["2026-12-08"]["recompactions"], 1);
+  EXPECT_EQ(j["by_session"]["00000000000000aa"]["keepalive_requests"], 2);
+  EXPECT_EQ(j["openai_in_memory_requests"], 1);
+  EXPECT_EQ(j["basis"], "inferred");
+  EXPECT_NE(r->to_table().find("2 keepalive pings"), std::string::npos) << r->to_table();
+}
+
+}  // namespace
+}  // namespace caveman::cli

@@ -72,5 +72,24 @@ TEST(CostLedgerGuard, RewritingWhatThePreviousRequestCachedStopsCompression) {
   EXPECT_TRUE(book.stopped(9));
 }
 
+// Issue 37: a pause past the cache's lifetime makes the next request write the whole prompt
+// whatever was sent; the record estimate pays that write too, so the guard does not blame
+// compression for it (it did, and stopped compression in long paused sessions).
+TEST(CostLedgerGuard, AWriteAfterALapseIsNotChargedToCompression) {
+  Config config;
+  SessionBook book;
+  CostLedger ledger(&config, nullptr, &book);
+  auto body = std::make_shared<const std::string>("{}");
+  UsageRow first = compressed_row(body);
+  ledger.enrich(first, usage(0, 4000, 0), 0);
+  for (int i = 0; i < 4; ++i) {
+    UsageRow lapsed = compressed_row(body);
+    lapsed.cache_lapsed = true;
+    ledger.enrich(lapsed, usage(0, 4000 + 100 * (i + 1), 0), 0);
+    EXPECT_TRUE(lapsed.guard_note.empty()) << lapsed.guard_note;
+  }
+  EXPECT_FALSE(book.stopped(9));
+}
+
 }  // namespace
 }  // namespace caveman::proxy

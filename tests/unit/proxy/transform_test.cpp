@@ -308,3 +308,50 @@ TEST_F(ProxyTransform, CompressKnobsReachTheEngine) {
 
 }  // namespace
 }  // namespace caveman::proxy
+
+namespace caveman::proxy {
+namespace {
+
+// Issue 37, acceptance 4. After a lapse (knobs.recompact) a frozen tool result is compacted and
+// remembered; the next request (warm again) re-sends exactly those bytes; the live block and
+// user text are never touched by re-compaction; without a lapse frozen blocks never change.
+TEST_F(ProxyTransform, RecompactionAfterALapseThenTheWarmPrefixStaysByteIdentical) {
+  std::string old_result = big_log();
+  std::string body = request_of({result_turn("t1", old_result), result_turn("t2", small_log("worker-9"))});
+  // Warm: the frozen block (turn 1, answered) stays as the client sent it.
+  TransformOutcome warm = run(Endpoint::kMessages, body);
+  EXPECT_EQ(warm.recompacted_blocks, 0);
+  std::string warm_sent = warm.changed ? warm.body : body;
+  EXPECT_NE(warm_sent.find(json_quote(old_result)), std::string::npos);
+  // Lapsed: re-compacted.
+  CompressKnobs lapsed;
+  lapsed.recompact = true;
+  TransformOutcome first = run(Endpoint::kMessages, body, 512, lapsed);
+  ASSERT_TRUE(first.changed);
+  EXPECT_EQ(first.recompacted_blocks, 1);
+  EXPECT_GT(first.recompact_saved_tokens, 0);
+  EXPECT_EQ(first.body.find(json_quote(old_result)), std::string::npos);
+  // The next turn, warm: the prefix it shares with the lapsed request is byte-identical.
+  std::string next = request_of({result_turn("t1", old_result), result_turn("t2", small_log("worker-9")),
+                                 result_turn("t3", small_log("worker-4"))});
+  TransformOutcome second = run(Endpoint::kMessages, next);
+  ASSERT_TRUE(second.changed);
+  EXPECT_EQ(second.recompacted_blocks, 0);
+  std::string shared = first.body.substr(0, first.body.rfind(R"(,{"role":"assistant")"));
+  EXPECT_EQ(second.body.substr(0, shared.size()), shared);
+}
+
+TEST_F(ProxyTransform, RecompactionNeverTouchesTheLiveZoneOrUserText) {
+  std::string text_turn = R"({"role":"user","content":[{"type":"text","text":)" + json_quote(big_log()) + "}]}";
+  std::string body = request_of({text_turn, result_turn("t2", small_log("worker-9"))});
+  CompressKnobs lapsed;
+  lapsed.recompact = true;
+  lapsed.reuse_only = true;  // the guard stopped compression: nothing new at all
+  EXPECT_FALSE(run(Endpoint::kMessages, body, 512, lapsed).changed);
+  lapsed.reuse_only = false;
+  TransformOutcome out = run(Endpoint::kMessages, body, 512, lapsed);
+  EXPECT_EQ(out.recompacted_blocks, 0);  // frozen user text is not a tool result
+}
+
+}  // namespace
+}  // namespace caveman::proxy
