@@ -15,6 +15,8 @@
 #include "compress/code/parse.h"
 #include "compress/code/sniff.h"
 #include "compress/compressors.h"
+#include "compress/selector.h"
+#include "text/lines.h"
 #include "text/bm25.h"
 
 namespace caveman::compress {
@@ -135,12 +137,40 @@ std::vector<code::Edit> keep_relevant_bodies(std::vector<code::Edit> edits, std:
   return out;
 }
 
+// Needle-safe (selector.h): an edit rewrites the lines from the one it starts on to the one it
+// ends on, so it is made only when none of them is a line an answer may depend on (a rare line,
+// a failure signal) — a body marker states no count and no selector.
+std::vector<code::Edit> needle_safe(std::vector<code::Edit> edits, std::string_view input) {
+  if (edits.empty()) return edits;
+  std::vector<std::string_view> lines = text::split_all(input);
+  std::vector<bool> needles = needle_lines(lines);
+  std::vector<std::size_t> starts;
+  starts.reserve(lines.size());
+  std::size_t at = 0;
+  for (std::string_view l : lines) {
+    starts.push_back(at);
+    at += l.size() + 1;
+  }
+  auto line_of = [&](std::size_t byte) {
+    return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), byte) -
+                                    starts.begin()) - 1;
+  };
+  std::erase_if(edits, [&](const code::Edit& e) {
+    for (std::size_t l = line_of(e.start), last = line_of(e.end); l <= last && l < lines.size(); ++l) {
+      if (needles[l]) return true;
+    }
+    return false;
+  });
+  return edits;
+}
+
 std::optional<CompressorOutput> compress_parsed(code::Language lang, const code::CleanParse& parsed,
                                                 std::string_view input, std::string_view query) {
   TSNode root = ts_tree_root_node(parsed.tree.get());
   code::BodyScan scan = code::elide_bodies(lang, root, input);
   std::vector<code::Edit> edits = keep_relevant_bodies(std::move(scan.edits), input, query);
   if (scan.bodies == 0) edits = code::trim_doc_comments(lang, root, input);
+  edits = needle_safe(std::move(edits), input);
   if (edits.empty()) return std::nullopt;
   std::string out = code::apply_edits(input, edits);
   if (!code::parse_clean(lang, out)) return std::nullopt;  // never emit broken code
@@ -166,7 +196,8 @@ std::optional<CompressorOutput> compress_slice(code::Language lang, std::string_
     return std::nullopt;
   }
   code::BodyScan scan = code::elide_bodies(lang, root, input);
-  std::vector<code::Edit> edits = keep_relevant_bodies(std::move(scan.edits), input, query);
+  std::vector<code::Edit> edits =
+      needle_safe(keep_relevant_bodies(std::move(scan.edits), input, query), input);
   if (edits.empty()) return std::nullopt;
   return output_of(code::apply_edits(input, edits), "code");
 }
