@@ -45,6 +45,11 @@ struct Options {
   // may cause (lossy_view_pays).
   std::int64_t context_tokens = 0;
   bool context_cached = true;
+  // A file read (a Read-tool or `cat -n` listing, numbered consecutively) is read to be
+  // edited: every line must be the file's line. false (the default): its view is the listing
+  // with its gutter thinned and nothing else — no compressor rewrites or elides its lines
+  // (markup stays byte for byte). true: compressors may give it a lossy view.
+  bool file_read_lossy = false;
 };
 
 struct CompressResult {

@@ -177,6 +177,12 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   SafetyInfo safety = safety_info(c->safety_class());
   if (!safety.valid) return std::nullopt;
   if (safety.requires_ccr && !store_available) return std::nullopt;
+  // A file read is edit-safe unless the caller asks otherwise (Options::file_read_lossy):
+  // every line as the file has it, only the gutter thinned.
+  if (has_listing(u.layers) && numbers_implied(u.layers) && !options.file_read_lossy) {
+    return weigh(*c, CompressorOutput{std::string(body), "gutter", true, ""}, u.layers, false,
+                 counter.input_tokens(), counter, options);
+  }
   std::optional<CompressorOutput> out;
   try {
     out = c->compress_with(body, Request{options.query, options.budget_tokens,
