@@ -140,7 +140,7 @@ std::vector<code::Edit> keep_relevant_bodies(std::vector<code::Edit> edits, std:
 // Needle-safe (selector.h): an edit rewrites the lines from the one it starts on to the one it
 // ends on, so it is made only when none of them is a line an answer may depend on (a rare line,
 // a failure signal) — a body marker states no count and no selector.
-std::vector<code::Edit> needle_safe(std::vector<code::Edit> edits, std::string_view input) {
+std::vector<code::Edit> keep_needles(std::vector<code::Edit> edits, std::string_view input) {
   if (edits.empty()) return edits;
   std::vector<std::string_view> lines = text::split_all(input);
   std::vector<bool> needles = needle_lines(lines);
@@ -165,12 +165,13 @@ std::vector<code::Edit> needle_safe(std::vector<code::Edit> edits, std::string_v
 }
 
 std::optional<CompressorOutput> compress_parsed(code::Language lang, const code::CleanParse& parsed,
-                                                std::string_view input, std::string_view query) {
+                                                std::string_view input, std::string_view query,
+                                                bool needle_safe) {
   TSNode root = ts_tree_root_node(parsed.tree.get());
   code::BodyScan scan = code::elide_bodies(lang, root, input);
   std::vector<code::Edit> edits = keep_relevant_bodies(std::move(scan.edits), input, query);
   if (scan.bodies == 0) edits = code::trim_doc_comments(lang, root, input);
-  edits = needle_safe(std::move(edits), input);
+  if (needle_safe) edits = keep_needles(std::move(edits), input);
   if (edits.empty()) return std::nullopt;
   std::string out = code::apply_edits(input, edits);
   if (!code::parse_clean(lang, out)) return std::nullopt;  // never emit broken code
@@ -183,7 +184,7 @@ std::optional<CompressorOutput> compress_parsed(code::Language lang, const code:
 // output is exactly as well-formed as the input. Taken only when the erroneous top-level
 // stretches are a small part of the text (kMaxSliceErrorShare).
 std::optional<CompressorOutput> compress_slice(code::Language lang, std::string_view input,
-                                               std::string_view query) {
+                                               std::string_view query, bool needle_safe) {
   code::TreePtr tree = code::parse_raw(lang, input);
   if (!tree) return std::nullopt;
   TSNode root = ts_tree_root_node(tree.get());
@@ -196,13 +197,14 @@ std::optional<CompressorOutput> compress_slice(code::Language lang, std::string_
     return std::nullopt;
   }
   code::BodyScan scan = code::elide_bodies(lang, root, input);
-  std::vector<code::Edit> edits =
-      needle_safe(keep_relevant_bodies(std::move(scan.edits), input, query), input);
+  std::vector<code::Edit> edits = keep_relevant_bodies(std::move(scan.edits), input, query);
+  if (needle_safe) edits = keep_needles(std::move(edits), input);
   if (edits.empty()) return std::nullopt;
   return output_of(code::apply_edits(input, edits), "code");
 }
 
-std::optional<CompressorOutput> compress_code(std::string_view input, std::string_view query) {
+std::optional<CompressorOutput> compress_code(std::string_view input, std::string_view query,
+                                              bool needle_safe) {
   if (input.empty() || input.size() > code::kMaxParseBytes) return std::nullopt;
   std::vector<code::Language> candidates = code::candidate_languages(input);
   if (input.size() > kSingleGuessBytes && candidates.size() > 1) candidates.resize(1);
@@ -210,16 +212,18 @@ std::optional<CompressorOutput> compress_code(std::string_view input, std::strin
     std::unique_ptr<code::CleanParse> parsed = code::parse_clean(lang, input);
     if (!parsed) continue;  // a syntax error under this grammar: try the next guess
     // The first grammar that parses cleanly decides; a second one would see the same code.
-    return compress_parsed(lang, *parsed, input, query);
+    return compress_parsed(lang, *parsed, input, query, needle_safe);
   }
   if (candidates.empty()) return std::nullopt;
-  return compress_slice(candidates.front(), input, query);
+  return compress_slice(candidates.front(), input, query, needle_safe);
 }
 
 }  // namespace
 
-std::unique_ptr<Compressor> make_code_compressor() {
-  return make_compressor("code", compress_code);
+std::unique_ptr<Compressor> make_code_compressor(bool needle_safe) {
+  return make_compressor("code", [needle_safe](std::string_view input, std::string_view query) {
+    return compress_code(input, query, needle_safe);
+  });
 }
 
 }  // namespace caveman::compress

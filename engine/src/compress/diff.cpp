@@ -409,7 +409,9 @@ std::optional<CompressorOutput> compress_diff(std::string_view input,
     }
     std::size_t e = b;
     bool needle = false;
-    while (e < n && plan.in_body[e] && (e == b || plan.body[e].empty())) needle = needle || needles[e++];
+    for (; e < n && plan.in_body[e] && (e == b || plan.body[e].empty()); ++e) {
+      if (needles[e]) needle = true;
+    }
     if (needle) {
       for (std::size_t i = b; i < e; ++i) {
         plan.in_body[i] = false;

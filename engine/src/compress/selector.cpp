@@ -531,9 +531,9 @@ std::vector<Covered> cover_run(const std::vector<std::string_view>& lines, std::
     if (j - s >= min_lines) {
       if (std::optional<std::string> sel = selector_of(lines, s, j)) {
         out.push_back({s, j, std::move(*sel)});
-        s = j;
-        continue;
       }
+      s = j;  // a stretch no selector states stays whole (and is never scanned twice)
+      continue;
     }
     ++s;
   }
