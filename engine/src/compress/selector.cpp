@@ -219,7 +219,9 @@ std::string placeholder_name(const std::vector<std::string_view>& values) {
     if (unit.empty() && alpha) unit = std::string(u);
   }
   if (digits) return "n";
-  if (same_unit && !unit.empty()) return unit;
+  for (std::string_view u : {"ms", "s", "us", "ns", "m", "h", "B", "K", "KB", "kB", "M", "MB", "G", "GB"}) {
+    if (same_unit && unit == u) return unit;
+  }
   return "x";
 }
 
