@@ -305,30 +305,34 @@ bool is_failure_signal(std::string_view line) {
 
 namespace {
 
-// The line's template with digits masked and long hex runs masked (the shape of its kind).
-std::string masked_template(std::string_view line) {
+// A hash of the line's template: digits masked and long hex runs masked (the shape of its
+// kind). A hash, not the template, so a million-line input costs no copy of itself.
+std::uint64_t template_hash(std::string_view line) {
   std::string_view s = py_strip(line);
-  std::string out;
-  out.reserve(s.size());
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](char c) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;
+  };
   for (std::size_t i = 0; i < s.size();) {
     const bool word_start = i == 0 || !is_word_char(s[i - 1]);
     if (word_start && std::isxdigit(static_cast<unsigned char>(s[i]))) {
       std::size_t j = i;
       while (j < s.size() && std::isxdigit(static_cast<unsigned char>(s[j]))) ++j;
       if (j - i >= 8 && (j == s.size() || !is_word_char(s[j]))) {
-        out.push_back('H');
+        mix('\x01');
         i = j;
         continue;
       }
     }
     if (is_digit(s[i])) {
       while (i < s.size() && is_digit(s[i])) ++i;
-      out.push_back('#');
+      mix('\x02');
       continue;
     }
-    out.push_back(s[i++]);
+    mix(s[i++]);
   }
-  return out;
+  return h;
 }
 
 // Durations in a line, in milliseconds, in order: `12ms`, `1.5s`, `3.2 ms`, `250us`.
@@ -361,51 +365,58 @@ std::vector<double> durations_ms(std::string_view line) {
 std::vector<bool> needle_lines(const std::vector<std::string_view>& lines) {
   const std::size_t n = lines.size();
   std::vector<bool> pin(n, false);
-  std::vector<std::string> tmpl(n);
-  std::unordered_map<std::string, std::size_t> group;  // template → group id (lookup only)
-  std::vector<std::size_t> group_of(n, 0), group_size;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (py_strip(lines[i]).empty()) continue;
-    if (is_failure_signal(lines[i])) pin[i] = true;
-    tmpl[i] = masked_template(lines[i]);
-    auto [it, fresh] = group.emplace(tmpl[i], group_size.size());
-    if (fresh) group_size.push_back(0);
-    group_of[i] = it->second;
-    ++group_size[it->second];
+  constexpr std::uint32_t kBlank = UINT32_MAX;
+  std::vector<std::uint32_t> group_of(n, kBlank);
+  std::vector<std::uint32_t> group_size;
+  {
+    std::unordered_map<std::uint64_t, std::uint32_t> group;  // lookup only, never iterated
+    for (std::size_t i = 0; i < n; ++i) {
+      if (py_strip(lines[i]).empty()) continue;
+      if (is_failure_signal(lines[i])) pin[i] = true;
+      auto [it, fresh] = group.emplace(template_hash(lines[i]),
+                                       static_cast<std::uint32_t>(group_size.size()));
+      if (fresh) group_size.push_back(0);
+      group_of[i] = it->second;
+      ++group_size[it->second];
+    }
   }
   if (n <= 1) return pin;
-  // Durations per group and position, for the outlier rule.
-  std::vector<std::vector<std::vector<double>>> values(group_size.size());
-  std::vector<std::vector<double>> durs(n);
+  // Durations of the lines of frequent templates, by group and position: the outlier rule.
+  struct Duration {
+    std::uint32_t line, group, k;
+    double ms;
+  };
+  std::vector<Duration> durs;
   for (std::size_t i = 0; i < n; ++i) {
-    if (tmpl[i].empty()) continue;
-    const std::size_t g = group_of[i];
+    if (group_of[i] == kBlank) continue;
+    const std::uint32_t g = group_of[i];
     if (group_size[g] == 1) {
       pin[i] = true;  // a rare line
       continue;
     }
     if (group_size[g] < kMinOutlierGroup) continue;
-    durs[i] = durations_ms(lines[i]);
-    auto& v = values[g];
-    if (v.size() < durs[i].size()) v.resize(durs[i].size());
-    for (std::size_t k = 0; k < durs[i].size(); ++k) v[k].push_back(durs[i][k]);
+    std::vector<double> d = durations_ms(lines[i]);
+    for (std::size_t k = 0; k < d.size(); ++k) {
+      durs.push_back({static_cast<std::uint32_t>(i), g, static_cast<std::uint32_t>(k), d[k]});
+    }
   }
-  std::vector<std::vector<double>> median(group_size.size());
-  for (std::size_t g = 0; g < values.size(); ++g) {
-    for (std::vector<double>& v : values[g]) {
-      if (v.empty()) {
-        median[g].push_back(0);
-        continue;
+  std::stable_sort(durs.begin(), durs.end(), [](const Duration& a, const Duration& b) {
+    return a.group != b.group ? a.group < b.group : a.k < b.k;
+  });
+  for (std::size_t a = 0; a < durs.size();) {
+    std::size_t b = a;
+    while (b < durs.size() && durs[b].group == durs[a].group && durs[b].k == durs[a].k) ++b;
+    std::vector<double> v;
+    v.reserve(b - a);
+    for (std::size_t x = a; x < b; ++x) v.push_back(durs[x].ms);
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    const double m = v[v.size() / 2];
+    for (std::size_t x = a; x < b; ++x) {
+      if (durs[x].ms >= kOutlierFactor * m && durs[x].ms - m >= kOutlierMinExcessMs) {
+        pin[durs[x].line] = true;
       }
-      std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-      median[g].push_back(v[v.size() / 2]);
     }
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t k = 0; k < durs[i].size(); ++k) {
-      const double m = median[group_of[i]][k];
-      if (durs[i][k] >= kOutlierFactor * m && durs[i][k] - m >= kOutlierMinExcessMs) pin[i] = true;
-    }
+    a = b;
   }
   return pin;
 }
