@@ -202,29 +202,6 @@ class Shape {
   std::vector<Slot> slots_;
 };
 
-// A placeholder's name: the unit its values share (`{ms}`), `n` for numbers, else `x`.
-std::string placeholder_name(const std::vector<std::string_view>& values) {
-  bool digits = true;
-  std::string unit;
-  bool same_unit = true;
-  for (std::string_view v : values) {
-    std::size_t i = 0;
-    while (i < v.size() && (is_digit(v[i]) || v[i] == '.')) ++i;
-    if (i == 0) return "x";
-    if (i < v.size()) digits = false;
-    std::string_view u = v.substr(i);
-    bool alpha = !u.empty() && u.size() <= 3 &&
-                 std::all_of(u.begin(), u.end(), [](char c) { return is_alpha(c); });
-    if (!alpha || (!unit.empty() && unit != u)) same_unit = false;
-    if (unit.empty() && alpha) unit = std::string(u);
-  }
-  if (digits) return "n";
-  for (std::string_view u : {"ms", "s", "us", "ns", "m", "h", "B", "K", "KB", "kB", "M", "MB", "G", "GB"}) {
-    if (same_unit && unit == u) return unit;
-  }
-  return "x";
-}
-
 }  // namespace
 
 bool is_field_cut(std::string_view s, std::size_t k) {
@@ -476,12 +453,86 @@ std::optional<std::string> selector_of(const std::vector<std::string_view>& line
     if (!shape.add(lines, i)) return std::nullopt;
   }
   const std::vector<Slot>& slots = shape.slots();
-  // Every line's elements, for the field-boundary cuts.
-  std::vector<std::vector<std::string_view>> els;
-  els.reserve(end - begin);
-  for (std::size_t i = begin; i < end; ++i) els.push_back(*elements(py_strip(lines[i])));
+  // The regions of varying elements, each rendered as one placeholder: its literal prefix (of
+  // its first word) and suffix (of its last), cut at a field boundary in every line. Lines are
+  // read again, one at a time, instead of held: a run may be a million lines long.
+  struct Region {
+    std::size_t first = 0, last = 0, pre = 0, suf = 0;
+    std::size_t minlen_first = SIZE_MAX;
+    bool digits = true, same_unit = true, any_alpha_unit = false;
+    std::string unit;
+  };
+  std::vector<Region> regions;
+  for (std::size_t k = 0; k < slots.size();) {
+    if (slots[k].constant) {
+      ++k;
+      continue;
+    }
+    Region r;
+    r.first = k;
+    r.last = k;
+    while (r.last + 1 < slots.size() && !slots[r.last + 1].constant) ++r.last;
+    r.pre = slots[k].gap ? 0 : slots[k].pre;
+    r.suf = slots[r.last].gap ? 0 : slots[r.last].suf;
+    regions.push_back(r);
+    k = r.last + 1;
+  }
+  auto for_each_line = [&](const auto& visit) {
+    for (std::size_t i = begin; i < end; ++i) visit(*elements(py_strip(lines[i])));
+  };
+  for_each_line([&](const std::vector<std::string_view>& e) {
+    for (Region& r : regions) r.minlen_first = std::min(r.minlen_first, e[r.first].size());
+  });
+  for (Region& r : regions) {
+    if (r.first == r.last && r.pre + r.suf >= r.minlen_first) {
+      r.suf = r.minlen_first > r.pre + 1 ? std::min(r.suf, r.minlen_first - r.pre - 1) : 0;
+      if (r.pre + r.suf >= r.minlen_first) r.pre = r.minlen_first > 0 ? r.minlen_first - 1 : 0;
+    }
+  }
+  // Cuts only shrink, so a few passes reach the cuts every line allows.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for_each_line([&](const std::vector<std::string_view>& e) {
+      for (Region& r : regions) {
+        while (r.pre > 0 && !is_field_cut(e[r.first], r.pre)) --r.pre, changed = true;
+        std::string_view lw = e[r.last];
+        while (r.suf > 0 && !is_field_cut(lw, lw.size() - r.suf)) --r.suf, changed = true;
+      }
+    });
+  }
+  // Placeholder names from the values, one line at a time.
+  for_each_line([&](const std::vector<std::string_view>& e) {
+    for (Region& r : regions) {
+      if (r.first != r.last) continue;
+      std::string_view v = e[r.first].substr(r.pre, e[r.first].size() - r.pre - r.suf);
+      std::size_t i = 0;
+      while (i < v.size() && (is_digit(v[i]) || v[i] == '.')) ++i;
+      if (i == 0) {
+        r.digits = false;
+        r.same_unit = false;
+        continue;
+      }
+      if (i < v.size()) r.digits = false;
+      std::string_view u = v.substr(i);
+      const bool alpha = !u.empty() && u.size() <= 3 &&
+                         std::all_of(u.begin(), u.end(), [](char c) { return is_alpha(c); });
+      if (!alpha || (r.any_alpha_unit && r.unit != u)) r.same_unit = false;
+      if (alpha && !r.any_alpha_unit) {
+        r.unit = std::string(u);
+        r.any_alpha_unit = true;
+      }
+    }
+  });
+  auto name_of = [](const Region& r) -> std::string {
+    if (r.digits) return "n";
+    for (std::string_view u : {"ms", "s", "us", "ns", "m", "h", "B", "K", "KB", "kB", "M", "MB", "G", "GB"}) {
+      if (r.same_unit && r.any_alpha_unit && r.unit == u) return r.unit;
+    }
+    return "x";
+  };
   std::string out;
   std::size_t literal = 0;
+  std::size_t next_region = 0;
   for (std::size_t k = 0; k < slots.size();) {
     if (slots[k].constant) {
       out += slots[k].ref;
@@ -489,38 +540,12 @@ std::optional<std::string> selector_of(const std::vector<std::string_view>& line
       ++k;
       continue;
     }
-    std::size_t last = k;
-    while (last + 1 < slots.size() && !slots[last + 1].constant) ++last;
-    std::size_t pre = slots[k].gap ? 0 : slots[k].pre;
-    std::size_t suf = slots[last].gap ? 0 : slots[last].suf;
-    std::size_t minlen_first = SIZE_MAX, minlen_last = SIZE_MAX;
-    for (const auto& e : els) {
-      minlen_first = std::min(minlen_first, e[k].size());
-      minlen_last = std::min(minlen_last, e[last].size());
-    }
-    const bool single = k == last;
-    if (single && pre + suf >= minlen_first) {
-      suf = minlen_first > pre + 1 ? std::min(suf, minlen_first - pre - 1) : 0;
-      if (pre + suf >= minlen_first) pre = minlen_first > 0 ? minlen_first - 1 : 0;
-    }
-    auto pre_ok = [&](std::size_t p) {
-      return std::all_of(els.begin(), els.end(), [&](const auto& e) { return is_field_cut(e[k], p); });
-    };
-    auto suf_ok = [&](std::size_t s) {
-      return std::all_of(els.begin(), els.end(),
-                         [&](const auto& e) { return is_field_cut(e[last], e[last].size() - s); });
-    };
-    while (pre > 0 && !pre_ok(pre)) --pre;
-    while (suf > 0 && !suf_ok(suf)) --suf;
-    std::vector<std::string_view> values;
-    if (single) {
-      for (const auto& e : els) values.push_back(e[k].substr(pre, e[k].size() - pre - suf));
-    }
-    out += slots[k].ref.substr(0, pre);
-    out += single ? "{" + placeholder_name(values) + "}" : std::string("{*}");
-    out += slots[last].ref.substr(slots[last].ref.size() - suf);
-    literal += pre + suf;
-    k = last + 1;
+    const Region& r = regions[next_region++];
+    out += slots[r.first].ref.substr(0, r.pre);
+    out += r.first == r.last ? "{" + name_of(r) + "}" : std::string("{*}");
+    out += slots[r.last].ref.substr(slots[r.last].ref.size() - r.suf);
+    literal += r.pre + r.suf;
+    k = r.last + 1;
   }
   if (literal < kMinLiteralBytes || out.find('\\') != std::string::npos) return std::nullopt;
   for (std::size_t i = begin; i < end; ++i) {
