@@ -7,12 +7,16 @@ JOBS ?= 2
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all bootstrap configure build start test lint format test-sanitizers test-tsan test-asan test-fuzz install bench fuzz fuzz-build soak npm-pack clean help
+# What `make start` builds: the seven binaries and the engine library under them, nothing else.
+PRODUCT := caveman caveman-proxy caveman-engine caveman-mcp caveman-shrink caveman-browse cavemem
+
+.PHONY: all bootstrap configure build build-product start test lint format test-sanitizers test-tsan test-asan test-fuzz install bench fuzz fuzz-build soak npm-pack clean help
 
 all: build
 
 help:
-	@echo "make start    bootstrap, build (release) and run the proxy on 127.0.0.1:8787"
+	@echo "make start    install the build's packages, build the seven binaries (release) and run the"
+	@echo "              proxy on 127.0.0.1:8787"
 	@echo "make test     bootstrap, build and run every test through ctest, then the unit tests and"
 	@echo "              every fuzz target (30 s) in one clang ASan+UBSan build, then the proxy and"
 	@echo "              MCP unit tests under ThreadSanitizer"
@@ -33,7 +37,12 @@ configure:
 build: configure
 	cmake --build --preset $(PRESET) -j $(JOBS)
 
-start: bootstrap build
+build-product: configure
+	cmake --build --preset $(PRESET) -j $(JOBS) --target $(PRODUCT)
+
+start:
+	@scripts/bootstrap.sh --build
+	@$(MAKE) --no-print-directory build-product
 	$(BIN)/caveman start
 
 test: bootstrap build
@@ -98,7 +107,7 @@ install: build
 bench: build
 	scripts/run_benchmarks.sh $(BIN)
 
-npm-pack: build
+npm-pack: build-product
 	scripts/npm_pack.sh $(BIN)
 
 clean:

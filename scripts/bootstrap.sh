@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
 # Installs every system package the build and the tests need (Debian apt + npm).
 # Idempotent and quick when everything is present: it only calls apt/npm for what is missing.
+#   scripts/bootstrap.sh           everything `make test` and `make bench` need
+#   scripts/bootstrap.sh --build   only what building the seven binaries needs (`make start`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_only=0
+[[ ${1:-} == --build ]] && build_only=1
 
+# What compiling and linking the product needs (the pixel font atlas is generated at build time).
 APT_PACKAGES=(
-  build-essential cmake ninja-build ccache pkg-config git python3 python3-yaml
-  nlohmann-json3-dev libsqlitecpp-dev libsqlite3-dev sqlite3 libcpp-httplib-dev
-  libtree-sitter-dev libcli11-dev libspdlog-dev libfmt-dev libgtest-dev libgmock-dev
+  build-essential cmake ninja-build ccache pkg-config git python3
+  nlohmann-json3-dev libsqlitecpp-dev libsqlite3-dev libcpp-httplib-dev
+  libtree-sitter-dev libcli11-dev libspdlog-dev libfmt-dev
   libyaml-cpp-dev libgumbo-dev zlib1g-dev libssl-dev openssl libbrotli-dev unicode-data
+  fonts-spleen unifont libgtest-dev libgmock-dev
+)
+# (GoogleTest too: configuring the release tree finds it, so `make start` and `make test` share it.)
+# What the tests, sanitizer trees, benchmarks and the realworld generator run.
+((build_only)) || APT_PACKAGES+=(
+  python3-yaml sqlite3
   clang libclang-rt-14-dev clang-format clang-tidy wrk hyperfine chromium time
   strace valgrind curl procps binutils
-  fonts-spleen unifont
 )
 # Node.js may come from NodeSource, whose nodejs bundles npm and conflicts with
 # Debian's npm package: only ask apt for them when the commands are missing.
@@ -30,6 +40,11 @@ if ((${#missing[@]})); then
   if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ((build_only)); then
+  echo "bootstrap: ok (build)" >&2
+  exit 0
 fi
 
 # npm packages for the e2e tests and benchmarks (pinned by tests/e2e/package-lock.json).

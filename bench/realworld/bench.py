@@ -107,6 +107,14 @@ def markdown(rows: list[dict], seeds: list[int], secs: float) -> str:
         f"- declared type detected: {ok_type} of {len(rows)} ({100 * ok_type / max(1, len(rows)):.1f}%); "
         f"non-HTML payloads sent to the html compressor: {len(html_wrong)}",
         f"- needles kept: {sum(r['kept'] for r in rows)} of {needles}; literally visible: {sum(r['literal'] for r in rows)}",
+    ]
+    for seed in seeds:
+        rs = [r for r in rows if r["seed"] == seed]
+        lines.append(f"- seed {seed}: {len(rs)} payloads in {len({r['family'] for r in rs})} families; saving {_pct(_saving(rs))}; "
+                     f"{sum(1 for r in rs if r['corruptions'])} with a silent corruption; declared type "
+                     f"{sum(1 for r in rs if r['type'] in r['declared'])}; html path for non-HTML "
+                     f"{sum(1 for r in rs if r['type'] == 'html' and 'html' not in r['declared'])}")
+    lines += [
         "",
         "| family | payloads | detected types | saving (token-weighted) | median | changed | lossless of changed | needles kept | corrupted payloads |",
         "|---|---:|---|---:|---:|---:|---:|---:|---:|",
@@ -131,7 +139,7 @@ def markdown(rows: list[dict], seeds: list[int], secs: float) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", nargs="+", default=["1", "2"], help="seeds; 'random' draws one and prints it")
-    ap.add_argument("--bin", type=Path, default=ROOT / "build/release/bin")
+    ap.add_argument("--bin", type=Path, default=Path(os.environ.get("CAVEMAN_BIN_DIR", ROOT / "build/release/bin")))
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--json", type=Path)

@@ -13,20 +13,23 @@
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const copy = (from, to) => fs.cpSync(from, to, { recursive: true });
 
+// The project's `tape` (bench/session/tape.js): a test runner the sessions' suites run under.
+export function tapeShim(proj) {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  fs.mkdirSync(path.join(proj, 'node_modules/tape'), { recursive: true });
+  fs.mkdirSync(path.join(proj, 'node_modules/.bin'), { recursive: true });
+  fs.copyFileSync(path.join(here, 'tape.js'), path.join(proj, 'node_modules/tape/index.js'));
+  fs.copyFileSync(path.join(here, 'tape-cli.js'), path.join(proj, 'node_modules/.bin/tape'));
+  fs.chmodSync(path.join(proj, 'node_modules/.bin/tape'), 0o755);
+}
+
 export function sessions({ root, corpus }) {
   const nm = path.join(root, 'tests/e2e/node_modules');
-  const here = path.join(root, 'bench/session');
   const corpusFile = (name) => path.join(corpus, name);
-  const tapeShim = (proj) => {
-    fs.mkdirSync(path.join(proj, 'node_modules/tape'), { recursive: true });
-    fs.mkdirSync(path.join(proj, 'node_modules/.bin'), { recursive: true });
-    fs.copyFileSync(path.join(here, 'tape.js'), path.join(proj, 'node_modules/tape/index.js'));
-    fs.copyFileSync(path.join(here, 'tape-cli.js'), path.join(proj, 'node_modules/.bin/tape'));
-    fs.chmodSync(path.join(proj, 'node_modules/.bin/tape'), 0o755);
-  };
   const tape = 'node_modules/.bin/tape';
   const fixedFindToken = "if (findToken(input, ':') < 2) {";
   const brokenFindToken = "if (findToken(input, ':') < 3) {";

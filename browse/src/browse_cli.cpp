@@ -11,6 +11,7 @@
 #include "caveman/base/codes.h"
 #include "caveman/base/log.h"
 #include "caveman/ccr.h"
+#include "chrome_launcher.h"
 #include "session_state.h"
 #include "url_policy.h"
 #include "websocket.h"
@@ -66,6 +67,18 @@ std::shared_ptr<ccr::Store> open_store() {
   return mem.ok() ? std::shared_ptr<ccr::Store>(std::move(mem).value()) : nullptr;
 }
 
+// Ends a browser we launched (its whole process group) and removes its private TMPDIR — only
+// a directory named like ours, whatever the state file says.
+void end_owned_browser(const SessionState& s) {
+  if (s.pid > 0 && process_alive(s.pid)) ::kill(-s.pid, SIGKILL);
+  Clock::time_point until = Clock::now() + milliseconds(2000);
+  while (s.pid > 0 && process_alive(s.pid) && Clock::now() < until) {
+    std::this_thread::sleep_for(milliseconds(20));
+  }
+  std::string_view name = std::string_view(s.browser_tmp).substr(s.browser_tmp.rfind('/') + 1);
+  if (!s.browser_tmp.empty() && name.rfind(kBrowserTempName, 0) == 0) remove_tree(s.browser_tmp);
+}
+
 // The endpoint to use, launching the shared browser when there is none.
 Result<std::string> ensure_endpoint(SessionState* state, const std::string& home, const BrowseConfig& config) {
   if (!config.cdp_endpoint.empty()) {
@@ -75,7 +88,7 @@ Result<std::string> ensure_endpoint(SessionState* state, const std::string& home
     return config.cdp_endpoint;
   }
   if (!state->empty() && healthy(state->endpoint)) return state->endpoint;
-  if (state->owned && state->pid > 0 && process_alive(state->pid)) ::kill(-state->pid, SIGKILL);
+  if (state->owned) end_owned_browser(*state);
   *state = SessionState{};
   CAVEMAN_ASSIGN_OR_RETURN(std::string binary, find_chrome(config.chrome));
   LaunchOptions options;
@@ -88,6 +101,7 @@ Result<std::string> ensure_endpoint(SessionState* state, const std::string& home
   state->endpoint = launched.endpoint;
   state->owned = true;
   state->pid = launched.pid;
+  state->browser_tmp = launched.temp_dir;
   return launched.endpoint;
 }
 
@@ -109,10 +123,11 @@ int close_session(const std::string& state_path, std::ostream& out, std::ostream
         (void)(*b)->close_browser();
       }
     }
-    // Make sure the browser and its helpers are gone.
+    // Make sure the browser and its helpers are gone, then its TMPDIR.
     Clock::time_point until = Clock::now() + milliseconds(5000);
     while (s.pid > 0 && process_alive(s.pid) && Clock::now() < until) std::this_thread::sleep_for(milliseconds(50));
     if (s.pid > 0) ::kill(-s.pid, SIGKILL);
+    end_owned_browser(s);
   }
   remove_state(state_path);
   out << (s.owned ? "closed the browser\n" : "detached from the browser (left running)\n");

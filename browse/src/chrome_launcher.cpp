@@ -1,22 +1,24 @@
 #include "chrome_launcher.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <dirent.h>
-#include <fcntl.h>
 #include <fstream>
-#include <ftw.h>
-#include <poll.h>
 #include <sstream>
-#include <sys/prctl.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 
 #include "caveman/base/codes.h"
+#include "caveman/base/socket_path.h"
 #include "websocket.h"
 
 namespace caveman::browse {
@@ -218,6 +220,13 @@ Result<std::string> find_chrome(std::string_view override_path) {
   return unavailable("no Chrome or Chromium found on PATH; " + std::string(kInstallHint));
 }
 
+Result<std::string> make_browser_temp_dir(const base::EnvLookup& env,
+                                          std::string_view fallback_root) {
+  return base::make_socket_temp_dir(env, kBrowserTempName, kChromeSocketSuffix,
+                                    codes::kBrowserSocketPathTooLong, codes::kBrowserUnavailable,
+                                    "Chromium's socket", fallback_root);
+}
+
 std::vector<std::string> base_chrome_args(bool headful, std::string_view user_data_dir) {
   std::vector<std::string> args;
   if (!headful) args.push_back("--headless");
@@ -239,36 +248,39 @@ Result<std::unique_ptr<LaunchedChrome>> LaunchedChrome::start(const LaunchOption
   if (!is_executable_file(options.binary)) {
     return unavailable(options.binary + " is not an executable file; " + std::string(kInstallHint));
   }
+  // Chromium keeps org.chromium.Chromium.* (its singleton socket among them) in its TMPDIR and
+  // leaves them when it is killed: it gets a private, short TMPDIR that the keeper removes on
+  // every exit path. Made first, so a TMPDIR too long for the socket stops us before anything
+  // else exists.
+  CAVEMAN_ASSIGN_OR_RETURN(std::string browser_tmp, make_browser_temp_dir(base::process_env()));
   std::unique_ptr<LaunchedChrome> c(new LaunchedChrome());
   bool temp_profile = options.user_data_dir.empty();
+  auto abandon = [&](std::string message) {
+    remove_tree(browser_tmp);
+    if (temp_profile && !c->profile_dir_.empty()) remove_tree(c->profile_dir_);
+    return unavailable(std::move(message));
+  };
   if (temp_profile) {
     std::string tmpl = temp_dir_name("caveman-browse-XXXXXX");
     if (::mkdtemp(tmpl.data()) == nullptr) {
-      return unavailable("cannot create a temporary browser profile: " + std::string(std::strerror(errno)));
+      return abandon("cannot create a temporary browser profile: " +
+                     std::string(std::strerror(errno)));
     }
     c->profile_dir_ = tmpl;
   } else {
     c->profile_dir_ = options.user_data_dir;
     ::mkdir(c->profile_dir_.c_str(), 0700);
   }
-  // Chromium keeps org.chromium.Chromium.* in its TMPDIR and leaves them when it is killed:
-  // it gets a private TMPDIR that the keeper removes on every exit path (inside a temp
-  // profile, else a caveman-browse-tmp-* beside it).
-  std::string browser_tmp = temp_profile ? c->profile_dir_ + "/tmp" : temp_dir_name("caveman-browse-tmp-XXXXXX");
-  if ((temp_profile ? ::mkdir(browser_tmp.c_str(), 0700) : (::mkdtemp(browser_tmp.data()) ? 0 : -1)) != 0) {
-    if (temp_profile) remove_tree(c->profile_dir_);
-    return unavailable("cannot create the browser's temporary directory: " + std::string(std::strerror(errno)));
-  }
   int cmd[2], rep[2], ctl[2];
-  if (::pipe2(cmd, O_CLOEXEC) != 0) return unavailable(std::strerror(errno));
+  if (::pipe2(cmd, O_CLOEXEC) != 0) return abandon(std::strerror(errno));
   if (::pipe2(rep, O_CLOEXEC) != 0) {
     ::close(cmd[0]);
     ::close(cmd[1]);
-    return unavailable(std::strerror(errno));
+    return abandon(std::strerror(errno));
   }
   if (::pipe2(ctl, O_CLOEXEC) != 0) {
     for (int fd : {cmd[0], cmd[1], rep[0], rep[1]}) ::close(fd);
-    return unavailable(std::strerror(errno));
+    return abandon(std::strerror(errno));
   }
   std::vector<std::string> args = base_chrome_args(options.headful, c->profile_dir_);
   for (const std::string& a : options.extra_args) args.push_back(a);
@@ -278,8 +290,7 @@ Result<std::unique_ptr<LaunchedChrome>> LaunchedChrome::start(const LaunchOption
   pid_t pid = ::fork();
   if (pid < 0) {
     for (int fd : {cmd[0], cmd[1], rep[0], rep[1], ctl[0], ctl[1]}) ::close(fd);
-    if (temp_profile) remove_tree(c->profile_dir_);
-    return unavailable(std::string("fork failed: ") + std::strerror(errno));
+    return abandon(std::string("fork failed: ") + std::strerror(errno));
   }
   if (pid == 0) {
     run_keeper(options.binary, std::move(args), cmd[0], rep[1], ctl[0], c->profile_dir_, temp_profile,
@@ -336,9 +347,12 @@ Result<DetachedBrowser> launch_detached(const LaunchOptions& options, int port, 
     return unavailable(options.binary + " is not an executable file; " + std::string(kInstallHint));
   }
   ::mkdir(options.user_data_dir.c_str(), 0700);
-  // The kept profile also holds the browser's temp files (see LaunchedChrome::start).
-  std::string browser_tmp = options.user_data_dir + "/tmp";
-  ::mkdir(browser_tmp.c_str(), 0700);
+  // A short private TMPDIR, as in LaunchedChrome::start; the CLI removes it after `close`.
+  CAVEMAN_ASSIGN_OR_RETURN(std::string browser_tmp, make_browser_temp_dir(base::process_env()));
+  auto abandon = [&](std::string message) {
+    remove_tree(browser_tmp);
+    return unavailable(std::move(message));
+  };
   std::string port_file = options.user_data_dir + "/DevToolsActivePort";
   ::unlink(port_file.c_str());
   std::vector<std::string> args = base_chrome_args(options.headful, options.user_data_dir);
@@ -347,13 +361,13 @@ Result<DetachedBrowser> launch_detached(const LaunchOptions& options, int port, 
   args.emplace_back("about:blank");
   std::vector<char*> argv = argv_of(options.binary, args);
   int pid_pipe[2];
-  if (::pipe2(pid_pipe, O_CLOEXEC) != 0) return unavailable(std::strerror(errno));
+  if (::pipe2(pid_pipe, O_CLOEXEC) != 0) return abandon(std::strerror(errno));
 
   pid_t pid = ::fork();
   if (pid < 0) {
     ::close(pid_pipe[0]);
     ::close(pid_pipe[1]);
-    return unavailable(std::string("fork failed: ") + std::strerror(errno));
+    return abandon(std::string("fork failed: ") + std::strerror(errno));
   }
   if (pid == 0) {
     // Double fork: the browser is re-parented away from us (to init).
@@ -375,6 +389,7 @@ Result<DetachedBrowser> launch_detached(const LaunchOptions& options, int port, 
   }
   ::close(pid_pipe[1]);
   DetachedBrowser out;
+  out.temp_dir = browser_tmp;
   if (::read(pid_pipe[0], &out.pid, sizeof out.pid) != static_cast<ssize_t>(sizeof out.pid)) out.pid = 0;
   ::close(pid_pipe[0]);
   int st = 0;
@@ -393,9 +408,10 @@ Result<DetachedBrowser> launch_detached(const LaunchOptions& options, int port, 
     std::this_thread::sleep_for(milliseconds(50));
   }
   if (out.pid > 0 && process_alive(out.pid)) ::kill(-out.pid, SIGKILL);
-  return unavailable("the browser did not open its DevTools port within " + std::to_string(timeout.count()) +
-                     " ms (see " + (options.log_path.empty() ? std::string("its log") : options.log_path) +
-                     "; is another browser using " + options.user_data_dir + "?)");
+  return abandon("the browser did not open its DevTools port within " +
+                 std::to_string(timeout.count()) + " ms (see " +
+                 (options.log_path.empty() ? std::string("its log") : options.log_path) +
+                 "; is another browser using " + options.user_data_dir + "?)");
 }
 
 bool process_alive(pid_t pid) {

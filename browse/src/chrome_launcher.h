@@ -12,18 +12,26 @@
 // Detached mode (the direct CLI): one long-lived browser with `--remote-debugging-port`,
 // shared by successive `caveman-browse` invocations through a state file.
 //
+// The browser's TMPDIR is always a private, short `cvb-XXXXXX` directory of ours (see
+// make_browser_temp_dir), so the Unix socket Chromium makes below it stays within 107 bytes
+// whatever $TMPDIR is; when even /tmp is too long, nothing is started.
+//
 // Call start()/launch_detached() from a single-threaded process (they fork).
-// Failures are Status values with codes::kBrowserUnavailable and an install hint.
+// Failures are Status values with codes::kBrowserUnavailable and an install hint, or
+// codes::kBrowserSocketPathTooLong.
 #ifndef CAVEMAN_BROWSE_CHROME_LAUNCHER_H_
 #define CAVEMAN_BROWSE_CHROME_LAUNCHER_H_
+
+#include <sys/types.h>
 
 #include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <sys/types.h>
 #include <vector>
 
+#include "caveman/base/env.h"
+#include "caveman/base/socket_path.h"
 #include "caveman/status.h"
 #include "transport.h"
 
@@ -39,6 +47,23 @@ inline constexpr std::string_view kInstallHint =
 // present (same browser, without the wrapper's stray warning on stderr).
 // codes::kBrowserUnavailable with an install hint when nothing usable is found.
 Result<std::string> find_chrome(std::string_view override_path);
+
+// The longest Unix socket path Chromium makes below its TMPDIR: the process singleton's
+// socket in a mkdtemp'd directory (Google Chrome's com.google.Chrome.XXXXXX is shorter).
+inline constexpr std::string_view kChromeSocketSuffix =
+    "/org.chromium.Chromium.XXXXXX/SingletonSocket";
+// The name of the browser's private TMPDIR, short so that TMPDIRs of up to 51 bytes (macOS's
+// /var/folders/…/T/ is 49) keep it.
+inline constexpr std::string_view kBrowserTempName = "cvb-";
+
+// A fresh private (0700) directory for the browser's TMPDIR: `$TMPDIR/cvb-XXXXXX` when
+// `$TMPDIR/cvb-XXXXXX` + kChromeSocketSuffix fits in 107 bytes, else `/tmp/cvb-XXXXXX`
+// (base::make_socket_temp_dir). The caller removes it once the browser is gone.
+// codes::kBrowserSocketPathTooLong naming the longest socket path and its length when no root
+// is short enough; codes::kBrowserUnavailable when it cannot be created. `fallback_root` is
+// /tmp but for tests.
+Result<std::string> make_browser_temp_dir(const base::EnvLookup& env,
+                                          std::string_view fallback_root = base::kShortTempRoot);
 
 struct LaunchOptions {
   std::string binary;
@@ -86,11 +111,13 @@ class LaunchedChrome {
 struct DetachedBrowser {
   std::string endpoint;  // "http://127.0.0.1:<port>"
   pid_t pid = 0;         // the browser (leader of its own session and process group)
+  std::string temp_dir;  // its TMPDIR (make_browser_temp_dir), removed once the browser is gone
 };
 
 // Detached browser for the CLI: --remote-debugging-port=<port> (0 = any free port), profile
-// `user_data_dir` (kept), stderr appended to `log_path`. Waits up to `timeout` for the
-// endpoint to answer GET /json/version.
+// `user_data_dir` (kept), stderr appended to `log_path`, TMPDIR a fresh make_browser_temp_dir()
+// (removed here when the launch fails). Waits up to `timeout` for the endpoint to answer
+// GET /json/version.
 Result<DetachedBrowser> launch_detached(const LaunchOptions& options, int port,
                                         std::chrono::milliseconds timeout);
 

@@ -19,6 +19,7 @@ std::string SessionState::to_json() const {
   j["targets"] = targets;
   j["owned"] = owned;
   j["pid"] = pid;
+  if (!browser_tmp.empty()) j["browser_tmp"] = browser_tmp;
   j["document"] = document;
   j["last_handle"] = last_handle;
   Json u = Json::object();
@@ -45,6 +46,7 @@ Result<SessionState> SessionState::from_json(std::string_view text) {
     }
     s.owned = j.value("owned", false);
     s.pid = j.value("pid", 0);
+    s.browser_tmp = j.value("browser_tmp", std::string());
     s.document = j.value("document", std::string());
     s.last_handle = j.value("last_handle", std::string());
     // Bind the map first: iterating items() of a temporary would dangle.

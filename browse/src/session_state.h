@@ -2,9 +2,10 @@
 //
 // It lets successive `caveman-browse` invocations share one detached browser: the DevTools
 // endpoint, the page target, whether we launched the browser (`owned`, and its pid so
-// `close` can make sure it is gone), and the uid map of the latest snapshots of the current
-// document. Written atomically (temp file + rename) with mode 0600 in a 0700 home.
-// load() of a missing file is an empty state; a corrupt file is reported, not trusted.
+// `close` can make sure it is gone, and its private TMPDIR so `close` can remove it), and the uid
+// map of the latest snapshots of the current document. Written atomically (temp file + rename) with
+// mode 0600 in a 0700 home. load() of a missing file is an empty state; a corrupt file is reported,
+// not trusted.
 #ifndef CAVEMAN_BROWSE_SESSION_STATE_H_
 #define CAVEMAN_BROWSE_SESSION_STATE_H_
 
@@ -22,6 +23,7 @@ struct SessionState {
   std::vector<std::string> targets;
   bool owned = false;
   int pid = 0;            // the browser we launched (0 = unknown)
+  std::string browser_tmp;  // its private TMPDIR (a short cvb-*), removed once it is gone
   std::string document;   // document id the uids belong to
   UidMap uids;
   std::string last_handle;

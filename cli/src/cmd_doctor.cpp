@@ -1,13 +1,16 @@
 // `caveman doctor <agent>`: what Caveman installed for one agent, what is broken and what to
 // run. `caveman doctor` with no agent (or only flags) is `caveman status`.
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <ctime>
 #include <ostream>
 
 #include "agent_enable.h"
 #include "context.h"
 #include "enable_state.h"
+#include "hooks_gemini.h"
 #include "mcp_marker.h"
 #include "profiles.h"
 #include "proxy_address.h"
@@ -25,7 +28,9 @@ struct Findings {
   void bad(const std::string& s, const std::string& fix) {
     lines.push_back("  broken  " + s);
     broken = true;
-    if (!fix.empty()) fixes.push_back(fix);
+    if (!fix.empty() && std::find(fixes.begin(), fixes.end(), fix) == fixes.end()) {
+      fixes.push_back(fix);
+    }
   }
 };
 
@@ -55,6 +60,23 @@ void check_enable(const std::string& home, const std::string& agent, Findings* f
       if (has.ok() && *has) f->ok(what);
       else f->bad(what + " is gone", "caveman enable " + agent);
     }
+  }
+}
+
+// `caveman wrap gemini` hands Gemini its hooks in a system defaults file under the state root,
+// which Gemini skips unless root owns it and every directory above it (hooks_gemini.h). The
+// hooks `caveman enable gemini` put in ~/.gemini/settings.json are not subject to that rule.
+void check_gemini_session_hooks(Context& ctx, const std::string& home, Findings* f) {
+  if (!native_hooks_enabled(ctx.env)) return;
+  const std::string path = gemini_session_defaults_path(ctx.env, "caveman-wrap-<session>");
+  Status s = check_gemini_session_defaults(path, ::geteuid());
+  auto marker = read_enable_marker(home, "gemini");
+  if (s.ok()) {
+    f->ok("caveman wrap gemini: Gemini CLI loads the session hooks from " + path);
+  } else if (marker && marker->hooks) {
+    f->note("caveman wrap gemini: " + s.message() + " (the enabled hooks still run)");
+  } else {
+    f->bad("caveman wrap gemini: " + s.message(), "caveman enable gemini");
   }
 }
 
@@ -103,6 +125,7 @@ int cmd_doctor(Context& ctx, const Args& args) {
   Findings f;
   check_binary(ctx, *p, &f);
   if (find_integration(p->id)) check_enable(address->home, p->id, &f);
+  if (p->id == "gemini") check_gemini_session_hooks(ctx, address->home, &f);
   if (p->mcp != McpDelivery::kNone) check_mcp(address->home, p->id, &f);
   check_proxy(*address, &f);
   check_usage(ctx, *address, p->id, &f);

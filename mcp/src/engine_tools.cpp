@@ -15,9 +15,8 @@
 namespace caveman::mcp {
 namespace {
 
-constexpr std::string_view kTypes[] = {"json",     "log",     "code",   "diff",       "search-result",
-                                       "text",     "html",    "tabular", "config",    "terminal",
-                                       "toon",     "a11y",    "toolschema", "repetition"};
+// The engine's content types plus the registry keys reachable only by forcing a type.
+constexpr std::string_view kForcedOnly[] = {"toolschema", "repetition"};
 
 // Optional string argument; a non-string value is an error.
 bool string_arg(const Json& args, const char* name, std::string* out, ToolResult* err) {
@@ -75,7 +74,8 @@ Tool compress_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Session
       "elision markers state verified facts about what they replaced, so answer from the view. "
       "recovery_handle restores the exact original (null when nothing was removed).";
   Json type_enum = Json::array();
-  for (std::string_view ty : kTypes) type_enum.push_back(std::string(ty));
+  for (std::string_view ty : kContentTypes) type_enum.push_back(std::string(ty));
+  for (std::string_view ty : kForcedOnly) type_enum.push_back(std::string(ty));
   t.input_schema = Json{
       {"type", "object"},
       {"properties",

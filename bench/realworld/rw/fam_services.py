@@ -8,7 +8,6 @@ import json
 import socket
 import subprocess
 import time
-from pathlib import Path
 
 from .common import Context, Source, pick, read_text
 

@@ -19,7 +19,6 @@ _HEX = re.compile(r"\b(?:0x)?[0-9a-fA-F]{8,}\b")
 PROBLEM = re.compile(r"\b(error|errors|warning|fail|failed|failure|FAIL|FAILED|Traceback|panic|fatal|FATAL|exception|"
                      r"Exception|abort|Aborted|segfault|Segmentation fault|denied|not ok|ERROR|WARN|undefined reference|"
                      r"E[A-Z]{3,})\b")
-HTTP_STATUS = re.compile(r'"\s(?:[1-5]\d\d)\s|HTTP/\d(?:\.\d)?"\s([1-5]\d\d)\s|^< HTTP/\d(?:\.\d)? ([1-5]\d\d)')
 STATUS_IN_LOG = re.compile(r'" ([45]\d\d) |^< HTTP/[\d.]+ ([45]\d\d)')
 EXIT = re.compile(r"\b(exit(?:ed)?(?: with)?(?: code| status)? [1-9]\d*|= -1 E[A-Z]+|returned [1-9]\d* exit status|\+\+\+ exited with [1-9])")
 SANITIZER = re.compile(r"(==\d+==\s*(ERROR|WARNING|Invalid|Conditional|Mismatched|HEAP SUMMARY|LEAK SUMMARY|definitely lost|"

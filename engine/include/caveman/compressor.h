@@ -96,7 +96,7 @@ class Registry {
   const Compressor* find(std::string_view type) const;
   std::vector<std::string> types() const;
 
-  // The 15 shipped compressors. `counter` is used only by the best-of JSON selector
+  // The 18 shipped compressors. `counter` is used only by the best-of JSON selector
   // (CAVE_ENGINE_TOON=best-of, read by the caller and passed as `toon_best_of`).
   static Registry default_registry(const tokens::Counter& counter, bool toon_best_of = false);
 

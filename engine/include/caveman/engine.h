@@ -21,10 +21,11 @@
 
 namespace caveman {
 
-// The 12 content types, and the registry keys reachable only by forcing `type`.
+// The 15 content types, and the registry keys reachable only by forcing `type`.
 inline constexpr std::string_view kContentTypes[] = {
     "json", "log",  "code", "diff",     "search-result", "text",
-    "toon", "html", "a11y", "terminal", "tabular",       "config"};
+    "toon", "html", "a11y", "terminal", "tabular",       "config",
+    "xml",  "diagnostics", "records"};
 inline constexpr std::string_view kBasisInferred = "inferred";
 inline constexpr std::int64_t kDefaultBudgetTokens = 25000;
 
@@ -87,7 +88,7 @@ struct SimResult {
   std::string to_json() const;
 };
 
-// Content type of `input` (docs/spec/detect.md): one of the ten auto-detectable types.
+// Content type of `input` (docs/spec/detect.md): one of the thirteen auto-detectable types.
 // Deterministic; never consults a registry. Line-number gutters and <file> wrappers are
 // looked through.
 std::string detect(std::string_view input);

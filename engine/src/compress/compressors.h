@@ -1,4 +1,4 @@
-// Factories for the 15 shipped compressors (docs/spec/compressors.md). Each lives in its own file.
+// Factories for the shipped compressors (docs/spec/compressors.md). Each lives in its own file.
 #ifndef CAVEMAN_COMPRESS_COMPRESSORS_H_
 #define CAVEMAN_COMPRESS_COMPRESSORS_H_
 
@@ -61,6 +61,9 @@ struct FactorViews {
   bool grep = false;   // grep output grouped by file (search results)
   bool prose = false;  // hard-wrapped paragraphs unwrapped (text)
   bool sections = false;  // repeated config sections as one table (config)
+  // Lossless views only: the inner compressor's output is not used and no token budget cuts
+  // the view (types whose lines are all facts: xml, records, diagnostics).
+  bool lossless_only = false;
 };
 std::unique_ptr<Compressor> make_factored(std::unique_ptr<Compressor> inner,
                                           const tokens::Counter& counter,
@@ -76,6 +79,12 @@ std::unique_ptr<Compressor> make_json_views(std::unique_ptr<Compressor> inner,
 // tokens than the input (and at most 10% more than `inner`'s output).
 std::unique_ptr<Compressor> make_tabular_views(std::unique_ptr<Compressor> inner,
                                                const tokens::Counter& counter);
+
+// Lossless-only types (docs/engine.md): the input as a factored view when that costs fewer
+// tokens, else a pass-through. Nothing is elided.
+std::unique_ptr<Compressor> make_lossless_factored(std::string_view type,
+                                                   const tokens::Counter& counter,
+                                                   FactorViews views = {});
 
 // A compressor that always declines; used for types whose implementation has not landed.
 std::unique_ptr<Compressor> make_declining_compressor(std::string_view type);

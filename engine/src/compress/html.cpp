@@ -9,6 +9,7 @@
 #include "compress/article_blocks.h"
 #include "compress/compressors.h"
 #include "compress/html_extract.h"
+#include "compress/markup/markup.h"
 
 namespace caveman::compress {
 namespace {
@@ -16,6 +17,9 @@ namespace {
 constexpr std::size_t kMinOutput = 200;  // shorter extracts are too thin to replace a page
 
 std::optional<CompressorOutput> compress_html(std::string_view input, std::string_view /*query*/) {
+  // Page text is extracted only from what a tag scanner proves to be HTML: text that merely
+  // holds `<…>` (a C++ template, an e-mail address, XML) passes through.
+  if (markup::classify(input) != markup::Kind::kHtml) return std::nullopt;
   std::optional<std::string> text = html::extract_article(input);
   if (text) text = elide_repeated_paragraphs(elide_licence_text(*text));
   if (!text || text->size() < kMinOutput || text->size() >= input.size()) return std::nullopt;

@@ -7,7 +7,11 @@
 #include "caveman/engine.h"
 #include "compress/aligned_parse.h"
 #include "compress/config_parse.h"
+#include "compress/diagnostics/diagnostics.h"
+#include "compress/markup/markup.h"
+#include "compress/records/stanzas.h"
 #include "compress/table_parse.h"
+#include "compress/tabular/columns.h"
 #include "core/detect_rules.h"
 #include "core/wrappers.h"
 #include "json/json.h"
@@ -139,21 +143,6 @@ bool has_code_structure(std::string_view s) {
 
 namespace {
 
-// The document after a byte-order mark, an XML prolog (`<?xml …?>`), comments and whitespace.
-std::string_view skip_prolog(std::string_view s) {
-  if (starts_with(s, "\xEF\xBB\xBF")) s.remove_prefix(3);
-  while (true) {
-    s = text::trim_space(s);
-    std::string_view close;
-    if (starts_with(s, "<?xml")) close = "?>";
-    else if (starts_with(s, "<!--")) close = "-->";
-    else return s;
-    std::size_t end = s.find(close);
-    if (end == std::string_view::npos) return {};
-    s.remove_prefix(end + close.size());
-  }
-}
-
 // Markdown's own structure: ATX headings or code fences at the start of a line.
 bool has_markdown_structure(std::string_view s) {
   std::size_t marks = 0;
@@ -169,15 +158,16 @@ bool has_markdown_structure(std::string_view s) {
 }  // namespace
 
 bool looks_html(std::string_view s) {
-  std::string lower = text::ascii_lower(skip_prolog(s).substr(0, 64));
-  if (starts_with(lower, "<!doctype html") || starts_with(lower, "<html")) return true;
-  // Markdown that embeds HTML blocks (a README's centred logo) is still a document.
-  if (has_code_structure(s) || has_markdown_structure(s)) return false;
-  lower = text::ascii_lower(text::trim_space(s));
-  bool container = contains(lower, "<body") || contains(lower, "<article") ||
-                   contains(lower, "<main") || contains(lower, "<div") ||
-                   contains(lower, "<p>") || contains(lower, "<p ");
-  return container && count_of(s, "<") >= 6;
+  compress::markup::MarkupStats st = compress::markup::scan(s);
+  if (compress::markup::classify(st) != compress::markup::Kind::kHtml) return false;
+  // Markdown that embeds HTML blocks (a README's centred logo) and JSX are no HTML pages.
+  return compress::markup::declared(st) || (!has_code_structure(s) && !has_markdown_structure(s));
+}
+
+bool looks_xml(std::string_view s) {
+  compress::markup::MarkupStats st = compress::markup::scan(s);
+  if (compress::markup::classify(st) != compress::markup::Kind::kXml) return false;
+  return compress::markup::declared(st) || !has_code_structure(s);
 }
 
 bool looks_log(std::string_view s) {
@@ -319,22 +309,82 @@ bool diagnostic(std::string_view line) {
                              "npm WARN", "error:", "warning:", "note:", "-- "}) {
     if (starts_with(line, p)) return true;
   }
-  for (std::string_view k : {": error:", ": warning:", ": note:", ": fatal error:"}) {
-    std::size_t pos = line.find(k);
-    if (pos != std::string_view::npos && pos > 0 && is_digit(line[pos - 1])) return true;
+  return compress::diagnostics::is_header(line) || compress::diagnostics::is_build_step(line);
+}
+
+bool digits_to_end(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), is_digit);
+}
+
+// A test runner's result line: TAP (`ok 3 - name`, `not ok 4 - name`, `# Subtest: name`,
+// `1..12`, `# pass 11`) or Python unittest's verbose form (`test_x (m.T.test_x) ... ok`,
+// `Ran 15 tests in 0.002s`, `FAILED (failures=4)`).
+bool test_result(std::string_view line) {
+  std::string_view l = rtrim(line);
+  std::string_view t = starts_with(l, "not ok ") ? l.substr(7)
+                       : starts_with(l, "ok ")   ? l.substr(3)
+                                                 : "";
+  if (!t.empty()) {
+    std::size_t d = 0;
+    while (d < t.size() && is_digit(t[d])) ++d;
+    if (d > 0 && (d == t.size() || t[d] == ' ')) return true;
   }
-  return false;
+  if (starts_with(l, "1..") && digits_to_end(l.substr(3))) return true;
+  if (starts_with(l, "TAP version ") || starts_with(l, "# Subtest: ")) return true;
+  for (std::string_view k :
+       {"# tests ", "# suites ", "# pass ", "# fail ", "# cancelled ", "# skipped ", "# todo "}) {
+    if (starts_with(l, k) && digits_to_end(l.substr(k.size()))) return true;
+  }
+  std::size_t dots = l.find(" ... ");
+  if (dots != std::string_view::npos) {
+    std::string_view verdict = l.substr(dots + 5);
+    for (std::string_view v :
+         {"ok", "FAIL", "ERROR", "skipped", "expected failure", "unexpected success"}) {
+      if (starts_with(verdict, v)) return true;
+    }
+  }
+  if (starts_with(l, "FAIL: ") || starts_with(l, "ERROR: ") || starts_with(l, "FAILED (") ||
+      l == "OK" || starts_with(l, "OK (")) {
+    return true;
+  }
+  return starts_with(l, "Ran ") && l.find(" test") != std::string_view::npos &&
+         l.find(" in ") != std::string_view::npos;
+}
+
+// strace: `openat(AT_FDCWD, "/etc/ld.so.cache", O_RDONLY) = 3`, `[pid 12] read(…) = 5`,
+// `brk(NULL)   = 0x55…`, `exit_group(0)  = ?`, `+++ exited with 0 +++`, `--- SIGCHLD {…} ---`.
+bool syscall_line(std::string_view line) {
+  std::string_view l = rtrim(line);
+  if ((starts_with(l, "+++ ") && l.ends_with(" +++")) ||
+      (starts_with(l, "--- SIG") && l.ends_with(" ---")))
+    return true;
+  if (starts_with(l, "[pid ")) {
+    std::size_t close = l.find("] ");
+    if (close == std::string_view::npos) return false;
+    l.remove_prefix(close + 2);
+  }
+  std::size_t i = 0;
+  while (i < l.size() && (is_alpha(l[i]) || is_digit(l[i]) || l[i] == '_')) ++i;
+  if (i == 0 || !is_alpha(l[0]) || i >= l.size() || l[i] != '(') return false;
+  std::size_t eq = l.rfind(") = ");
+  if (eq == std::string_view::npos) {
+    std::size_t spaced = l.rfind(" = ");
+    if (spaced == std::string_view::npos) return l.ends_with("<unfinished ...>");
+    std::string_view before = rtrim(l.substr(0, spaced));
+    return !before.empty() && before.back() == ')';
+  }
+  return true;
 }
 
 bool log_signal(std::string_view line) {
   return log_level_word(line) || loose_timestamp(line) || leading_bracket_tag(line) ||
-         counter_word(line) || diagnostic(line);
+         counter_word(line) || diagnostic(line) || test_result(line) || syscall_line(line);
 }
 
 bool only_punctuation(std::string_view t) {
   for (char c : t) {
     if (!(c == '}' || c == ')' || c == ']' || c == ';' || c == ',' || c == ' ' || c == '\t' ||
-          c == '\r' || c == '{' || c == '(')) {
+          c == '\r' || c == '{' || c == '(' || c == '=' || c == '-')) {
       return false;
     }
   }
@@ -553,7 +603,76 @@ bool looks_tabular(std::string_view s) {
   if (t && t->rows.size() >= 8) return true;
   // psql / MySQL / SQLite output: an aligned table that is most of the text.
   std::optional<compress::AlignedTable> a = compress::find_aligned_table(s);
-  return a && a->rows >= 2 && a->table_lines * 5 >= a->nonblank_lines * 4;
+  if (a && a->rows >= 2 && a->table_lines * 5 >= a->nonblank_lines * 4) return true;
+  // ps, df, dpkg -l, ls -l and box-drawn tables: columns aligned by position.
+  return compress::is_column_table(s);
+}
+
+// `Name[de]=Chromium-Webbrowser`: a key, a bracketed qualifier, '=' (desktop entries).
+bool localized_key(std::string_view t) {
+  std::size_t i = 0;
+  while (i < t.size() && (text::is_word_byte(t[i]) || t[i] == '-' || t[i] == '.')) ++i;
+  if (i == 0 || !is_alpha(t[0]) || i >= t.size() || t[i] != '[') return false;
+  std::size_t close = t.find(']', i);
+  if (close == std::string_view::npos) return false;
+  std::size_t eq = close + 1;
+  while (eq < t.size() && t[eq] == ' ') ++eq;
+  return eq < t.size() && t[eq] == '=';
+}
+
+// A settings file read line by line: section headers, `key = value` or `key: value` lines
+// and comments, with at most one line in ten anything else (`include "x.conf"`). One section
+// of assignments (`[mypy]`, a systemd drop-in whose settings are all commented out) is an INI
+// file; without sections, at least four `key = value` lines (`key: value` lines without a
+// section are YAML's, and the YAML reader decides those).
+bool settings_lines(std::string_view s) {
+  if (!text::is_valid_utf8(s)) return false;
+  std::vector<std::string_view> lines = text::split_all(s, '\n');
+  std::vector<compress::ConfigLineInfo> kinds = compress::classify_config_lines(lines);
+  std::size_t sections = 0, settings = 0, assignments = 0, comments = 0, other = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    switch (kinds[i].kind) {
+      case compress::ConfigLine::kSection:
+        ++sections;
+        break;
+      case compress::ConfigLine::kAssignment:
+      case compress::ConfigLine::kYamlKey: {
+        // A setting is named: `2004:` (objdump) or `12 = 3` is no key.
+        std::string_view t = ltrim(lines[i]);
+        if (starts_with(t, "- ")) t = ltrim(t.substr(2));
+        bool named = !t.empty() && (is_alpha(t[0]) || t[0] == '_' || t[0] == '"' || t[0] == '\'');
+        ++(named ? settings : other);
+        if (named && kinds[i].kind == compress::ConfigLine::kAssignment) ++assignments;
+        break;
+      }
+      case compress::ConfigLine::kComment:
+        ++comments;
+        break;
+      case compress::ConfigLine::kProse: {
+        // INI names a section with any text between the brackets (`[mypy-a.*,b.*]`), and a
+        // desktop entry a key's locale (`Name[de]=…`).
+        std::string_view t = rtrim(ltrim(lines[i]));
+        bool header = t.size() > 2 && t.front() == '[' && t.back() == ']' &&
+                      t.find_first_of("[]", 1) == t.size() - 1;
+        if (header) {
+          ++sections;
+        } else if (localized_key(t)) {
+          ++settings;
+          ++assignments;
+        } else {
+          ++other;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  if (other * 10 > sections + settings + other) return false;
+  // Nothing but comments: a settings file whose every line is commented out.
+  if (sections == 0 && settings == 0 && other == 0) return comments >= 8;
+  if (sections >= 1) return settings >= 1 || comments >= 4;
+  return assignments >= 4;
 }
 
 bool looks_config(std::string_view s) {
@@ -593,10 +712,16 @@ std::string detect_body(std::string_view body) {
   std::string_view t = text::trim_space(body);
   if (t.empty()) return "text";
   if ((t[0] == '{' || t[0] == '[') && json::is_valid(t)) return "json";
+  // Lines cut from pretty-printed JSON (a Read with offset/limit): JSON text, though no
+  // document; the json compressor declines it and the pipeline drops only its gutter.
+  if (looks_json_fragment(body)) return "json";
   if (looks_terminal(body)) return "terminal";
   if (looks_diff(body)) return "diff";
+  if (compress::diagnostics::is_diagnostics(body)) return "diagnostics";
+  if (looks_xml(body)) return "xml";
   if (looks_html(body)) return "html";
   if (looks_tabular(body)) return "tabular";
+  if (compress::is_records(body)) return "records";
   // Beyond the original order: strong line-shape evidence for logs and grep output, real
   // config files and Markdown documents are decided before the (permissive) code rule, and
   // code additionally needs a code-like line density.
@@ -614,6 +739,7 @@ std::string detect_body(std::string_view body) {
   if (strongly_log(st)) return "log";
   if (config) return "config";
   if (markdown_document(st)) return "text";
+  if (settings_lines(body) && !code_rule(body)) return "config";
   bool log = looks_log(body);
   if (starts_with(t, "#!") && !log) return "code";
   if (!log && code_rule(body) && code_dense(st)) return "code";

@@ -13,6 +13,7 @@ bool looks_terminal(std::string_view s);
 bool looks_diff(std::string_view s);
 bool has_code_structure(std::string_view s);
 bool looks_html(std::string_view s);
+bool looks_xml(std::string_view s);
 bool looks_tabular(std::string_view s);
 bool looks_code(std::string_view s);
 bool code_rule(std::string_view s);  // looks_code without the "not a log" check

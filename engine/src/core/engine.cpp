@@ -11,10 +11,12 @@
 
 #include "caveman/base/codes.h"
 #include "caveman/base/text.h"
-#include "core/detect_rules.h"
 #include "compress/factor/expand.h"
+#include "core/detect_rules.h"
 #include "core/wrappers.h"
+#include "json/json.h"
 #include "recovery/retrieve_query.h"
+#include "text/utf8.h"
 #include "tokens/segment_memo.h"
 
 namespace caveman {
@@ -170,7 +172,8 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   // A limited Read of pretty-printed JSON is no JSON document, so the json compressor cannot
   // take it; its line numbers (about two tokens a line) go at least, as they do when a whole
   // document is minified. The handle keeps the listing.
-  bool drop_gutter = *ct != "json" && has_listing(u.layers) && core::looks_json_fragment(body);
+  bool drop_gutter = has_listing(u.layers) && core::looks_json_fragment(body) &&
+                     (*ct != "json" || !json::is_valid(text::trim_space(body)));
   if (options.mode != "compress") return std::nullopt;
   const Compressor* c = registry.find(*ct);
   if (c == nullptr) return std::nullopt;

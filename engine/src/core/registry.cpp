@@ -3,9 +3,41 @@
 #include "caveman/ccr.h"
 #include "caveman/compressor.h"
 #include "compress/compressors.h"
+#include "core/detect_rules.h"
 #include "json/json.h"
 
 namespace caveman {
+namespace {
+
+// `text` is what detection answers when no rule proves a type, so its lossy compressor runs
+// only on what line shapes prove to be prose (Markdown, or lines of words that are at least
+// half the text); anything else gets the lossless views (docs/spec/detect.md#text).
+class ProvenText final : public Compressor {
+ public:
+  explicit ProvenText(const tokens::Counter& counter)
+      : prose_(compress::make_factored(compress::make_text_compressor(), counter,
+                                       compress::FactorViews{.prose = true})),
+        lossless_(compress::make_lossless_factored("text", counter,
+                                                   compress::FactorViews{.prose = true})) {}
+  std::string_view type() const override { return "text"; }
+  std::optional<CompressorOutput> compress(std::string_view input,
+                                           std::string_view query) const override {
+    return compress_with(input, Request{query, 0});
+  }
+  std::optional<CompressorOutput> compress_with(std::string_view input,
+                                                const Request& request) const override {
+    core::LineStats st = core::line_stats(input);
+    bool prose = core::markdown_document(st) || core::markdown_prose(st) ||
+                 (st.prose_lines >= 3 && st.prose_lines * 2 >= st.non_comment);
+    return (prose ? prose_ : lossless_)->compress_with(input, request);
+  }
+
+ private:
+  std::unique_ptr<Compressor> prose_;
+  std::unique_ptr<Compressor> lossless_;
+};
+
+}  // namespace
 
 void Registry::add(std::unique_ptr<Compressor> compressor) {
   std::string key(compressor->type());
@@ -33,9 +65,12 @@ Registry Registry::default_registry(const tokens::Counter& counter, bool toon_be
   r.add(compress::make_diff_compressor(counter));
   r.add(compress::make_factored(compress::make_search_result_compressor(), counter,
                                  compress::FactorViews{.grep = true}));
-  r.add(compress::make_factored(compress::make_text_compressor(), counter,
-                                 compress::FactorViews{.prose = true}));
+  r.add(std::make_unique<ProvenText>(counter));
   r.add(compress::make_html_compressor());
+  // Types whose every line is a fact get lossless views only (docs/engine.md).
+  r.add(compress::make_lossless_factored("xml", counter));
+  r.add(compress::make_lossless_factored("diagnostics", counter));
+  r.add(compress::make_lossless_factored("records", counter));
   r.add(compress::make_tabular_views(
       compress::make_factored(compress::make_tabular_compressor(), counter), counter));
   r.add(compress::make_factored(compress::make_config_compressor(), counter,
@@ -71,8 +106,9 @@ json::Value segment_kinds(std::string_view type) {
 std::string Registry::capability_manifest_json() {
   // The manifest names the default registry's types; the counter is irrelevant here.
   static constexpr std::string_view kTypes[] = {
-      "a11y", "code", "config", "diff", "html", "json", "log", "repetition",
-      "search-result", "tabular", "terminal", "text", "toolschema", "toon"};
+      "a11y",       "code",    "config",     "diagnostics",   "diff",    "html",     "json",
+      "log",        "records", "repetition", "search-result", "tabular", "terminal", "text",
+      "toolschema", "toon",    "xml"};
   json::Value caps = json::Value::array();
   for (std::string_view type : kTypes) {
     std::string id = "caveman.engine." + std::string(type) + ".v1";

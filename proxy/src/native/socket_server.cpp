@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "caveman/base/codes.h"
+#include "caveman/base/socket_path.h"
 
 namespace caveman::proxy::native {
 namespace {
@@ -39,18 +40,16 @@ bool wait_fd(int fd, short events, Clock::time_point deadline) {
   }
 }
 
-bool fill_addr(const std::string& path, sockaddr_un* addr) {
-  std::memset(addr, 0, sizeof *addr);
-  addr->sun_family = AF_UNIX;
-  if (path.size() >= sizeof addr->sun_path) return false;
-  std::memcpy(addr->sun_path, path.c_str(), path.size() + 1);
-  return true;
+constexpr std::string_view kWhat = "the native runtime's socket";
+
+Status fill_addr(const std::string& path, sockaddr_un* addr) {
+  return base::fill_socket_address(path, addr, codes::kNativeSocketPathTooLong, kWhat);
 }
 
 // Connects a non-blocking Unix socket within the deadline; -1 on failure (errno kept).
 int dial(const std::string& path, Clock::time_point deadline) {
   sockaddr_un addr{};
-  if (!fill_addr(path, &addr)) {
+  if (!fill_addr(path, &addr).ok()) {
     errno = ENAMETOOLONG;
     return -1;
   }
@@ -113,14 +112,12 @@ Result<std::unique_ptr<NativeSocketServer>> NativeSocketServer::start(const std:
                                                                       RequestHandler handler,
                                                                       SocketServerOptions options) {
   sockaddr_un addr{};
-  if (!fill_addr(socket_path, &addr)) {
+  if (Status fits = fill_addr(socket_path, &addr); !fits.ok()) {
     return Status::InvalidArgument(codes::kNativeSocketPathTooLong,
-                                   "socket path longer than " +
-                                       std::to_string(sizeof addr.sun_path - 1) +
-                                       " bytes: " + socket_path);
+                                   fits.message() + "; set CAVEMAN_HOME to a shorter directory");
   }
-  std::string dir = socket_path.substr(0, socket_path.rfind('/'));
-  if (dir.empty()) dir = "/";
+  std::size_t slash = socket_path.rfind('/');
+  std::string dir(socket_path, 0, slash == 0 ? 1 : slash);  // "/x.sock" lives in "/"
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return sock_error("mkdir " + dir);
   CAVEMAN_RETURN_IF_ERROR(check_private_dir(dir));
 
@@ -306,6 +303,8 @@ void NativeSocketServer::serve_one(const Pending& p) {
 
 Result<std::string> native_exchange(const std::string& socket_path, std::string_view request,
                                     int deadline_ms) {
+  CAVEMAN_RETURN_IF_ERROR(
+      base::check_socket_path(socket_path, codes::kNativeSocketPathTooLong, kWhat));
   auto deadline = Clock::now() + std::chrono::milliseconds(deadline_ms);
   int fd = dial(socket_path, deadline);
   if (fd < 0)

@@ -54,7 +54,8 @@ Status check_private_dir(const std::string& dir);
 class NativeSocketServer {
  public:
   // Errors: codes::kNativeUnsafeDir, codes::kNativeAlreadyActive (kUnavailable),
-  // codes::kNativeSocketPathTooLong, codes::kNativeSocketFailed (kIo).
+  // codes::kNativeSocketPathTooLong (over base::kMaxSocketPathBytes; the message names the
+  // path and its length), codes::kNativeSocketFailed (kIo).
   static Result<std::unique_ptr<NativeSocketServer>> start(const std::string& socket_path,
                                                            RequestHandler handler,
                                                            SocketServerOptions options = {});
@@ -97,7 +98,8 @@ class NativeSocketServer {
 
 // Client side: connect, send `request` + '\n', half-close, read the answer until EOF, all
 // within `deadline_ms`. kUnavailable (codes::kNativeUnavailable) when nobody answers in time
-// or the server closed without a response.
+// or the server closed without a response; kInvalidArgument (codes::kNativeSocketPathTooLong)
+// when `socket_path` is over the 107-byte limit, so no server can be listening there.
 Result<std::string> native_exchange(const std::string& socket_path, std::string_view request,
                                     int deadline_ms);
 

@@ -31,6 +31,16 @@ describe('price table', () => {
     }
   });
 
+  test('OpenAI rows list the retention policies they accept, from a dated source', () => {
+    assert.match(PRICES.openai.cache_retention_retrieved, /^\d{4}-\d{2}-\d{2}$/);
+    for (const [model, row] of Object.entries(PRICES.openai.models)) {
+      assert.ok(Array.isArray(row.cache_retention) && row.cache_retention.length > 0, model);
+      assert.ok(row.cache_retention.every((r) => r === 'in_memory' || r === '24h'), model);
+    }
+    assert.deepEqual(PRICES.openai.models['gpt-5.5'].cache_retention, ['24h']);
+    assert.deepEqual(PRICES.openai.models['gpt-4.1-mini'].cache_retention, ['in_memory']);
+  });
+
   test('dated model ids and aliases resolve to their row', () => {
     assert.equal(priceRow('claude-sonnet-4-5-20250929'), PRICES.anthropic.models['claude-sonnet-4-5']);
     assert.equal(priceRow('claude-opus-4-20250514'), PRICES.anthropic.models['claude-opus-4-0']);

@@ -159,7 +159,7 @@ try:
     rc, out, err = run("close")
     check(rc == 0 and "no browser session" in out, "close again: %s" % out)
     # TMPDIR is the home: Chromium's org.chromium.Chromium.* temp dirs must not be left there.
-    stray = [n for n in os.listdir(home) if n.startswith("org.chromium.") or n.startswith("caveman-browse-")]
+    stray = [n for n in os.listdir(home) if n.startswith(("org.chromium.", "caveman-browse-", "cvb-"))]
     check(stray == [], "nothing left in TMPDIR: %s" % stray)
 finally:
     for pid, _ in ours():

@@ -76,10 +76,14 @@ export async function leftovers(needle, ms = 10000) {
   }
 }
 
-// The temp profiles (and Chromium's own org.chromium.Chromium.* temp directories) still
-// present under the home's TMPDIR.
-export const profilesLeft = (home) =>
-  fs.readdirSync(path.join(home, 'tmp')).filter((n) => n.startsWith('caveman-browse-') || n.startsWith('org.chromium.'));
+// What caveman-browse may create in a TMPDIR: temp profiles, the browser's private TMPDIR
+// (cvb-*) and Chromium's own org.chromium.Chromium.* temp directories.
+export const isBrowseTemp = (name) =>
+  name.startsWith('caveman-browse-') || name.startsWith('cvb-') || name.startsWith('org.chromium.');
+
+// The temp profiles, browser TMPDIRs and Chromium temp directories still present under the
+// home's TMPDIR.
+export const profilesLeft = (home) => fs.readdirSync(path.join(home, 'tmp')).filter(isBrowseTemp);
 
 // Waits up to `ms` for the temp profiles to be deleted (the keeper removes a profile once
 // the last browser process is gone); returns the ones left.
@@ -99,4 +103,63 @@ export async function checkNothingLeft(home, label = 'caveman-browse') {
   check(left.length === 0, `${label}: no browser process left:\n${left.join('\n')}`);
   const profiles = await profilesLeftAfter(home);
   check(profiles.length === 0, `${label}: temp profiles and Chromium temp dirs removed: ${profiles}`);
+}
+
+// The NUL-separated fields of /proc/<pid>/<file>, or [] when the process is gone.
+function procFields(pid, file) {
+  try { return fs.readFileSync(`/proc/${pid}/${file}`, 'utf8').split('\0').filter(Boolean); } catch { return []; }
+}
+
+// The main browser process among `root`'s descendants (or `root` itself): its pid, profile
+// (--user-data-dir) and TMPDIR (from its environment), or null when there is none.
+export function browserUnder(root) {
+  const children = new Map();
+  for (const p of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    let stat;
+    try { stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8'); } catch { continue; }
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!children.has(ppid)) children.set(ppid, []);
+    children.get(ppid).push(Number(p));
+  }
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.shift();
+    const argv = procFields(pid, 'cmdline');
+    const profile = argv.find((a) => a.startsWith('--user-data-dir='));
+    if (profile && !argv.some((a) => a.startsWith('--type='))) {
+      const tmp = procFields(pid, 'environ').find((e) => e.startsWith('TMPDIR='));
+      return { pid, profile: profile.slice('--user-data-dir='.length), tmp: tmp?.slice('TMPDIR='.length) };
+    }
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return null;
+}
+
+// Live processes whose environment has TMPDIR=`tmp` (every process of one browser inherits
+// it) or whose command line names `profile`.
+export function browserProcesses({ tmp, profile }) {
+  const found = [];
+  for (const p of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(p) || Number(p) === process.pid) continue;
+    let state = '';
+    try { const st = fs.readFileSync(`/proc/${p}/stat`, 'utf8'); state = st[st.lastIndexOf(')') + 2]; } catch { continue; }
+    if (state === 'Z') continue;
+    const env = procFields(p, 'environ');
+    const cmd = procFields(p, 'cmdline').join(' ');
+    if ((tmp && env.includes(`TMPDIR=${tmp}`)) || (profile && cmd.includes(profile))) found.push(`${p}: ${cmd.slice(0, 160)}`);
+  }
+  return found;
+}
+
+// Waits up to `ms` for a browser's processes and directories (its TMPDIR, and its profile when
+// `profileGoes`) to be gone; returns what is left.
+export async function browserLeftAfter(browser, { profileGoes = true, ms = 10000 } = {}) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const left = browserProcesses(browser);
+    for (const dir of [browser.tmp, profileGoes ? browser.profile : null]) if (dir && fs.existsSync(dir)) left.push(dir);
+    if (left.length === 0 || Date.now() > until) return left;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

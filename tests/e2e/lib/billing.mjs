@@ -2,6 +2,9 @@
 // API (explicit cache_control breakpoints) and of OpenAI (automatic prefix caching), the usage
 // objects each reports, and a price table to turn usage into dollars. Pure functions over an
 // in-memory cache and an injectable clock; no I/O beyond loading bench/prices.json once.
+// Lifetimes run on a virtual clock when asked (createVirtualClock: an idle gap is advance(ms));
+// keepaliveRequest() is the smallest request that reads a prefix again (docs/economics.md,
+// "Prompt-cache lifetimes").
 //
 // Token counts are o200k_base (gpt-tokenizer), for every provider. Anthropic bills with its own
 // tokenizer, so absolute Anthropic numbers are a stand-in; what the model gets right is which
@@ -18,7 +21,9 @@
 //     boundary, up to 20 blocks back; the longest live hit is read
 //   - a breakpoint past the read point is written if its prefix reaches the model's minimum
 //     cacheable length (otherwise silently not cached)
-//   - entries live 5 minutes ("5m", default) or 1 hour ("1h"); each hit refreshes the lifetime
+//   - entries live 5 minutes ("5m", default) or 1 hour ("1h"); each hit refreshes the lifetime at
+//     no cost (a read at 4:59 keeps the entry another 5 minutes; at 5:00 it is gone and the
+//     prefix is written again at 1.25x); a 1h write costs 2x input, a 5m write 1.25x, a read 0.1x
 //   - usage: cache_read_input_tokens (prefix read), cache_creation_input_tokens (written, split
 //     in cache_creation.ephemeral_5m/1h_input_tokens), input_tokens (after the last read/write
 //     point); their sum is the whole prompt
@@ -26,13 +31,18 @@
 //   - automatic for prompts of at least 1,024 tokens; hits are whole 128-token steps of the
 //     longest prefix seen before (cached_tokens is 0 or 1024 + 128 k)
 //   - the cache is per model and per `prompt_cache_key` (the routing key)
-//   - entries last 5 minutes of inactivity (the documented lower bound), at most 1 hour;
-//     `prompt_cache_retention: "24h"` keeps them 24 hours
+//   - retention (prompt_cache_retention, per model in bench/prices.json `cache_retention`):
+//     "in_memory" entries last 5 minutes of inactivity (the documented 5-10 minutes, lower end;
+//     "always removed within an hour of last use" is then implied); "24h" entries last 24 hours
+//     of inactivity. Omitted: "24h" on a model that offers both, unless the organisation has
+//     Zero Data Retention (createBiller({ openaiZdr: true })), then "in_memory"; a model that
+//     offers one policy uses it. A value the model does not offer is the API's 400.
+//   - Responses: max_output_tokens below 16 is a 400
 //   - usage.prompt_tokens_details.cached_tokens (Chat Completions),
 //     usage.input_tokens_details.cached_tokens (Responses)
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
-import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
 
 export const PRICES = createRequire(import.meta.url)('../../../bench/prices.json');
 
@@ -43,23 +53,43 @@ export const LOOKBACK_BLOCKS = 20;
 export const OPENAI_MIN_TOKENS = 1024;
 export const OPENAI_STEP_TOKENS = 128;
 export const OPENAI_IDLE_MS = 5 * MINUTE_MS;
-export const OPENAI_MAX_MS = 60 * MINUTE_MS;
 export const OPENAI_EXTENDED_MS = 24 * 60 * MINUTE_MS;
+export const OPENAI_RETENTION_MS = { in_memory: OPENAI_IDLE_MS, '24h': OPENAI_EXTENDED_MS };
+export const RESPONSES_MIN_OUTPUT_TOKENS = 16;
+
+// A clock that moves only when told to: the stand-in's virtual time. advance(ms) models an idle
+// gap (a human pause) or the time a request takes; now() is what the cache models read.
+export function createVirtualClock(start = 0) {
+  let t = start;
+  return {
+    now: () => t,
+    advance(ms) {
+      if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`virtual clock: cannot advance by ${ms}`);
+      t += ms;
+      return t;
+    },
+  };
+}
 
 // An error the provider would answer instead of billing (status and its JSON body).
 export class BillingError extends Error {
-  constructor(provider, status, message) {
+  constructor(provider, status, message, param = null, code = param ? 'invalid_parameter' : null) {
     super(message);
     this.status = status;
     this.body = provider === 'anthropic'
       ? { type: 'error', error: { type: 'invalid_request_error', message } }
-      : { error: { message, type: 'invalid_request_error', param: null, code: null } };
+      : { error: { message, type: 'invalid_request_error', param, code } };
   }
 }
 
 // Special-token text (e.g. "<|endoftext|>") inside a prompt is ordinary text to the provider.
 export function tokenize(text) {
   return text ? encode(text, { disallowedSpecial: new Set() }) : [];
+}
+// The first n tokens of text (a reply cut at max_tokens).
+export function truncateTokens(text, n) {
+  const ids = tokenize(text);
+  return ids.length <= n ? text : decode(ids.slice(0, n));
 }
 export function countTokens(text) {
   return tokenize(text).length;
@@ -250,10 +280,80 @@ export function openaiPromptTokens(kind, body) {
   return openaiPieces(kind, body).flatMap((p) => tokenize(p));
 }
 
+// The cache retention policies a model offers (bench/prices.json `cache_retention`); a model
+// the table does not list takes either.
+export function openaiRetentionPolicies(model) {
+  const row = PRICES.openai.models[modelKey(model, 'openai')];
+  return row?.cache_retention ?? ['in_memory', '24h'];
+}
+
+// The retention a request gets: its prompt_cache_retention, or the default for the model and
+// the organisation (24h where the model offers it, unless Zero Data Retention). Throws the 400
+// the API answers for a value the model does not offer.
+export function openaiRetention(body, { zdr = false } = {}) {
+  const offered = openaiRetentionPolicies(body.model);
+  const asked = body.prompt_cache_retention;
+  if (asked === undefined || asked === null) {
+    if (offered.length === 1) return offered[0];
+    return zdr ? 'in_memory' : '24h';
+  }
+  if (!offered.includes(asked)) {
+    throw new BillingError('openai', 400, 'prompt_cache_retention is not supported on this model', 'prompt_cache_retention');
+  }
+  return asked;
+}
+
+// The 400 the OpenAI API would answer for this request's cache or output options, or null.
+export function validateOpenAI(kind, body, { zdr = false } = {}) {
+  if (kind === 'responses' && body.max_output_tokens != null && body.max_output_tokens < RESPONSES_MIN_OUTPUT_TOKENS) {
+    return new BillingError('openai', 400, `Invalid 'max_output_tokens': integer below minimum value. Expected a value >= ${RESPONSES_MIN_OUTPUT_TOKENS}, but got ${body.max_output_tokens} instead.`,
+      'max_output_tokens', 'integer_below_min_value');
+  }
+  try {
+    openaiRetention(body, { zdr });
+  } catch (e) {
+    if (e instanceof BillingError) return e;
+    throw e;
+  }
+  return null;
+}
+
+// The most output tokens a request allows (Infinity when it sets no limit).
+export function maxOutputTokens(kind, body) {
+  const cap = kind === 'anthropic' ? body.max_tokens
+    : kind === 'chat' ? body.max_completion_tokens ?? body.max_tokens
+      : body.max_output_tokens;
+  return Number.isInteger(cap) && cap > 0 ? cap : Infinity;
+}
+
+// The smallest request that reads the same cached prefix (a cache keepalive): the same body
+// with the smallest output the API allows, not streamed. Anthropic: max_tokens 1 (with extended
+// thinking the cap must exceed budget_tokens, and the thinking settings must stay as they are:
+// changing them invalidates the cached messages); Chat Completions: max_completion_tokens 1;
+// Responses: max_output_tokens 16, the API's minimum.
+export function keepaliveRequest(kind, body) {
+  const out = { ...body };
+  delete out.stream;
+  delete out.stream_options;
+  if (kind === 'anthropic') {
+    const budget = body.thinking?.type === 'enabled' ? body.thinking.budget_tokens : 0;
+    out.max_tokens = budget > 0 ? budget + 1 : 1;
+  } else if (kind === 'chat') {
+    delete out.max_tokens;
+    out.max_completion_tokens = 1;
+  } else {
+    out.max_output_tokens = RESPONSES_MIN_OUTPUT_TOKENS;
+  }
+  return out;
+}
+
 // Bills one Chat Completions ('chat') or Responses ('responses') request: the usage object.
-export function billOpenAI(cache, kind, body, outputTokens, now) {
+// Throws the BillingError the API would answer instead.
+export function billOpenAI(cache, kind, body, outputTokens, now, { zdr = false } = {}) {
+  const error = validateOpenAI(kind, body, { zdr });
+  if (error) throw error;
   const ids = openaiPromptTokens(kind, body);
-  const cached = openaiCachedTokens(cache, body, ids, now);
+  const cached = openaiCachedTokens(cache, body, ids, now, openaiRetention(body, { zdr }));
   if (kind === 'chat') {
     return {
       prompt_tokens: ids.length, completion_tokens: outputTokens, total_tokens: ids.length + outputTokens,
@@ -267,8 +367,9 @@ export function billOpenAI(cache, kind, body, outputTokens, now) {
   };
 }
 
-// The cached prefix length of `ids`, then every 128-token step of it is (re)stored.
-function openaiCachedTokens(cache, body, ids, now) {
+// The cached prefix length of `ids`, then every 128-token step of it is (re)stored with the
+// request's retention: a hit keeps an entry alive like a write does.
+function openaiCachedTokens(cache, body, ids, now, retention) {
   if (ids.length < OPENAI_MIN_TOKENS) return 0;
   let h = sha(`openai\n${body.model}\n${body.prompt_cache_key ?? ''}`);
   const steps = [];
@@ -278,28 +379,43 @@ function openaiCachedTokens(cache, body, ids, now) {
   }
   let cached = 0;
   for (const { end, h: key } of steps) if (live(cache.get(key), now)) cached = end;
-  const idle = body.prompt_cache_retention === '24h' ? OPENAI_EXTENDED_MS : OPENAI_IDLE_MS;
+  const idle = OPENAI_RETENTION_MS[retention];
   for (const { h: key } of steps) {
     const old = cache.get(key);
-    const createdAt = live(old, now) ? old.createdAt : now;
-    const cap = body.prompt_cache_retention === '24h' ? Infinity : createdAt + OPENAI_MAX_MS;
-    cache.set(key, { createdAt, expiresAt: Math.min(now + idle, cap) });
+    // An entry kept under both policies keeps the longer of the two lifetimes.
+    const expiresAt = Math.max(now + idle, live(old, now) ? old.expiresAt : 0);
+    cache.set(key, { retention, expiresAt });
   }
   return cached;
 }
 
-// One billing account: both providers' caches and a clock (injectable for TTL tests).
-export function createBiller({ now = () => Date.now() } = {}) {
+// The live cache entries at `now`, soonest expiry first: [{ expiresAt, ttlMs | retention }].
+export function liveEntries(cache, now) {
+  return [...cache.values()].filter((e) => live(e, now)).sort((a, b) => a.expiresAt - b.expiresAt);
+}
+
+// One billing account: both providers' caches and a clock. `clock` (createVirtualClock()) makes
+// the account's time virtual: biller.advance(ms) then models an idle gap. `now` alone injects a
+// clock function (tests); neither: wall time. `openaiZdr`: the organisation has Zero Data
+// Retention (OpenAI's default retention is then in_memory instead of 24h).
+export function createBiller({ clock = null, now = clock ? clock.now : () => Date.now(), openaiZdr = false } = {}) {
   const anthropicCache = new Map();
   const openaiCache = new Map();
   return {
-    anthropicCache, openaiCache,
+    anthropicCache, openaiCache, clock, now,
+    // The virtual clock moves by ms (an idle gap); an error on wall time.
+    advance(ms) {
+      if (!clock) throw new Error('billing: advance() needs a virtual clock (createBiller({ clock: createVirtualClock() }))');
+      return clock.advance(ms);
+    },
     // The BillingError the provider would answer for this request, or null.
-    validate: (kind, body) => (kind === 'anthropic' ? validateAnthropic(body) : null),
+    validate: (kind, body) => (kind === 'anthropic' ? validateAnthropic(body) : validateOpenAI(kind, body, { zdr: openaiZdr })),
     usage(kind, body, outputTokens) {
       if (kind === 'anthropic') return billAnthropic(anthropicCache, body, outputTokens, now());
-      return billOpenAI(openaiCache, kind, body, outputTokens, now());
+      return billOpenAI(openaiCache, kind, body, outputTokens, now(), { zdr: openaiZdr });
     },
+    // Live entries of a provider's cache now ('anthropic' or 'openai').
+    live: (provider) => liveEntries(provider === 'anthropic' ? anthropicCache : openaiCache, now()),
   };
 }
 

@@ -14,9 +14,19 @@
 //   billing: true, or a biller from createBiller() (./billing.mjs, e.g. with a test clock): Anthropic
 //                                   messages, chat and responses replies carry the usage the
 //                                   provider would bill (prompt caching modelled, o200k counts);
-//                                   an Anthropic request with invalid breakpoints gets the 400.
+//                                   an Anthropic request with invalid breakpoints gets the 400
+//                                   (OpenAI: an unsupported prompt_cache_retention, Responses
+//                                   max_output_tokens < 16). A text reply longer than the
+//                                   request's max_tokens / max_completion_tokens /
+//                                   max_output_tokens is cut there and billed so (stop_reason
+//                                   max_tokens, finish_reason length, status incomplete).
 //                                   Off (null): the fixed USAGE numbers below, as before.
 //   mock.biller                     the biller in use (null when billing is off)
+//   mock.advance(ms)                an idle gap: moves the biller's virtual clock (a biller made
+//                                   with createBiller({ clock: createVirtualClock() })). Over
+//                                   HTTP: a model request with header `x-mock-idle-ms: N` is
+//                                   billed N ms after the previous clock reading, and
+//                                   POST /mock/clock {"advance_ms": N} answers {"now_ms": ...}.
 //   mock.url / mock.port            'http://127.0.0.1:<port>' (https:// with tls) / the bound port
 //   mock.connections                TCP connections accepted so far
 //   mock.requests                   [{ method, url, path, headers, body: Buffer, json, reply,
@@ -37,7 +47,7 @@
 //   { status: 529, body: {...} }                an error answer (JSON body)
 //   any reply may add usage: {...} to replace the provider's USAGE numbers below.
 // Standalone (for shell/python tests):
-//   node mock_upstream.mjs [--port N] [--log FILE] [--replies JSON|@file.json] [--billing]
+//   node mock_upstream.mjs [--port N] [--log FILE] [--replies JSON|@file.json] [--billing [--virtual-clock]]
 // prints the bound port on stdout (one line), then serves until SIGTERM/SIGINT; with --log
 // every request is appended as a JSON line {method, url, headers, body (utf8), reply}.
 import fs from 'node:fs';
@@ -168,6 +178,15 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
       return json(res, 200, { object: 'list', data: [{ id: 'mock-model', object: 'model', type: 'model',
         display_name: 'Mock', created_at: '2025-01-01T00:00:00Z' }], has_more: false, first_id: 'mock-model', last_id: 'mock-model' });
     }
+    if (p === '/mock/clock' && record.method === 'POST') {
+      if (!biller?.clock) return json(res, 409, { error: { type: 'mock_error', message: 'mock: no virtual clock (billing with a createVirtualClock())' } });
+      try {
+        if (parsed.advance_ms !== undefined) biller.advance(parsed.advance_ms);
+      } catch (e) {
+        return json(res, 400, { error: { type: 'mock_error', message: String(e.message) } });
+      }
+      return json(res, 200, { now_ms: biller.clock.now() });
+    }
     if (p.endsWith('/v1/messages/count_tokens')) return json(res, 200, { input_tokens: 42 });
     if (p.endsWith('/embeddings')) {
       return json(res, 200, { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }],
@@ -179,10 +198,20 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
       : p.endsWith('/responses') ? 'responses' : gem ? 'gemini' : null;
     if (!kind) return json(res, 404, { error: { type: 'not_found_error', message: `mock: no route ${p}` } });
     const billed = biller && kind !== 'gemini';
+    const idle = record.headers['x-mock-idle-ms'];
+    if (billed && idle !== undefined) {
+      if (!biller.clock) return json(res, 409, { error: { type: 'mock_error', message: 'mock: x-mock-idle-ms needs a virtual clock' } });
+      biller.advance(Number(idle));
+    }
     const refused = billed ? biller.validate(kind, parsed) : null;
     if (refused) return json(res, refused.status, refused.body);
-    const reply = nextReply(record, parsed);
+    let reply = nextReply(record, parsed);
     if (reply.status) return json(res, reply.status, reply.body ?? { error: { type: 'mock_error', message: 'scripted error' } });
+    if (billed && !reply.tool_use) {
+      // The provider stops at the request's output limit (a keepalive asks for 1 token).
+      const cap = billingLib.maxOutputTokens(kind, parsed);
+      if (billingLib.countTokens(reply.text) > cap) reply = { ...reply, text: billingLib.truncateTokens(reply.text, cap), truncated: true };
+    }
     const usage = reply.usage ?? (billed ? biller.usage(kind, parsed, billingLib.countTokens(outputText(reply))) : null);
     if (kind === 'anthropic') return anthropic(parsed, reply, res, usage);
     if (kind === 'chat') return chat(parsed, reply, res, usage);
@@ -222,7 +251,7 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
     const usage = billedUsage ?? USAGE.anthropic;
     const tool = reply.tool_use ? toolCall(reply) : null;
     const content = tool ? [{ type: 'tool_use', ...tool }] : [{ type: 'text', text: reply.text }];
-    const stop = tool ? 'tool_use' : 'end_turn';
+    const stop = tool ? 'tool_use' : reply.truncated ? 'max_tokens' : 'end_turn';
     if (!body.stream) {
       return json(res, 200, { id, type: 'message', role: 'assistant', model, content,
         stop_reason: stop, stop_sequence: null, usage });
@@ -252,7 +281,7 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
     const usage = billedUsage ?? USAGE.chat;
     const tool = reply.tool_use ? toolCall(reply) : null;
     const call = tool && { id: tool.id, type: 'function', function: { name: tool.name, arguments: JSON.stringify(tool.input) } };
-    const finish = tool ? 'tool_calls' : 'stop';
+    const finish = tool ? 'tool_calls' : reply.truncated ? 'length' : 'stop';
     const base = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 1700000000, model };
     if (!body.stream) {
       const message = tool ? { role: 'assistant', content: null, tool_calls: [call], refusal: null }
@@ -281,10 +310,11 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
     const tool = reply.tool_use ? toolCall(reply) : null;
     const item = tool
       ? { id: 'fc_mock', type: 'function_call', status: 'completed', call_id: tool.id, name: tool.name, arguments: JSON.stringify(tool.input) }
-      : { id: 'msg_mock', type: 'message', status: 'completed', role: 'assistant',
+      : { id: 'msg_mock', type: 'message', status: reply.truncated ? 'incomplete' : 'completed', role: 'assistant',
         content: [{ type: 'output_text', text: reply.text, annotations: [] }] };
-    const resp = { id: 'resp_mock', object: 'response', created_at: 1700000000, status: 'completed', model,
-      output: [item], usage: billedUsage ?? USAGE.responses, error: null, incomplete_details: null };
+    const resp = { id: 'resp_mock', object: 'response', created_at: 1700000000, status: reply.truncated ? 'incomplete' : 'completed', model,
+      output: [item], usage: billedUsage ?? USAGE.responses, error: null,
+      incomplete_details: reply.truncated ? { reason: 'max_output_tokens' } : null };
     if (!body.stream) return json(res, 200, resp);
     let seq = 0;
     const ev = (type, extra) => [type, { type, sequence_number: seq++, ...extra }];
@@ -302,7 +332,8 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
         ev('response.output_text.done', { ...common, text: reply.text }),
         ev('response.content_part.done', { ...common, part: item.content[0] }));
     }
-    events.push(ev('response.output_item.done', { output_index: 0, item }), ev('response.completed', { response: resp }));
+    events.push(ev('response.output_item.done', { output_index: 0, item }),
+      ev(reply.truncated ? 'response.incomplete' : 'response.completed', { response: resp }));
     return sse(res, events);
   }
 
@@ -337,6 +368,10 @@ export async function startMockUpstream({ port = 0, eventDelayMs = 2, replies = 
     },
     responseBytes: (r) => Buffer.concat(r.response),
     modelRequests: () => requests.filter((r) => r.reply !== null),
+    advance(ms) {
+      if (!biller) throw new Error('mock: advance() needs billing');
+      return biller.advance(ms);
+    },
     enqueue(...items) {
       queue.push(...items);
     },
@@ -359,8 +394,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   let replies = [];
   const r = opt('--replies');
   if (r) replies = JSON.parse(r.startsWith('@') ? fs.readFileSync(r.slice(1), 'utf8') : r);
-  const mock = await startMockUpstream({ port: Number(opt('--port') || 0), replies, log: opt('--log') || null,
-    billing: args.includes('--billing') });
+  let billing = args.includes('--billing');
+  if (billing && args.includes('--virtual-clock')) {
+    const lib = await import('./billing.mjs');
+    billing = lib.createBiller({ clock: lib.createVirtualClock(Date.now()) });
+  }
+  const mock = await startMockUpstream({ port: Number(opt('--port') || 0), replies, log: opt('--log') || null, billing });
   console.log(mock.port);
   const stop = () => mock.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);

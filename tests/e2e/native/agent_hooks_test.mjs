@@ -18,6 +18,7 @@
 // Usage: node native/agent_hooks_test.mjs [codex|gemini …] (default: both).
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { bin, check, finish } from '../lib/harness.mjs';
 import { latestToolResult, startMockUpstream } from '../lib/mock_upstream.mjs';
@@ -56,24 +57,36 @@ function usageRows(cavemanHome) {
   return db.status === 0 ? JSON.parse(db.stdout) : [];
 }
 
-// Gemini CLI skips a settings file below a group- or world-writable directory (/tmp too), and
-// wrap keeps the session's hooks under $CAVEMAN_HOME: the temp HOME must live elsewhere.
+// Gemini CLI loads the session's hooks file (wrap writes it under $CAVEMAN_HOME) only when root
+// owns it and every directory above it, none writable by group or others (docs/native.md,
+// "Gemini CLI hooks"): /tmp (1777) fails, and so does a checkout below it. Every temp HOME of
+// this test therefore lives in a fresh 0700 directory below the first candidate that passes —
+// the user's home, then the build tree — wherever the checkout is; removed at the end.
+const root = process.getuid() === 0;
+// Every directory from `dir` up to / writable by its owner only (and, as Gemini requires, owned
+// by root when the test runs as root).
+function ownerOnlyAncestors(dir) {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const st = fs.statSync(d);
+    if ((st.mode & 0o022) !== 0 || (root && st.uid !== 0)) return false;
+    if (d === path.dirname(d)) return true;
+  }
+}
 function privateTmp() {
-  const dir = path.join(path.dirname(bin('caveman')), '..', 'e2e-private-tmp');
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  fs.chmodSync(dir, 0o700);
-  return dir;
+  const candidates = [os.homedir(), path.join(path.dirname(bin('caveman')), '..')];
+  const base = candidates.find((d) => fs.existsSync(d) && ownerOnlyAncestors(d));
+  if (!base) {
+    throw new Error(`no directory among ${candidates.join(', ')} has every ancestor writable only by its owner ` +
+      `(uid ${process.getuid()}); Gemini CLI would skip the session hooks below any of them`);
+  }
+  return fs.mkdtempSync(path.join(base, '.caveman-e2e-hooks-'));
 }
 
 async function realRun(name, mock) {
   const a = AGENTS[name];
-  const savedTmp = process.env.TMPDIR;
-  process.env.TMPDIR = privateTmp();
   const user = await makeUser(`caveman-hooks-${name}-`, {
     mockUrl: mock.url, extraEnv: { CAVEMAN_NATIVE_TIMEOUT_MS: '20000' },
   });
-  if (savedTmp === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = savedTmp;
   user.env.PATH = `${user.env.PATH}:${agentsBin}`;
   const cfg = a.config(user.home);
   fs.mkdirSync(path.dirname(cfg), { recursive: true });
@@ -87,6 +100,13 @@ async function realRun(name, mock) {
     console.log(`caveman wrap ${name}: exit ${r.code} in ${Date.now() - started} ms`);
     check(r.code === 0, `${name}: wrap exits 0 (got ${r.code}): ${r.stderr.slice(-800)}`);
     check(r.stdout.includes(FINAL), `${name}: printed the stand-in's answer: ${r.stdout.slice(-300)}`);
+    if (name === 'gemini' && !root) {
+      // Only root can own the session file the way Gemini CLI requires: wrap says so and runs
+      // Gemini without hooks.
+      check(/cave_native_hooks_failed: Gemini CLI will skip .*Only root can meet that/.test(r.stderr) &&
+        !/, native hooks\)/.test(r.stderr), `gemini (uid ${process.getuid()}): wrap says the hooks would be skipped: ${r.stderr.slice(0, 800)}`);
+      return;
+    }
     check(/, native hooks\)/.test(r.stderr), `${name}: wrap announces the native hooks: ${r.stderr.slice(0, 400)}`);
     const mine = mock.requests.slice(seen);
     for (const q of mine) {
@@ -178,6 +198,9 @@ async function standIn(name, mock) {
       check(state && (state.match(/trusted_hash="sha256:[0-9a-f]{64}"/g) || []).length === hooks.length,
         `codex: trust for exactly caveman's hooks: ${state}`);
       check(!on.args.includes('--dangerously-bypass-hook-trust'), 'codex: hook trust is never bypassed');
+    } else if (!root) {
+      check(/cave_native_hooks_failed/.test(on.stderr) && !on.env.includes('system-defaults'),
+        `gemini (uid ${process.getuid()}): no session file Gemini would skip: ${on.stderr.slice(0, 600)}`);
     } else {
       const [home, defaults] = on.env.split('|');
       check(home === user.cavemanHome && defaults.startsWith(`${user.cavemanHome}/run/gemini-caveman-wrap-`) &&
@@ -194,6 +217,25 @@ async function standIn(name, mock) {
       check(off.code === 0 && !off.args.some((x) => x.startsWith('hooks.')) && !off.env.includes('system-defaults'),
         `${name}: opt-out ${JSON.stringify(args)} ${JSON.stringify(env)}: ${JSON.stringify(off.args).slice(0, 300)}`);
     }
+    if (name === 'gemini') {
+      // Issue 39: a CAVEMAN_HOME below a world-writable directory. Gemini CLI would skip the
+      // session file there: doctor says so, and wrap writes none and warns (the agent starts).
+      fs.chmodSync(user.work, 0o777);
+      const skip = `Gemini CLI will skip the hooks' settings file ${user.cavemanHome}/run/gemini-`;
+      const d = await caveman(user, ['doctor', 'gemini']);
+      console.log(d.stdout);
+      check(d.code === 1 && d.stdout.includes(`broken  caveman wrap gemini: ${skip}`) &&
+        d.stdout.includes(`${user.work} is writable by others (mode 777)`) && d.stdout.includes('run:    caveman enable gemini'),
+      `gemini: doctor reports that Gemini CLI skips the hooks below a world-writable directory: ${d.code} ${d.stdout}`);
+      const w = await run([]);
+      check(w.code === 0 && w.args[w.args.length - 1] === 'a prompt' && !w.env.includes('system-defaults') &&
+        w.stderr.includes(`cave_native_hooks_failed: ${skip}`) && !/, native hooks\)/.test(w.stderr),
+      `gemini: wrap below a world-writable directory warns and starts Gemini without hooks: ${w.code} ${w.stderr.slice(0, 800)}`);
+      check(!fs.existsSync(path.join(user.cavemanHome, 'run')) ||
+        !fs.readdirSync(path.join(user.cavemanHome, 'run')).some((f) => f.startsWith('gemini-')),
+      'gemini: no session directory left below the world-writable directory');
+      fs.chmodSync(user.work, 0o700);
+    }
   } finally {
     await user.cleanup();
   }
@@ -202,6 +244,9 @@ async function standIn(name, mock) {
 const mock = await startMockUpstream();
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(AGENTS);
 let exitCode = 0;
+const privateDir = privateTmp();
+process.env.TMPDIR = privateDir;  // makeUser's temp HOMEs (the agents themselves get their own)
+console.log(`temp HOMEs below ${privateDir}`);
 try {
   for (const name of wanted) {
     await standIn(name, mock);
@@ -212,6 +257,7 @@ try {
   exitCode = 1;
 } finally {
   await mock.close();
+  fs.rmSync(privateDir, { recursive: true, force: true });
 }
 finish(`native hooks with the real ${wanted.join(' and ')}: a large shell output masked before the provider, exact retrieve`);
 process.exit(exitCode);

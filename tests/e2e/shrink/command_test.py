@@ -3,7 +3,8 @@
 
 - `sh -c 'printf …; exit 3'` exits 3 and keeps its error lines;
 - a real noisy build: g++ on a file with deliberate errors — exit code 1, every `error:` line
-  and the last 20 lines survive, the output shrinks, and `recover` returns g++'s exact bytes;
+  and the last 20 lines survive, the output costs no more tokens (compiler diagnostics get
+  lossless views only, docs/engine.md), and `recover` returns g++'s exact bytes;
 - a command that does not exist → 127 with a clear message; not executable → 126;
 - killed by a signal → 128+N; binary output is not printed but recoverable;
 - output that never ends (`yes`) is stopped at the cap and stored; `--full` prints the exact
@@ -81,13 +82,12 @@ for line in [l for l in raw.decode().splitlines() if l.strip()][-20:]:
     check(line.encode() + b"\n" in shown, "g++: tail line lost: %s" % line)
 check(b"'undefined_variable' was not declared" in shown or "‘undefined_variable’ was not declared".encode() in shown,
       "g++: the undeclared-variable error is missing")
-check(len(shown) < len(raw) * 0.6, "g++: output did not shrink: %d -> %d bytes" % (len(raw), len(shown)))
 h = handle_of(shown)
 check(h is not None, "g++: no handle in footer")
 if h:
     check(recover(h) == raw, "g++: recover is not g++'s exact output")
 tokens = re.search(r"(\d+) → (\d+) tokens", m.group(3)) if m else None
-check(tokens is not None and int(tokens.group(2)) < int(tokens.group(1)), "g++: footer token counts %r" % (m and m.group(3)))
+check(tokens is not None and int(tokens.group(2)) <= int(tokens.group(1)), "g++: footer token counts %r" % (m and m.group(3)))
 if tokens:
     print("g++ noisy build: %d bytes -> %d bytes, %s -> %s o200k tokens" % (len(raw), len(shown), tokens.group(1), tokens.group(2)))
 shutil.rmtree(work, ignore_errors=True)

@@ -16,17 +16,25 @@ namespace {
 
 using std::chrono::milliseconds;
 
-// A stand-in browser: checks that fds 3/4 are the DevTools pipe, starts a helper process
-// (like Chrome's zygote), records both pids, and echoes NUL-framed commands. It ignores
+// A stand-in browser: checks that fds 3/4 are the DevTools pipe, binds its singleton socket
+// where Chromium does (exit 6, like Chromium's abort, when the path is too long), starts a
+// helper process (like Chrome's zygote), records both pids and its TMPDIR, and echoes
+// NUL-framed commands. It ignores
 // pipe EOF and, with FAKE_IGNORE_TERM=1, SIGTERM, so only the keeper's SIGKILL ends it.
 constexpr const char* kFakeBrowser = R"PY(#!/usr/bin/env python3
-import json, os, signal, subprocess, sys
+import json, os, signal, socket, subprocess, sys
 if os.environ.get('FAKE_IGNORE_TERM') == '1':
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 os.fstat(3); os.fstat(4)
 profile = [a.split('=', 1)[1] for a in sys.argv if a.startswith('--user-data-dir=')][0]
 open(os.path.join(profile, 'marker'), 'w').write('x')
-os.mkdir(os.path.join(os.environ['TMPDIR'], 'org.chromium.Chromium.fake'))  # as Chromium does
+singleton = os.path.join(os.environ['TMPDIR'], 'org.chromium.Chromium.fake12')  # as Chromium does
+os.mkdir(singleton)
+try:
+    socket.socket(socket.AF_UNIX).bind(os.path.join(singleton, 'SingletonSocket'))
+except OSError:
+    os._exit(6)
+open(os.environ['FAKE_PIDS'] + '.tmpdir', 'w').write(os.environ['TMPDIR'])
 helper = subprocess.Popen(['sleep', '300'])
 with open(os.environ['FAKE_PIDS'], 'w') as f:
     f.write('%d %d' % (os.getpid(), helper.pid))
@@ -68,13 +76,17 @@ class LauncherTest : public ::testing::Test {
     }
     return {};
   }
-  // Chromium's own temp directories (org.chromium.Chromium.*) left in the test's TMPDIR.
+  // The browser's private TMPDIR (cvb-*) or Chromium's own temp directories
+  // (org.chromium.Chromium.*) left in the test's TMPDIR.
   bool chromium_tmp_left() const {
     for (const auto& e : std::filesystem::directory_iterator(dir_.path())) {
-      if (e.path().filename().string().rfind("org.chromium.", 0) == 0) return true;
+      std::string name = e.path().filename().string();
+      if (name.rfind("org.chromium.", 0) == 0 || name.rfind(kBrowserTempName, 0) == 0) return true;
     }
     return false;
   }
+  // The TMPDIR the fake browser saw.
+  std::string browser_tmpdir() const { return caveman::testing::read_file(pids_file_ + ".tmpdir"); }
   bool all_gone(const std::vector<pid_t>& pids, const std::string& profile) const {
     for (int i = 0; i < 500; ++i) {
       bool alive = false;
@@ -157,7 +169,7 @@ TEST_F(LauncherTest, NothingOutlivesAServerThatDiesWithoutCleaningUp) {
 }
 
 // A kept profile (CAVEMAN_BROWSE_USER_DATA_DIR) stays, but the browser's private TMPDIR
-// (caveman-browse-tmp-*, holding Chromium's org.chromium.Chromium.*) goes with the browser.
+// (cvb-*, holding Chromium's org.chromium.Chromium.*) goes with the browser.
 TEST_F(LauncherTest, KeptProfileStaysAndTheBrowsersTempDirGoes) {
   LaunchOptions o;
   o.binary = script_;
@@ -169,9 +181,60 @@ TEST_F(LauncherTest, KeptProfileStaysAndTheBrowsersTempDirGoes) {
   c->reset();
   EXPECT_TRUE(all_gone(pids, dir_.file("no-such-profile")));
   EXPECT_TRUE(std::filesystem::exists(o.user_data_dir + "/marker"));
-  for (const auto& e : std::filesystem::directory_iterator(dir_.path())) {
-    EXPECT_NE(e.path().filename().string().rfind("caveman-browse-tmp-", 0), 0u) << e.path();
+  EXPECT_EQ(browser_tmpdir().rfind(dir_.path() + "/cvb-", 0), 0u) << browser_tmpdir();
+}
+
+// Issue 38: whatever TMPDIR is, the browser's TMPDIR is a short private cvb-* — under TMPDIR
+// while Chromium's longest socket path there fits in 107 bytes (a 51-byte TMPDIR: exactly
+// 107), else under /tmp (52 bytes and up) — the socket binds, and nothing is left anywhere.
+TEST_F(LauncherTest, BrowsersSocketFitsWhateverTheTmpdir) {
+  for (std::size_t length :
+       {std::size_t{50}, std::size_t{51}, std::size_t{52}, std::size_t{90}, std::size_t{200}}) {
+    ASSERT_LT(dir_.path().size() + 2, length);
+    std::string tmpdir = dir_.path() + "/" + std::string(length - dir_.path().size() - 1, 't');
+    ASSERT_EQ(tmpdir.size(), length);
+    ASSERT_EQ(::mkdir(tmpdir.c_str(), 0700), 0);
+    ::setenv("TMPDIR", tmpdir.c_str(), 1);
+    ::unlink(pids_file_.c_str());
+    auto c = start();
+    ASSERT_TRUE(c.ok()) << c.status().ToString();
+    std::vector<pid_t> pids = fake_pids();
+    ASSERT_EQ(pids.size(), 2u) << "TMPDIR of " << length << " bytes: the fake browser died";
+    std::string seen = browser_tmpdir();
+    std::string root = length <= 51 ? tmpdir : "/tmp";
+    EXPECT_EQ(seen.rfind(root + "/cvb-", 0), 0u) << seen;
+    EXPECT_EQ(seen.size(), root.size() + 11);
+    EXPECT_LE((seen + std::string(kChromeSocketSuffix)).size(), 107u);
+    std::string profile = (*c)->profile_dir();
+    EXPECT_EQ(profile.rfind(tmpdir + "/caveman-browse-", 0), 0u) << profile;
+    c->reset();
+    EXPECT_TRUE(all_gone(pids, profile));
+    EXPECT_FALSE(std::filesystem::exists(seen)) << seen;
+    EXPECT_TRUE(std::filesystem::is_empty(tmpdir)) << tmpdir;
+    std::filesystem::remove(tmpdir);
   }
+}
+
+// When no root is short enough, nothing is created and the error names the socket path and its
+// length (not "install Chromium").
+TEST(BrowserTempDirTest, TooLongEverywhereNamesThePathAndItsLength) {
+  caveman::testing::TempDir dir;
+  std::string root = dir.path() + "/" + std::string(69 - dir.path().size(), 'r');
+  ASSERT_EQ(root.size(), 70u);
+  ASSERT_EQ(::mkdir(root.c_str(), 0700), 0);
+  Result<std::string> r = make_browser_temp_dir(base::map_env({{"TMPDIR", root}}), root);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().error_code(), "cave_browser_socket_path_too_long");
+  EXPECT_EQ(r.status().message(),
+            "Chromium's socket " + root +
+                "/cvb-XXXXXX/org.chromium.Chromium.XXXXXX/SingletonSocket is 126 bytes, over the "
+                "107-byte limit of a Unix socket path (under $TMPDIR and under " +
+                root + "); set TMPDIR to a shorter directory");
+  EXPECT_TRUE(std::filesystem::is_empty(root));
+  Result<std::string> fits = make_browser_temp_dir(base::map_env({{"TMPDIR", root}}));
+  ASSERT_TRUE(fits.ok()) << fits.status().ToString();
+  EXPECT_EQ(fits->rfind("/tmp/cvb-", 0), 0u) << *fits;
+  remove_tree(*fits);
 }
 
 TEST(FindChromeTest, MissingBinaryExplainsHowToInstall) {

@@ -22,6 +22,7 @@ TEST(SessionStateTest, RoundTripsAtomicallyWithPrivateMode) {
   s.targets = {"T1"};
   s.owned = true;
   s.pid = 1234;
+  s.browser_tmp = "/tmp/cvb-Ab12Cd";
   s.document = "F/L";
   s.last_handle = "ccr_ab";
   s.uids["u2x"] = UidTarget{105, ""};
@@ -35,6 +36,7 @@ TEST(SessionStateTest, RoundTripsAtomicallyWithPrivateMode) {
   EXPECT_EQ(back->to_json(), s.to_json());
   EXPECT_EQ(back->uids["u3"].frame_id, "FRAME");
   EXPECT_TRUE(back->owned);
+  EXPECT_EQ(back->browser_tmp, "/tmp/cvb-Ab12Cd");
 
   caveman::testing::write_file(path, "{not json");
   EXPECT_EQ(load_state(path).status().error_code(), "cave_browse_state_corrupt");

@@ -1,12 +1,15 @@
 // Codex CLI and Gemini CLI native hooks from the CLI side: Codex's trust hash (vectors from
 // Codex 0.171's own `hooks/list`), the session `-c` arguments, the Gemini session defaults
-// file, and the persistent journaled install/uninstall (byte-identical, or only caveman's
-// groups removed when the user changed the file since).
+// file, the rule by which Gemini CLI skips that file (issue 39), and the persistent journaled
+// install/uninstall (byte-identical, or only caveman's groups removed when the user changed the
+// file since).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "hook_files.h"
@@ -77,6 +80,27 @@ TEST(AgentHooks, CodexSessionArgsTrustExactlyCavemansHooks) {
             std::string::npos);
 }
 
+// The real filesystem as Gemini's check would see it if root owned everything and nothing were
+// writable by group or others: the session file's location passes wherever TMPDIR is.
+PathFacts as_root_private(const std::string& path) {
+  PathFacts f = probe_path(path);
+  f.uid = 0;
+  f.link_uid = 0;
+  f.mode &= ~static_cast<unsigned>(S_IWGRP | S_IWOTH);
+  return f;
+}
+
+// A made-up filesystem: path → facts; a path not listed does not exist.
+PathProbe fake_fs(std::map<std::string, PathFacts> facts) {
+  return [facts = std::move(facts)](const std::string& path) {
+    auto it = facts.find(path);
+    return it == facts.end() ? PathFacts{} : it->second;
+  };
+}
+PathFacts dir_of(unsigned uid, unsigned mode, std::string real = "") {
+  return PathFacts{true, true, uid, S_IFDIR | mode, false, 0, std::move(real)};
+}
+
 WrapLaunch launch_for(const char* profile, const TempDir& home, const std::string& proxy) {
   WrapLaunch l;
   l.profile = find_profile(profile);
@@ -103,7 +127,7 @@ TEST(AgentHooks, WrapExtensionsInstallForTheirAgentOnly) {
   // The user's own system defaults keep applying in the session copy.
   write_file(home.file("defaults.json"), "{\"ui\": {\"theme\": \"dark\"}} // mine\n");
   gemini.env.set("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", home.file("defaults.json"));
-  ASSERT_OK(install_gemini_session_hooks(&gemini));
+  ASSERT_OK(install_gemini_session_hooks_as(&gemini, 0, as_root_private));
   EXPECT_TRUE(gemini.hooks_installed);
   std::string path = gemini.env.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH").value_or("");
   EXPECT_EQ(path, home.path() + "/.caveman/run/gemini-caveman-wrap-abc/system-defaults.json");
@@ -123,7 +147,7 @@ TEST(AgentHooks, WrapExtensionsInstallForTheirAgentOnly) {
 
   WrapLaunch off = launch_for("gemini", home, printing_proxy(gbin, "gemini"));
   off.native_hooks = false;
-  ASSERT_OK(install_gemini_session_hooks(&off));
+  ASSERT_OK(install_gemini_session_hooks_as(&off, 0, as_root_private));
   EXPECT_FALSE(off.hooks_installed);
 }
 
@@ -134,7 +158,9 @@ TEST(AgentHooks, SessionFailuresFailOpen) {
   ::chmod(bin.file("caveman-proxy").c_str(), 0755);
   for (const char* agent : {"codex", "gemini"}) {
     WrapLaunch l = launch_for(agent, home, bin.file("caveman-proxy"));
-    Status s = std::string(agent) == "codex" ? install_codex_session_hooks(&l) : install_gemini_session_hooks(&l);
+    Status s = std::string(agent) == "codex"
+                   ? install_codex_session_hooks(&l)
+                   : install_gemini_session_hooks_as(&l, 0, as_root_private);
     EXPECT_EQ(s.error_code(), "cave_native_hooks_invalid") << agent;
     EXPECT_FALSE(l.hooks_installed);
     EXPECT_TRUE(l.pre_args.empty());
@@ -147,8 +173,91 @@ TEST(AgentHooks, SessionFailuresFailOpen) {
   WrapLaunch g = launch_for("gemini", home, printing_proxy(gbin, "gemini"));
   write_file(home.file("bad.json"), "{ not json");
   g.env.set("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", home.file("bad.json"));
-  EXPECT_FALSE(install_gemini_session_hooks(&g).ok());
+  EXPECT_FALSE(install_gemini_session_hooks_as(&g, 0, as_root_private).ok());
   EXPECT_EQ(g.env.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH").value_or(""), home.file("bad.json"));
+}
+
+// Gemini CLI 0.61 (loadSystemFile → isFileAndDirectorySecureSync) loads a system defaults file
+// only when it and every directory above it are root's and writable by neither group nor others.
+TEST(AgentHooks, GeminiSkipsASystemFileUnlessRootOwnsEveryDirectoryAbove) {
+  const std::string file = "/home/u/.caveman/run/gemini-s/system-defaults.json";
+  std::map<std::string, PathFacts> root_fs = {{"/", dir_of(0, 0755)},
+                                              {"/home", dir_of(0, 0755)},
+                                              {"/home/u", dir_of(0, 0700)},
+                                              {"/home/u/.caveman", dir_of(0, 0700)}};
+  EXPECT_TRUE(gemini_system_file_problems(file, 0, fake_fs(root_fs)).empty())
+      << "root, private: loaded";
+  // What wrap would create is owned by its user: only root passes.
+  std::vector<std::string> user = gemini_system_file_problems(file, 1000, fake_fs(root_fs));
+  ASSERT_EQ(user.size(), 1u);
+  EXPECT_EQ(user[0], "what caveman creates at /home/u/.caveman/run is owned by uid 1000, not root");
+  // The sticky /tmp counts as world-writable; a group-writable directory fails too; the
+  // deepest comes first, as in Gemini's own warning.
+  std::map<std::string, PathFacts> tmp = {{"/", dir_of(0, 0755)},
+                                          {"/tmp", dir_of(0, 01777)},
+                                          {"/tmp/c", dir_of(0, 0775)},
+                                          {"/tmp/c/h", dir_of(1000, 0700)}};
+  std::vector<std::string> p =
+      gemini_system_file_problems("/tmp/c/h/../h/./x.json", 0, fake_fs(tmp));
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(p[0], "/tmp/c/h is owned by uid 1000, not root");
+  EXPECT_EQ(p[1], "/tmp/c is writable by group (mode 775)");
+  EXPECT_EQ(p[2], "/tmp is writable by others (mode 1777)");
+  // A symlink on the way: its own owner, and the resolved path's directories, count.
+  std::map<std::string, PathFacts> linked = {{"/", dir_of(0, 0755)},
+                                             {"/s", dir_of(0, 0755, "/w/d")},
+                                             {"/w", dir_of(0, 0777)},
+                                             {"/w/d", dir_of(0, 0700)}};
+  linked["/s"].is_link = true;
+  linked["/s"].link_uid = 1000;
+  std::vector<std::string> l = gemini_system_file_problems("/s/x.json", 0, fake_fs(linked));
+  ASSERT_EQ(l.size(), 2u);
+  EXPECT_EQ(l[0], "the symlink /s is owned by uid 1000, not root");
+  EXPECT_EQ(l[1], "/w is writable by others (mode 777)");
+}
+
+TEST(AgentHooks, WrapWritesNoGeminiHooksWhereGeminiWouldSkipThem) {
+  TempDir home;
+  TempDir gbin;
+  WrapLaunch g = launch_for("gemini", home, printing_proxy(gbin, "gemini"));
+  const std::string path = gemini_session_defaults_path(g.env, g.session_dir);
+  EXPECT_EQ(path, home.path() + "/.caveman/run/gemini-caveman-wrap-abc/system-defaults.json");
+  // Root, but the state root sits below a world-writable directory.
+  PathProbe open_home = [&](const std::string& p) {
+    PathFacts f = as_root_private(p);
+    if (p == home.path()) f.mode |= 0777;
+    return f;
+  };
+  Status s = install_gemini_session_hooks_as(&g, 0, open_home);
+  EXPECT_EQ(s.error_code(), "cave_native_hooks_failed");
+  EXPECT_NE(s.message().find("Gemini CLI will skip the hooks' settings file " + path),
+            std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find(home.path() + " is writable by others"), std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find("Point CAVEMAN_HOME at a directory below none that others can write"),
+            std::string::npos);
+  // The launch is untouched and nothing is written.
+  EXPECT_FALSE(g.hooks_installed);
+  EXPECT_FALSE(g.env.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"));
+  EXPECT_FALSE(g.env.get("CAVEMAN_HOME"));
+  EXPECT_TRUE(g.owned_dirs.empty());
+  EXPECT_FALSE(std::filesystem::exists(home.path() + "/.caveman/run"));
+  // Not root: no location works; the way out is the persistent install.
+  Status user = install_gemini_session_hooks_as(&g, 1000, as_root_private);
+  EXPECT_EQ(user.error_code(), "cave_native_hooks_failed");
+  EXPECT_NE(user.message().find("Only root can meet that; run `caveman enable gemini` instead"),
+            std::string::npos)
+      << user.message();
+  // The real filesystem: a state root below a 0777 directory is skipped whoever runs the test.
+  const std::string open = home.file("open");
+  ::mkdir(open.c_str(), 0700);
+  ::chmod(open.c_str(), 0777);
+  std::vector<std::string> real =
+      gemini_system_file_problems(open + "/state/run/x/system-defaults.json", ::geteuid());
+  EXPECT_NE(std::find(real.begin(), real.end(), open + " is writable by others (mode 777)"),
+            real.end())
+      << ::testing::PrintToString(real);
 }
 
 TEST(AgentHooks, PersistentGeminiInstallRoundTrip) {

@@ -79,6 +79,25 @@ TEST_F(CmdConfig, DoctorAgentReportsNotEnabled) {
   EXPECT_EQ(cli({"doctor", "nosuchagent"}).code, 2);
 }
 
+// Issue 39: a CAVEMAN_HOME below a world-writable directory gets no hooks from
+// `caveman wrap gemini` (Gemini CLI skips the session's settings file there); doctor says so.
+TEST_F(CmdConfig, DoctorGeminiReportsThatGeminiSkipsTheHooksBelowAWorldWritableDir) {
+  const std::string open = dir.file("open");
+  ::mkdir(open.c_str(), 0700);
+  ::chmod(open.c_str(), 0777);
+  Environment e = env();
+  e.set("CAVEMAN_HOME", open + "/state");
+  testing::CliOutcome o = testing::run_cli({"doctor", "gemini"}, e);
+  EXPECT_EQ(o.code, 1);
+  EXPECT_NE(
+      o.out.find("  broken  caveman wrap gemini: Gemini CLI will skip the hooks' settings file " +
+                 open + "/state/run/gemini-caveman-wrap-<session>/system-defaults.json ("),
+      std::string::npos)
+      << o.out << o.err;
+  EXPECT_NE(o.out.find(open + " is writable by others (mode 777)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("run:    caveman enable gemini"), std::string::npos) << o.out;
+}
+
 TEST_F(CmdConfig, DisableOfAnAgentNeverEnabledIsANoOp) {
   Outcome o = cli({"disable", "opencode"});
   EXPECT_EQ(o.code, 0);

@@ -137,6 +137,8 @@ inline constexpr std::string_view kBrowserSnapshotFailed = "cave_browser_snapsho
 inline constexpr std::string_view kBrowserSnapshotUncompressed =
     "cave_browser_snapshot_uncompressed";
 inline constexpr std::string_view kBrowserFileFailed = "cave_browser_file_failed";
+inline constexpr std::string_view kBrowserSocketPathTooLong =
+    "cave_browser_socket_path_too_long";
 inline constexpr std::string_view kUnknownAction = "cave_unknown_action";
 inline constexpr std::string_view kUnknownUid = "cave_unknown_uid";
 inline constexpr std::string_view kBrowseStateCorrupt = "cave_browse_state_corrupt";

@@ -107,6 +107,16 @@ Option best_view(std::string_view input, const std::string* elided, const tokens
 // lossless view (or to no output) unless its saving over that pays for the retrieves it may
 // cause (lossy_view_pays): a factored log the model reads in full beats a cut one that saves
 // a little more.
+// The input's own factored view as the output (nullopt when factoring does not pay).
+std::optional<CompressorOutput> lossless_output(Option whole, const Compressor& inner) {
+  if (!whole.has_view()) return std::nullopt;
+  CompressorOutput result;
+  result.method = std::string(inner.type()) + "+factored";
+  result.lossless_to_model = true;
+  result.bytes = whole.take_view();
+  return result;
+}
+
 std::optional<CompressorOutput> lossless_unless_lossy_pays(
     std::optional<CompressorOutput> out, FactorViews views, const Compressor& inner,
     const tokens::Counter& counter, std::string_view input, const Request& request) {
@@ -116,17 +126,13 @@ std::optional<CompressorOutput> lossless_unless_lossy_pays(
   auto full = static_cast<std::int64_t>(whole.tokens(counter));
   if (lossy_view_pays(full - lossy, lossy, request.context_tokens, request.context_cached))
     return out;
-  if (!whole.has_view()) return std::nullopt;
-  CompressorOutput result;
-  result.method = std::string(inner.type()) + "+factored";
-  result.lossless_to_model = true;
-  result.bytes = whole.take_view();
-  return result;
+  return lossless_output(std::move(whole), inner);
 }
 
 std::optional<CompressorOutput> choose_factored(FactorViews views, const Compressor& inner,
                                                 const tokens::Counter& counter,
                                                 std::string_view input, const Request& request) {
+  if (views.lossless_only) return lossless_output(cheaper_view(input, true, counter, views), inner);
   std::optional<CompressorOutput> out = inner.compress(input, request.query);
   std::string_view base = out ? std::string_view(out->bytes) : input;
   Option best = best_view(input, out ? &out->bytes : nullptr, counter, views);
@@ -157,6 +163,13 @@ std::unique_ptr<Compressor> make_factored(std::unique_ptr<Compressor> inner,
                                           const tokens::Counter& counter, FactorViews views) {
   return factor::make_view_layer(std::move(inner), counter,
                                  std::bind_front(choose_factored, views));
+}
+
+std::unique_ptr<Compressor> make_lossless_factored(std::string_view type,
+                                                   const tokens::Counter& counter,
+                                                   FactorViews views) {
+  views.lossless_only = true;
+  return make_factored(make_declining_compressor(type), counter, views);
 }
 
 }  // namespace caveman::compress

@@ -218,12 +218,14 @@ TEST_F(ReadListingTest, CapturedClaudeCodeReadsRoundTripAndCompressLikeTheirFile
 }
 
 // A limited read of JSON is not a JSON document; it still loses its gutter cost at least.
+// Its text is detected as JSON (a fragment): nothing of it is elided, so the saving is the
+// gutter's (issue 36: only a type proven by its parser gets a lossy view).
 TEST_F(ReadListingTest, ALimitedJsonReadIsCompressedNotPassedThrough) {
   for (const Fixture& c : fixtures()) {
     if (c.kind != "json" || c.limit == 0) continue;
     CompressResult r = compress(corpus::read_file(c.name));
     EXPECT_FALSE(r.passed_through()) << c.name;
-    EXPECT_GT(r.ratio, 0.1) << c.name;
+    EXPECT_GT(r.ratio, 0.05) << c.name;
   }
 }
 

@@ -206,6 +206,47 @@ TEST_F(NativeSocketTest, TooLongPathIsRefused) {
   EXPECT_EQ(s.status().error_code(), "cave_native_socket_path_too_long");
 }
 
+// Issue 38: $CAVEMAN_HOME/run/native.sock of exactly 107 bytes serves and is dialled; one byte
+// more is refused on both sides with a message naming the path and its length.
+TEST_F(NativeSocketTest, SocketPathOnBothSidesOfTheLimit) {
+  const std::string tail = "/run/native.sock";
+  auto home_of_length = [&](std::size_t socket_bytes) {
+    std::size_t used = home_.path().size() + 1 + tail.size();
+    std::string home = home_.path() + "/" + std::string(socket_bytes - used, 'h');
+    EXPECT_EQ(::mkdir(home.c_str(), 0700), 0);
+    return home;
+  };
+  const std::string fits = native_socket_path(home_of_length(107));
+  ASSERT_EQ(fits.size(), 107u);
+  const NativeRuntime* rt = runtime_.get();
+  Result<std::unique_ptr<NativeSocketServer>> server =
+      NativeSocketServer::start(fits, [rt](std::string_view req) { return rt->handle_json(req); });
+  ASSERT_OK(server);
+  Result<std::string> answer = native_exchange(fits, kTurnStop, 2000);
+  ASSERT_OK(answer);
+  EXPECT_EQ(nlohmann::json::parse(*answer)["action"], "allow");
+  (*server)->stop();
+
+  const std::string over = native_socket_path(home_of_length(108));
+  ASSERT_EQ(over.size(), 108u);
+  Result<std::unique_ptr<NativeSocketServer>> refused =
+      NativeSocketServer::start(over, [](std::string_view) { return std::nullopt; });
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().error_code(), "cave_native_socket_path_too_long");
+  EXPECT_EQ(refused.status().message(),
+            "the native runtime's socket " + over +
+                " is 108 bytes, over the 107-byte limit of a Unix socket path; set CAVEMAN_HOME "
+                "to a shorter directory");
+  struct stat st {};
+  EXPECT_NE(::lstat((over.substr(0, over.rfind('/'))).c_str(), &st), 0) << "run/ not created";
+  Result<std::string> dialled = native_exchange(over, kTurnStop, 200);
+  ASSERT_FALSE(dialled.ok());
+  EXPECT_EQ(dialled.status().error_code(), "cave_native_socket_path_too_long");
+  EXPECT_EQ(dialled.status().message(), "the native runtime's socket " + over +
+                                            " is 108 bytes, over the 107-byte limit of a Unix "
+                                            "socket path");
+}
+
 TEST_F(NativeSocketTest, FloodOfSilentClientsIsShedAndTheServerRecovers) {
   SocketServerOptions options;
   options.max_pending = 4;

@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+import { run } from '../lib/launch.mjs';
+run('cavemem');
