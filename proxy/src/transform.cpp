@@ -71,7 +71,9 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
   for (const Candidate& c : zone.candidates) {
     const JsonNode& node = doc.node(c.node);
     const std::string& original = node.text;
-    std::string key = prefix_cache_key(kUnlockedScope, original);
+    // A fetched page may be read as page text, the same bytes from a file may not: their
+    // views differ, and so do their cache keys.
+    std::string key = prefix_cache_key(c.fetched_page ? kPageScope : kUnlockedScope, original);
     if (std::optional<std::string> hit = cache_->lookup(key)) {
       splices.push_back(Splice{node.begin, node.end, json_quote(*hit)});
       std::string handle = handle_from_replacement(*hit);
@@ -83,7 +85,9 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
     }
     if (!c.live || knobs_.reuse_only) continue;  // frozen blocks are only ever re-substituted
 
-    CompressResult r = engine_->compress(original, block_options(knobs_, zone.query));
+    Options options = block_options(knobs_, zone.query);
+    options.page_text = c.fetched_page;
+    CompressResult r = engine_->compress(original, options);
     if (r.passed_through() || r.tokens_before - r.tokens_after <= kMarkerTokens) continue;
     if (!knobs_.context_cached && !marked &&
         r.tokens_before - r.tokens_after < kUncachedFirstMarkerTokens) {

@@ -37,6 +37,11 @@ def selector_regex(template: str) -> re.Pattern:
     return re.compile("".join(parts))
 
 
+def unescape_selector(quoted: str) -> str:
+    """The selector between a marker's quotes: a backslash escapes the character after it."""
+    return re.sub(r"\\(.)", r"\1", quoted)
+
+
 def _squash(s: str) -> str:
     return "".join(s.split())
 
@@ -169,7 +174,7 @@ def _cover(gap, markers, src, file_read, first_line, result, v):
         why = "behind a marker with no selector"
         sel = SELECTOR.search(m)
         if sel:
-            rx = selector_regex(sel.group(1).replace('\\"', '"'))
+            rx = selector_regex(unescape_selector(sel.group(1)))
             bad = [i for i in lines if not rx.fullmatch(src[i].strip()) and not rx.fullmatch(src[i])]
             if bad:
                 v.lose(src[bad[0]], f'the marker\'s selector "{sel.group(1)}" is false of a line it hides')

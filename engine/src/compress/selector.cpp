@@ -583,7 +583,7 @@ std::string selector_marker(std::size_t n, std::string_view what, std::string_vi
   out += what;
   out += " matching \"";
   for (char c : selector) {
-    if (c == '"') out += '\\';
+    if (c == '"' || c == '\\') out += '\\';
     out += c;
   }
   out += "\" elided (caveman) …";

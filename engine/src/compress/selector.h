@@ -50,7 +50,8 @@ struct Covered {
 std::vector<Covered> cover_run(const std::vector<std::string_view>& lines, std::size_t begin,
                                std::size_t end, std::size_t min_lines);
 
-// `… N <what> matching "SELECTOR" elided (caveman) …` (a `"` in the selector written `\"`).
+// `… N <what> matching "SELECTOR" elided (caveman) …` (a `"` or `\` in the selector written
+// after a backslash).
 std::string selector_marker(std::size_t n, std::string_view what, std::string_view selector);
 
 // Whether a cut between s[k-1] and s[k] falls on a field boundary: next to a separator, and

@@ -116,6 +116,14 @@ bool numbers_implied(const std::vector<core::Layer>& layers) {
   });
 }
 
+// Whether every gutter starts at line 1: the read began at the top of the file.
+bool listing_from_first_line(const std::vector<core::Layer>& layers) {
+  return std::all_of(layers.begin(), layers.end(), [](const core::Layer& l) {
+    const auto* listing = std::get_if<core::Listing>(&l);
+    return listing == nullptr || (!listing->numbers.empty() && listing->numbers.front() == 1);
+  });
+}
+
 std::vector<core::Layer> without_listings(std::vector<core::Layer> layers) {
   std::erase_if(layers, [](const core::Layer& l) { return std::holds_alternative<core::Listing>(l); });
   return layers;
@@ -180,16 +188,21 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   SafetyInfo safety = safety_info(c->safety_class());
   if (!safety.valid) return std::nullopt;
   if (safety.requires_ccr && !store_available) return std::nullopt;
-  // A file read is edit-safe unless the caller asks otherwise (Options::file_read_lossy):
-  // every line as the file has it, only the gutter thinned.
-  if (has_listing(u.layers) && numbers_implied(u.layers) && !options.file_read_lossy) {
+  // A file read is edit-safe unless the caller asks otherwise (Options::file_read_lossy) or
+  // the file is a log, read for what it says, not to be edited: every line as the file has it,
+  // only the gutter thinned. A window of a file (a re-read at an offset a marker named) comes
+  // back whole. docs/engine.md#file-reads.
+  if (has_listing(u.layers) && numbers_implied(u.layers) &&
+      (!(options.file_read_lossy || *ct == "log") || !listing_from_first_line(u.layers))) {
     return weigh(*c, CompressorOutput{std::string(body), "gutter", true, ""}, u.layers, false,
                  counter.input_tokens(), counter, options);
   }
   std::optional<CompressorOutput> out;
   try {
     out = c->compress_with(body, Request{options.query, options.budget_tokens,
-                                         options.context_tokens, options.context_cached});
+                                         options.context_tokens, options.context_cached,
+                                         has_listing(u.layers) && numbers_implied(u.layers),
+                                         options.page_text});
   } catch (const std::exception&) {
     out.reset();  // a library threw inside a compressor: its output is dropped (fail open)
   }
