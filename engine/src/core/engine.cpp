@@ -188,12 +188,13 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   SafetyInfo safety = safety_info(c->safety_class());
   if (!safety.valid) return std::nullopt;
   if (safety.requires_ccr && !store_available) return std::nullopt;
-  // A file read is edit-safe unless the caller asks otherwise (Options::file_read_lossy) or
-  // the file is a log, read for what it says, not to be edited: every line as the file has it,
-  // only the gutter thinned. A window of a file (a re-read at an offset a marker named) comes
-  // back whole. docs/engine.md#file-reads.
-  if (has_listing(u.layers) && numbers_implied(u.layers) &&
-      (!(options.file_read_lossy || *ct == "log") || !listing_from_first_line(u.layers))) {
+  // A file read is edit-safe — every line as the file has it, only the gutter thinned — unless
+  // the caller asks otherwise (Options::file_read_lossy) or it is a log read from its first
+  // line (read for what it says, not to be edited); a window of a log (the re-read a marker
+  // names) comes back whole. docs/engine.md#the-listing-contract-read-tool-gutters.
+  bool log_from_top = *ct == "log" && listing_from_first_line(u.layers);
+  if (has_listing(u.layers) && numbers_implied(u.layers) && !options.file_read_lossy &&
+      !log_from_top) {
     return weigh(*c, CompressorOutput{std::string(body), "gutter", true, ""}, u.layers, false,
                  counter.input_tokens(), counter, options);
   }
@@ -201,7 +202,8 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   try {
     out = c->compress_with(body, Request{options.query, options.budget_tokens,
                                          options.context_tokens, options.context_cached,
-                                         has_listing(u.layers) && numbers_implied(u.layers),
+                                         has_listing(u.layers) && numbers_implied(u.layers) &&
+                                             !options.file_read_lossy,
                                          options.page_text});
   } catch (const std::exception&) {
     out.reset();  // a library threw inside a compressor: its output is dropped (fail open)
