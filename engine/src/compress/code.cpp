@@ -1,6 +1,7 @@
 // `code` compressor (docs/spec/compressors.md#code, tree-sitter variant): keeps imports,
-// signatures, types, class members and comments, and replaces the outermost function/method bodies
-// with `{ /* caveman: body elided */ }` (Python: `...`, after any docstring). Languages:
+// signatures, types, class members and comments, and replaces the lines of the outermost
+// function/method bodies with one marker line that states them (code/language.h; Python: after
+// any docstring). Languages:
 // Go, Python, JavaScript, TypeScript, TSX, C, C++. Declaration-only sources (a .d.ts, a
 // header) have no bodies; there long `/** */` doc comments are cut to their first
 // sentence instead. A query keeps the bodies it matches best and those of the functions they
@@ -137,9 +138,10 @@ std::vector<code::Edit> keep_relevant_bodies(std::vector<code::Edit> edits, std:
   return out;
 }
 
-// Needle-safe (selector.h): an edit rewrites the lines from the one it starts on to the one it
-// ends on, so it is made only when none of them is a line an answer may depend on (a rare line,
-// a failure signal) — a body marker states no count and no selector.
+// Needle-safe (selector.h): an edit whose marker states the lines it hides (a body that owns
+// its lines) may hide any line — the view says which lines it lacks. Any other edit rewrites
+// the lines from the one it starts on to the one it ends on without saying which, so it is
+// made only when none of them is a line an answer may depend on (a rare line, a failure signal).
 std::vector<code::Edit> keep_needles(std::vector<code::Edit> edits, std::string_view input) {
   if (edits.empty()) return edits;
   std::vector<std::string_view> lines = text::split_all(input);
@@ -156,6 +158,7 @@ std::vector<code::Edit> keep_needles(std::vector<code::Edit> edits, std::string_
                                     starts.begin()) - 1;
   };
   std::erase_if(edits, [&](const code::Edit& e) {
+    if (e.states_lines) return false;
     for (std::size_t l = line_of(e.start), last = line_of(e.end); l <= last && l < lines.size(); ++l) {
       if (needles[l]) return true;
     }

@@ -248,9 +248,32 @@ std::vector<bool> sparse_numbers(const text::Lines& out, const Trace& t) {
 constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // …
 constexpr std::string_view kMarkerTag = " elided (caveman)";
 
+constexpr std::string_view kEnDash = "\xE2\x80\x93";  // –
+
+// "… lines A–B elided (caveman)" (a code body, numbered in the compressed text): B − A + 1.
+std::optional<std::size_t> stated_range(std::string_view line, std::size_t i, std::size_t* rest_at) {
+  auto number = [&](std::size_t* v) {
+    std::size_t d0 = i;
+    for (*v = 0; i < line.size() && line[i] >= '0' && line[i] <= '9' && i - d0 < 9; ++i) {
+      *v = *v * 10 + static_cast<std::size_t>(line[i] - '0');
+    }
+    return i > d0;
+  };
+  std::size_t a = 0, b = 0;
+  if (!number(&a) || line.substr(i, kEnDash.size()) != kEnDash) return {};
+  i += kEnDash.size();
+  if (!number(&b) || b < a || !line.substr(i).starts_with(kMarkerTag)) return {};
+  *rest_at = i;
+  return b - a + 1;
+}
+
 std::optional<std::size_t> marker_count(std::string_view line, std::size_t* rest_at) {
   std::size_t at = line.find(kEllipsis);
   if (at == std::string_view::npos || line.find(kMarkerTag) == std::string_view::npos) return {};
+  constexpr std::string_view kLines = " lines ";
+  if (line.substr(at + kEllipsis.size()).starts_with(kLines)) {
+    return stated_range(line, at + kEllipsis.size() + kLines.size(), rest_at);
+  }
   std::size_t i = at + kEllipsis.size() + 1, d0 = i, n = 0;
   while (i < line.size() && line[i] >= '0' && line[i] <= '9' && i - d0 < 9) n = n * 10 + (line[i++] - '0');
   if (i == d0 || n == 0) return {};
@@ -269,11 +292,13 @@ std::string ranged_marker(std::string_view line, std::size_t rest_at, std::int64
   bool closed = rest.ends_with(close);
   if (closed) rest.remove_suffix(close.size());
   std::string out(line.substr(0, line.find(kEllipsis)));
-  out += std::string(kEllipsis) + " lines " + std::to_string(first) + "\xE2\x80\x93" +
+  out += std::string(kEllipsis) + " lines " + std::to_string(first) + std::string(kEnDash) +
          std::to_string(first + count - 1);
   out += rest;
   std::string reread = "Read offset=" + std::to_string(first) + " limit=" + std::to_string(count);
-  out += rest.find("(caveman):") != std::string_view::npos ? "; " + reread : ": " + reread;
+  if (rest.find(" Read offset=") == std::string_view::npos) {  // not ranged before
+    out += rest.find("(caveman):") != std::string_view::npos ? "; " + reread : ": " + reread;
+  }
   if (closed) out += close;
   return out;
 }
@@ -370,6 +395,23 @@ bool numbers_consecutive(const Listing& listing) {
     if (n[i] != n[i - 1] + 1) return false;
   }
   return true;
+}
+
+std::optional<std::string> restore_file_read(std::string_view compressed, const Listing& listing) {
+  if (listing.numbers.empty() || !numbers_consecutive(listing)) return std::nullopt;
+  text::Lines out = text::split_lines(compressed);
+  std::optional<Trace> t = trace_lines(out, listing);
+  if (!t) return std::nullopt;
+  std::vector<std::string> ranged = range_markers(out, *t, listing);
+  text::Lines src = text::split_lines(listing.source);
+  for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    if (!ranged[i].empty()) continue;
+    auto at = static_cast<std::size_t>(t->nums[i] - listing.numbers.front());
+    if (!t->traced[i] || at >= src.lines.size() || out.lines[i] != src.lines[at]) {
+      return std::nullopt;
+    }
+  }
+  return restore_gutter(compressed, listing, GutterStyle::kSparse);
 }
 
 std::string restore_gutter(std::string_view compressed, const Listing& listing, GutterStyle style) {
