@@ -95,6 +95,16 @@ class Grader(unittest.TestCase):
         bodies = shown[:10] + ["… 20 lines elided (caveman): function bodies …"] + shown[30:]
         self.assertTrue(run(body, "\n".join(bodies), file_read=True, listing=True).corruptions)
 
+    def test_a_code_body_marker_must_name_the_lines_it_hides(self):
+        src = ("func Do(req *Request) error {\n\tif req == nil {\n\t\treturn ErrNil\n\t}\n"
+               "\treturn send(req)\n}\n")
+        good = "func Do(req *Request) error {\n\t// … lines 2–5 elided (caveman)\n}\n"
+        self.assertEqual(run(src, good).corruptions, [])
+        off = "func Do(req *Request) error {\n\t// … lines 2–4 elided (caveman)\n}\n"
+        self.assertTrue(run(src, off).corruptions)
+        silent = "func Do(req *Request) error { /* caveman: body elided */ }\n"
+        self.assertTrue(run(src, silent).corruptions)
+
     def test_a_gutter_that_no_longer_matches_the_file_is_a_corruption(self):
         body = "<p>a &amp; b</p>\n<div>\n  <span>x</span>\n</div>\n"
         view = "1\ta & b\n2\t<div>\n3\t  <span>x</span>\n4\t</div>\n5\t"

@@ -17,7 +17,7 @@ class Extractor {
   void offer(NodeId id, bool live, bool tool_result) {
     if (!doc_.is(id, JsonKind::kString)) return;
     if (doc_.node(id).text.size() < min_bytes_) return;
-    out_->candidates.push_back(Candidate{id, live, tool_result});
+    out_->candidates.push_back(Candidate{id, live, tool_result, tool_result && page_});
   }
 
   // Parts arrays of text blocks: {"type":"text"|"input_text","text":…}.
@@ -52,6 +52,7 @@ class Extractor {
   const JsonDoc& doc_;
   std::size_t min_bytes_;
   LiveZone* out_;
+  bool page_ = false;  // the tool outputs offered now come from a web-fetch tool
 };
 
 // What the agent itself just asked for (a grep pattern, a command) says what it looks for in
@@ -115,16 +116,16 @@ void anthropic(const JsonDoc& doc, Extractor& x) {
   const std::vector<NodeId>& msgs = doc.node(messages).items;
   if (msgs.empty()) return;
 
-  Ids retrieve_ids;
+  Ids retrieve_ids, fetch_ids;
   for (NodeId m : msgs) {
     if (doc.get_string(m, "role") != "assistant") continue;
     NodeId content = doc.get(m, "content");
     if (!doc.is(content, JsonKind::kArray)) continue;
     for (NodeId block : doc.node(content).items) {
-      if (doc.get_string(block, "type") == "tool_use" &&
-          is_retrieve_tool_name(doc.get_string(block, "name"))) {
-        retrieve_ids.insert(std::string(doc.get_string(block, "id")));
-      }
+      if (doc.get_string(block, "type") != "tool_use") continue;
+      std::string_view name = doc.get_string(block, "name");
+      if (is_retrieve_tool_name(name)) retrieve_ids.insert(std::string(doc.get_string(block, "id")));
+      if (is_fetch_tool_name(name)) fetch_ids.insert(std::string(doc.get_string(block, "id")));
     }
   }
 
@@ -168,8 +169,11 @@ void anthropic(const JsonDoc& doc, Extractor& x) {
       if (type == "text") {
         x.offer(doc.get(block, "text"), live, false);
       } else if (type == "tool_result") {
-        if (retrieve_ids.count(std::string(doc.get_string(block, "tool_use_id")))) continue;
+        std::string id(doc.get_string(block, "tool_use_id"));
+        if (retrieve_ids.count(id)) continue;
+        x.page_ = fetch_ids.count(id) > 0;
         x.offer_text_parts(doc.get(block, "content"), live, true);
+        x.page_ = false;
       }
     }
   }
@@ -190,14 +194,14 @@ void openai_chat(const JsonDoc& doc, Extractor& x) {
   if (!doc.is(messages, JsonKind::kArray)) return;
   const std::vector<NodeId>& msgs = doc.node(messages).items;
 
-  Ids retrieve_ids;
+  Ids retrieve_ids, fetch_ids;
   for (NodeId m : msgs) {
     NodeId calls = doc.get(m, "tool_calls");
     if (!doc.is(calls, JsonKind::kArray)) continue;
     for (NodeId call : doc.node(calls).items) {
-      if (is_retrieve_tool_name(doc.get_string(doc.get(call, "function"), "name"))) {
-        retrieve_ids.insert(std::string(doc.get_string(call, "id")));
-      }
+      std::string_view name = doc.get_string(doc.get(call, "function"), "name");
+      if (is_retrieve_tool_name(name)) retrieve_ids.insert(std::string(doc.get_string(call, "id")));
+      if (is_fetch_tool_name(name)) fetch_ids.insert(std::string(doc.get_string(call, "id")));
     }
   }
   // Live: the latest user message and the tool results after the last non-tool message.
@@ -214,9 +218,12 @@ void openai_chat(const JsonDoc& doc, Extractor& x) {
     if (role == "user") {
       x.offer_text_parts(content, i == latest_user, false);
     } else if (role == "tool") {
-      if (retrieve_ids.count(std::string(doc.get_string(msgs[i], "tool_call_id")))) continue;
+      std::string id(doc.get_string(msgs[i], "tool_call_id"));
+      if (retrieve_ids.count(id)) continue;
       bool live = last_non_tool == msgs.size() || i > last_non_tool;
+      x.page_ = fetch_ids.count(id) > 0;
       x.offer_text_parts(content, live, true);
+      x.page_ = false;
     }
   }
   if (latest_user < msgs.size()) x.out_->query = x.human_text(doc.get(msgs[latest_user], "content"));
@@ -232,12 +239,12 @@ void openai_responses(const JsonDoc& doc, Extractor& x) {
   if (!doc.is(input, JsonKind::kArray)) return;
   const std::vector<NodeId>& items = doc.node(input).items;
 
-  Ids retrieve_ids;
+  Ids retrieve_ids, fetch_ids;
   for (NodeId item : items) {
-    if (doc.get_string(item, "type") == "function_call" &&
-        is_retrieve_tool_name(doc.get_string(item, "name"))) {
-      retrieve_ids.insert(std::string(doc.get_string(item, "call_id")));
-    }
+    if (doc.get_string(item, "type") != "function_call") continue;
+    std::string_view name = doc.get_string(item, "name");
+    if (is_retrieve_tool_name(name)) retrieve_ids.insert(std::string(doc.get_string(item, "call_id")));
+    if (is_fetch_tool_name(name)) fetch_ids.insert(std::string(doc.get_string(item, "call_id")));
   }
   auto is_tool_item = [&](NodeId item) {
     std::string_view type = doc.get_string(item, "type");
@@ -252,9 +259,12 @@ void openai_responses(const JsonDoc& doc, Extractor& x) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     NodeId item = items[i];
     if (doc.get_string(item, "type") == "function_call_output") {
-      if (retrieve_ids.count(std::string(doc.get_string(item, "call_id")))) continue;
+      std::string id(doc.get_string(item, "call_id"));
+      if (retrieve_ids.count(id)) continue;
       bool live = last_other == items.size() || i > last_other;
+      x.page_ = fetch_ids.count(id) > 0;
       x.offer_text_parts(doc.get(item, "output"), live, true);
+      x.page_ = false;
     } else if (doc.get_string(item, "role") == "user") {
       x.offer_text_parts(doc.get(item, "content"), i == latest_user, false);
     }
@@ -286,7 +296,9 @@ void gemini(const JsonDoc& doc, Extractor& x) {
       if (fr == kNoNode || is_retrieve_tool_name(doc.get_string(fr, "name"))) continue;
       NodeId response = doc.get(fr, "response");
       if (!doc.is(response, JsonKind::kObject)) continue;
+      x.page_ = is_fetch_tool_name(doc.get_string(fr, "name"));
       for (const auto& [key, value] : doc.node(response).members) x.offer(value, live, true);
+      x.page_ = false;
     }
   }
   for (std::size_t i = turns.size(); i-- > 0;) {
@@ -324,6 +336,16 @@ bool declares_retrieve(const JsonDoc& doc) {
 }
 
 }  // namespace
+
+bool is_fetch_tool_name(std::string_view name) {
+  // The last segment of an MCP tool name ("mcp__fetch__fetch", "server__web_fetch").
+  if (std::size_t sep = name.rfind("__"); sep != std::string_view::npos) name.remove_prefix(sep + 2);
+  std::string bare;
+  for (char c : name) {
+    if (c != '_' && c != '-') bare += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return bare == "webfetch" || bare == "fetch" || bare == "fetchurl";
+}
 
 bool is_retrieve_tool_name(std::string_view name) {
   constexpr std::string_view kName = "caveman_retrieve";

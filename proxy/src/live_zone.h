@@ -24,6 +24,7 @@ struct Candidate {
   NodeId node = kNoNode;  // a JSON string node of the body
   bool live = false;
   bool tool_result = false;  // a tool output (else user text)
+  bool fetched_page = false;  // the output of a web-fetch tool (is_fetch_tool_name)
 };
 
 struct LiveZone {
@@ -36,6 +37,10 @@ struct LiveZone {
 
 // "caveman_retrieve" or any "<server>__caveman_retrieve".
 bool is_retrieve_tool_name(std::string_view name);
+
+// A tool that fetches a web page (Claude Code's WebFetch, web_fetch of Codex, Gemini CLI and
+// Qwen Code, opencode's webfetch, an MCP server's fetch): its HTML may be read as page text.
+bool is_fetch_tool_name(std::string_view name);
 
 // Request facts every mode needs (model, stream) without candidate extraction.
 LiveZone inspect_request(Endpoint endpoint, const JsonDoc& doc);

@@ -26,6 +26,7 @@ namespace caveman::proxy {
 
 inline constexpr std::size_t kPrefixCacheCapacity = 10000;
 inline constexpr std::string_view kUnlockedScope = "unlocked";
+inline constexpr std::string_view kPageScope = "unlocked-page";  // a web-fetch tool's output
 
 // hex SHA-256 of scope || 0x00 || original.
 std::string prefix_cache_key(std::string_view scope, std::string_view original);

@@ -71,12 +71,14 @@ CompressKnobs Transformer::recompact_knobs() const {
 // the same handle, when that saves a quarter of what was sent; remembered in place.
 std::optional<std::string> Transformer::tighten(const std::string& original, const std::string& sent,
                                                 const std::string& key, const std::string& query,
-                                                TransformOutcome* out) const {
+                                                bool fetched_page, TransformOutcome* out) const {
   std::string handle = handle_from_replacement(sent);
   if (handle.empty() || (knobs_.budget_tokens > 0 && knobs_.budget_tokens <= kRecompactBudgetTokens)) {
     return std::nullopt;
   }
-  CompressResult r = engine_->compress(original, block_options(recompact_knobs(), query));
+  Options options = block_options(recompact_knobs(), query);
+  options.page_text = fetched_page;
+  CompressResult r = engine_->compress(original, options);
   if (r.passed_through()) return std::nullopt;
   std::string replacement = std::move(r.output);
   if (replacement.empty() || replacement.back() != '\n') replacement += '\n';
@@ -111,10 +113,12 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
   for (const Candidate& c : zone.candidates) {
     const JsonNode& node = doc.node(c.node);
     const std::string& original = node.text;
-    std::string key = prefix_cache_key(kUnlockedScope, original);
+    // A fetched page may be read as page text, the same bytes from a file may not: their
+    // views differ, and so do their cache keys.
+    std::string key = prefix_cache_key(c.fetched_page ? kPageScope : kUnlockedScope, original);
     if (std::optional<std::string> hit = cache_->lookup(key)) {
       if (!c.live && knobs_.recompact && c.tool_result) {
-        if (std::optional<std::string> tighter = tighten(original, *hit, key, zone.query, &out)) hit = tighter;
+        if (std::optional<std::string> tighter = tighten(original, *hit, key, zone.query, c.fetched_page, &out)) hit = tighter;
       }
       splices.push_back(Splice{node.begin, node.end, json_quote(*hit)});
       std::string handle = handle_from_replacement(*hit);
@@ -128,7 +132,9 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
     bool recompact = !c.live && knobs_.recompact && c.tool_result;
     if ((!c.live && !recompact) || knobs_.reuse_only) continue;
 
-    CompressResult r = engine_->compress(original, block_options(recompact ? recompact_knobs() : knobs_, zone.query));
+    Options options = block_options(recompact ? recompact_knobs() : knobs_, zone.query);
+    options.page_text = c.fetched_page;
+    CompressResult r = engine_->compress(original, options);
     if (r.passed_through() || r.tokens_before - r.tokens_after <= kMarkerTokens) continue;
     if (!knobs_.context_cached && !marked &&
         r.tokens_before - r.tokens_after < kUncachedFirstMarkerTokens) {

@@ -88,7 +88,8 @@ class Transformer {
 
  private:
   std::optional<std::string> tighten(const std::string& original, const std::string& sent, const std::string& key,
-                                     const std::string& query, TransformOutcome* out) const;
+                                     const std::string& query, bool fetched_page,
+                                     TransformOutcome* out) const;
   CompressKnobs recompact_knobs() const;
 
   const Engine* engine_;

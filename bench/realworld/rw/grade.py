@@ -5,7 +5,8 @@ A view is graded against the payload it was made from:
 - otherwise each needle must be literally visible in the expanded view (a Read gutter aside;
   whitespace aside except for file reads), or its line must be hidden behind a marker that
   states a count and either a selector true of every line it hides (`matching "TEMPLATE"`,
-  docs/formats.md#markers) or, in a file read, the exact line range it hides;
+  docs/formats.md#markers) or the exact line range it hides (a file read's lines, a code
+  body's `… lines 12–40 elided`);
 - a marker's selector or count that is false of the lines it hides is a corruption too.
 Anything else is a silent corruption: the model would act on a view that lost a fact without
 saying so. Marker selectors, counts and ranges are checked against the lines the marker
@@ -35,6 +36,11 @@ def selector_regex(template: str) -> re.Pattern:
         pos = m.end()
     parts.append(re.escape(template[pos:]))
     return re.compile("".join(parts))
+
+
+def unescape_selector(quoted: str) -> str:
+    """The selector between a marker's quotes: a backslash escapes the character after it."""
+    return re.sub(r"\\(.)", r"\1", quoted)
 
 
 def _squash(s: str) -> str:
@@ -169,14 +175,14 @@ def _cover(gap, markers, src, file_read, first_line, result, v):
         why = "behind a marker with no selector"
         sel = SELECTOR.search(m)
         if sel:
-            rx = selector_regex(sel.group(1).replace('\\"', '"'))
+            rx = selector_regex(unescape_selector(sel.group(1)))
             bad = [i for i in lines if not rx.fullmatch(src[i].strip()) and not rx.fullmatch(src[i])]
             if bad:
                 v.lose(src[bad[0]], f'the marker\'s selector "{sel.group(1)}" is false of a line it hides')
                 why = "behind a false selector"
             else:
                 why = "covered"
-        if file_read and rm and lines:
+        if rm and lines:
             lo, hi = int(rm.group(1)), int(rm.group(2))
             if (lo, hi) == (lines[0] + first_line, lines[-1] + first_line):
                 why = "covered"

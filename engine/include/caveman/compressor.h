@@ -51,6 +51,12 @@ struct Request {
   // elides content is preferred over a lossless one only when lossy_view_pays.
   std::int64_t context_tokens = 0;
   bool context_cached = true;
+  // A file read kept edit-safe (docs/engine.md#the-listing-contract-read-tool-gutters): every
+  // line shown is the file's own, so no factored blocks; hidden lines sit behind markers only.
+  bool literal_lines = false;
+  // A page fetched from the web (WebFetch, a browser): HTML may be read as its page text.
+  // Otherwise HTML is a file the agent may edit and gets lossless views only.
+  bool page_text = false;
 };
 
 // Whether a lossy view that saves `saved` tokens and keeps `view` pays for itself in a prompt

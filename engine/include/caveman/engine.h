@@ -46,6 +46,15 @@ struct Options {
   // may cause (lossy_view_pays).
   std::int64_t context_tokens = 0;
   bool context_cached = true;
+  // A file read (a Read-tool or `cat -n` listing, numbered consecutively) is read to be
+  // edited: every line must be the file's line. false (the default): its view is the listing
+  // with its gutter thinned and nothing else — no compressor rewrites or elides its lines
+  // (markup stays byte for byte) — except a log's, whose hidden lines sit behind markers that
+  // name their range. true: compressors may give any file read such a view.
+  bool file_read_lossy = false;
+  // The input is a page the agent fetched from the web (WebFetch, a browser): HTML may be
+  // given as its page text. false (the default): HTML gets lossless views only.
+  bool page_text = false;
 };
 
 struct CompressResult {

@@ -228,6 +228,8 @@ void add_options(CLI::App& app, Flags* f) {
   compress->add_option("--budget", f->compress.budget_tokens,
                        "o200k tokens a line-oriented view is cut to (default 25000, 0 = none)")
       ->transform(base::decimal());
+  compress->add_flag("--page", f->compress.page_text,
+                     "The input is a page fetched from the web: HTML may become its page text");
   compress->add_flag("--json", f->json, "The report and the output as one JSON object on stdout");
   CLI::App* retrieve = app.get_subcommand("retrieve");
   retrieve->add_option("handle", f->handle, "ccr_..., ccr_obj_... or ccr://<id>")->required();

@@ -1,6 +1,7 @@
 // `code` compressor (docs/spec/compressors.md#code, tree-sitter variant): keeps imports,
-// signatures, types, class members and comments, and replaces the outermost function/method bodies
-// with `{ /* caveman: body elided */ }` (Python: `...`, after any docstring). Languages:
+// signatures, types, class members and comments, and replaces the lines of the outermost
+// function/method bodies with one marker line that states them (code/language.h; Python: after
+// any docstring). Languages:
 // Go, Python, JavaScript, TypeScript, TSX, C, C++. Declaration-only sources (a .d.ts, a
 // header) have no bodies; there long `/** */` doc comments are cut to their first
 // sentence instead. A query keeps the bodies it matches best and those of the functions they
@@ -15,6 +16,8 @@
 #include "compress/code/parse.h"
 #include "compress/code/sniff.h"
 #include "compress/compressors.h"
+#include "compress/selector.h"
+#include "text/lines.h"
 #include "text/bm25.h"
 
 namespace caveman::compress {
@@ -135,12 +138,43 @@ std::vector<code::Edit> keep_relevant_bodies(std::vector<code::Edit> edits, std:
   return out;
 }
 
+// Needle-safe (selector.h): an edit whose marker states the lines it hides (a body that owns
+// its lines) may hide any line — the view says which lines it lacks. Any other edit rewrites
+// the lines from the one it starts on to the one it ends on without saying which, so it is
+// made only when none of them is a line an answer may depend on (a rare line, a failure signal).
+std::vector<code::Edit> keep_needles(std::vector<code::Edit> edits, std::string_view input) {
+  if (edits.empty()) return edits;
+  std::vector<std::string_view> lines = text::split_all(input);
+  std::vector<bool> needles = needle_lines(lines);
+  std::vector<std::size_t> starts;
+  starts.reserve(lines.size());
+  std::size_t at = 0;
+  for (std::string_view l : lines) {
+    starts.push_back(at);
+    at += l.size() + 1;
+  }
+  auto line_of = [&](std::size_t byte) {
+    return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), byte) -
+                                    starts.begin()) - 1;
+  };
+  std::erase_if(edits, [&](const code::Edit& e) {
+    if (e.states_lines) return false;
+    for (std::size_t l = line_of(e.start), last = line_of(e.end); l <= last && l < lines.size(); ++l) {
+      if (needles[l]) return true;
+    }
+    return false;
+  });
+  return edits;
+}
+
 std::optional<CompressorOutput> compress_parsed(code::Language lang, const code::CleanParse& parsed,
-                                                std::string_view input, std::string_view query) {
+                                                std::string_view input, std::string_view query,
+                                                bool needle_safe) {
   TSNode root = ts_tree_root_node(parsed.tree.get());
   code::BodyScan scan = code::elide_bodies(lang, root, input);
   std::vector<code::Edit> edits = keep_relevant_bodies(std::move(scan.edits), input, query);
   if (scan.bodies == 0) edits = code::trim_doc_comments(lang, root, input);
+  if (needle_safe) edits = keep_needles(std::move(edits), input);
   if (edits.empty()) return std::nullopt;
   std::string out = code::apply_edits(input, edits);
   if (!code::parse_clean(lang, out)) return std::nullopt;  // never emit broken code
@@ -153,7 +187,7 @@ std::optional<CompressorOutput> compress_parsed(code::Language lang, const code:
 // output is exactly as well-formed as the input. Taken only when the erroneous top-level
 // stretches are a small part of the text (kMaxSliceErrorShare).
 std::optional<CompressorOutput> compress_slice(code::Language lang, std::string_view input,
-                                               std::string_view query) {
+                                               std::string_view query, bool needle_safe) {
   code::TreePtr tree = code::parse_raw(lang, input);
   if (!tree) return std::nullopt;
   TSNode root = ts_tree_root_node(tree.get());
@@ -167,11 +201,13 @@ std::optional<CompressorOutput> compress_slice(code::Language lang, std::string_
   }
   code::BodyScan scan = code::elide_bodies(lang, root, input);
   std::vector<code::Edit> edits = keep_relevant_bodies(std::move(scan.edits), input, query);
+  if (needle_safe) edits = keep_needles(std::move(edits), input);
   if (edits.empty()) return std::nullopt;
   return output_of(code::apply_edits(input, edits), "code");
 }
 
-std::optional<CompressorOutput> compress_code(std::string_view input, std::string_view query) {
+std::optional<CompressorOutput> compress_code(std::string_view input, std::string_view query,
+                                              bool needle_safe) {
   if (input.empty() || input.size() > code::kMaxParseBytes) return std::nullopt;
   std::vector<code::Language> candidates = code::candidate_languages(input);
   if (input.size() > kSingleGuessBytes && candidates.size() > 1) candidates.resize(1);
@@ -179,16 +215,18 @@ std::optional<CompressorOutput> compress_code(std::string_view input, std::strin
     std::unique_ptr<code::CleanParse> parsed = code::parse_clean(lang, input);
     if (!parsed) continue;  // a syntax error under this grammar: try the next guess
     // The first grammar that parses cleanly decides; a second one would see the same code.
-    return compress_parsed(lang, *parsed, input, query);
+    return compress_parsed(lang, *parsed, input, query, needle_safe);
   }
   if (candidates.empty()) return std::nullopt;
-  return compress_slice(candidates.front(), input, query);
+  return compress_slice(candidates.front(), input, query, needle_safe);
 }
 
 }  // namespace
 
-std::unique_ptr<Compressor> make_code_compressor() {
-  return make_compressor("code", compress_code);
+std::unique_ptr<Compressor> make_code_compressor(bool needle_safe) {
+  return make_compressor("code", [needle_safe](std::string_view input, std::string_view query) {
+    return compress_code(input, query, needle_safe);
+  });
 }
 
 }  // namespace caveman::compress

@@ -33,7 +33,9 @@ inline CompressorOutput output_of(std::string bytes, std::string method = {}) {
 
 std::unique_ptr<Compressor> make_json_compressor();
 std::unique_ptr<Compressor> make_log_compressor();
-std::unique_ptr<Compressor> make_code_compressor();
+// `needle_safe` (the registry's): a body is elided only when none of its lines is rare or a
+// failure signal (selector.h). false elides every body the rules pick: for tests of those rules.
+std::unique_ptr<Compressor> make_code_compressor(bool needle_safe = true);
 // `counter` prices a word-diff line against the removed/added pair it replaces.
 std::unique_ptr<Compressor> make_diff_compressor(const tokens::Counter& counter = tokens::default_counter());
 std::unique_ptr<Compressor> make_search_result_compressor();

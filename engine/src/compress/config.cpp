@@ -10,6 +10,7 @@
 #include "compress/compressors.h"
 #include "compress/config_parse.h"
 #include "compress/elide_lines.h"
+#include "compress/selector.h"
 #include "compress/keep_policy.h"
 #include "text/lines.h"
 #include "text/utf8.h"
@@ -131,8 +132,8 @@ std::size_t block_indent(const std::vector<std::string_view>& lines,
 // line after it, is block content.
 std::string run_marker(const std::vector<std::string_view>& lines,
                        const std::vector<ConfigLineInfo>& info, bool yaml, std::size_t first,
-                       std::size_t run) {
-  std::string marker = "# " + count_marker(run, kMarkerWhat);
+                       std::size_t run, std::string_view selector) {
+  std::string marker = "# " + selector_marker(run, kMarkerWhat, selector);
   if (!yaml) return marker;
   const std::size_t n = lines.size();
   auto first_non_blank = [&](std::size_t from, std::size_t to) {
@@ -190,8 +191,8 @@ std::optional<CompressorOutput> compress_config(std::string_view input, std::str
   }
 
   ElidedLines out = elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
-                               [&](std::size_t first, std::size_t run) {
-                                 return run_marker(lines, info, yaml, first, run);
+                               [&](std::size_t first, std::size_t run, std::string_view selector) {
+                                 return run_marker(lines, info, yaml, first, run, selector);
                                });
   if (out.markers == 0 || out.text.size() >= input.size()) return std::nullopt;
   if (yaml && !yaml_parses(out.text)) return std::nullopt;

@@ -39,6 +39,7 @@
 #include "compress/diff_moves.h"
 #include "compress/diff_parse.h"
 #include "compress/diff_words.h"
+#include "compress/selector.h"
 #include "text/lines.h"
 #include "text/utf8.h"
 
@@ -357,7 +358,8 @@ std::size_t replaced_run(const Kept& out, const diff::Parsed& p, std::size_t k) 
 // when every pair is alike and its word-diff line saves over a quarter of the pair's tokens
 // (docs/formats.md): a short line with a small edit (a version number) stays as two lines
 // that can be searched for, and so does its run. Returns whether any run was written.
-bool write_word_diffs(Kept& out, const diff::Parsed& p, const tokens::Counter& counter) {
+bool write_word_diffs(Kept& out, const diff::Parsed& p, const tokens::Counter& counter,
+                      const std::vector<bool>& needles) {
   bool any = false;
   std::vector<std::string> lines;
   for (std::size_t k = 0; k < out.lines.size();) {
@@ -368,6 +370,8 @@ bool write_word_diffs(Kept& out, const diff::Parsed& p, const tokens::Counter& c
     }
     std::vector<std::string> merged;
     for (std::size_t t = 0; t < n; ++t) {
+      // A line an answer may depend on stays searchable as written (needle-safe).
+      if (needles[out.source[k + t]] || needles[out.source[k + n + t]]) break;
       std::optional<std::string> w = diff::word_diff_line(out.lines[k + t], out.lines[k + n + t]);
       const std::size_t pair = counter.count(out.lines[k + t]) + counter.count(out.lines[k + n + t]);
       if (!w || static_cast<double>(counter.count(*w)) >= kWordDiffCost * static_cast<double>(pair)) break;
@@ -395,6 +399,29 @@ std::optional<CompressorOutput> compress_diff(std::string_view input,
   diff::Parsed parsed = diff::parse(lines);
   Plan plan = plan_diff(lines, parsed);
   const std::size_t n = lines.size();
+  // Needle-safe (selector.h): a line an answer may depend on (a rare line, a failure signal)
+  // is never hidden, and a body elided whole keeps its lines when one of them is such a line.
+  const std::vector<bool> needles = needle_lines(lines);
+  for (std::size_t b = 0; b < n;) {
+    if (!plan.in_body[b]) {
+      ++b;
+      continue;
+    }
+    std::size_t e = b;
+    bool needle = false;
+    for (; e < n && plan.in_body[e] && (e == b || plan.body[e].empty()); ++e) {
+      if (needles[e]) needle = true;
+    }
+    if (needle) {
+      for (std::size_t i = b; i < e; ++i) {
+        plan.in_body[i] = false;
+        plan.body[i].clear();
+        plan.keep[i] = true;
+      }
+    }
+    b = e;
+  }
+  for (std::size_t i = 0; i < n; ++i) plan.keep[i] = plan.keep[i] || needles[i];
 
   Kept kept;
   std::vector<std::string>& out = kept.lines;
@@ -442,7 +469,7 @@ std::optional<CompressorOutput> compress_diff(std::string_view input,
     }
     i = j;
   }
-  const bool paired_any = write_word_diffs(kept, parsed, counter);
+  const bool paired_any = write_word_diffs(kept, parsed, counter, needles);
   if (!dropped_any && !paired_any) return std::nullopt;
   std::string result = text::join_lines(out, split.trailing_newline);
   if (result.size() >= input.size()) return std::nullopt;

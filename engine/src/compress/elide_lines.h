@@ -19,20 +19,23 @@ struct ElidedLines {
   std::size_t markers = 0;
 };
 
-// Marker text for a run: `run_length` lines starting at line index `first`.
-using LineMarker = std::function<std::string(std::size_t first, std::size_t run_length)>;
+// Marker text for a stretch: `run_length` lines starting at line index `first`, every one of
+// them matched by `selector` (selector_marker() writes the usual form).
+using LineMarker = std::function<std::string(std::size_t first, std::size_t run_length,
+                                             std::string_view selector)>;
 
-// Renders `lines` with each run of keep[i] == false replaced by marker(first, n).
-// A run is emitted verbatim instead when replacing it would not save bytes (its lines are
-// no longer than the marker, e.g. a lone "--" separator) or when it holds only blank
-// lines: a marker must never make the output longer or hide nothing.
+// Renders `lines` with the runs of keep[i] == false hidden, needle-safely (selector.h): the
+// lines needle_lines() names stay, each run is split into stretches one selector covers
+// (cover_run) and each stretch becomes marker(first, n, selector); a line no selector covers
+// stays. A stretch is emitted verbatim instead when replacing it would not save bytes or when
+// it holds only blank lines: a marker must never make the output longer or hide nothing.
 ElidedLines elide_runs(const std::vector<std::string_view>& lines, const std::vector<bool>& keep,
                        bool trailing_newline, bool crlf_majority, const LineMarker& marker);
 
 // "… N <what> elided (caveman) …", e.g. what = "search result lines".
 std::string count_marker(std::size_t n, std::string_view what);
 
-// Whether `text` holds "<what> elided (caveman)", the part of a count_marker() (or of a marker
+// Whether `text` holds "<what> elided (caveman)" or "<what> matching "…" elided (caveman)", the part of a count_marker() (or of a marker
 // with facts after it) that names `what`: the re-entry guard of a compressor whose own output
 // must pass through, so that compressing twice changes nothing.
 bool has_count_marker(std::string_view text, std::string_view what);

@@ -1,14 +1,16 @@
 // The log compressor (docs/spec/compressors.md#log): keep the head, the tail, every line that
 // carries an error word or a stack-frame shape, the line that ends a Python traceback,
-// query-relevant lines and everything the redundancy gate finds new; each other run of lines
-// becomes one marker line carrying verified invariants of the lines it replaced.
+// query-relevant lines and everything the redundancy gate finds new; the other lines are hidden
+// needle-safely (selector.h): behind markers whose selector is true of every line they hide.
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "compress/compressors.h"
+#include "compress/elide_lines.h"
 #include "compress/keep_policy.h"
 #include "compress/problem_lines.h"
+#include "compress/selector.h"
 #include "compress/summary.h"
 #include "text/lines.h"
 #include "text/utf8.h"
@@ -18,7 +20,7 @@ namespace caveman::compress {
 namespace {
 
 constexpr KeepPolicy kKeep{.min_units = 4, .head = 2, .tail = 2, .query_limit = 16};
-constexpr std::string_view kMarkerTag = "lines elided (caveman)";
+constexpr std::string_view kMarkerTag = "elided (caveman)";
 
 bool is_indent(char c) { return c == ' ' || c == '\t'; }
 
@@ -67,16 +69,6 @@ bool has_min_lines(std::string_view s) {
   return lines >= kKeep.min_units;
 }
 
-std::string marker_text(std::size_t n, std::string_view summary) {
-  std::string t = "… " + std::to_string(n) + " lines elided (caveman)";
-  if (!summary.empty()) {
-    t += ": ";
-    t += summary;
-  }
-  t += " …";
-  return t;
-}
-
 std::optional<CompressorOutput> compress_log(std::string_view input, std::string_view query) {
   if (!has_min_lines(input) || !text::is_valid_utf8(input)) return std::nullopt;
   // Re-entry guard: our own output (markers, note) is not compressed again, which makes a
@@ -108,32 +100,11 @@ std::optional<CompressorOutput> compress_log(std::string_view input, std::string
   }
   keep_relevant_and_novel(lines, query, kKeep, keep);
 
-  std::vector<std::string> out;
-  out.reserve(n);
-  std::size_t elided_total = 0;
-  for (std::size_t i = 0; i < n;) {
-    if (keep[i]) {
-      out.emplace_back(lines[i]);
-      ++i;
-      continue;
-    }
-    std::size_t end = i;
-    std::size_t run_bytes = 0;
-    while (end < n && !keep[end]) run_bytes += lines[end++].size() + 1;
-    std::string summary = summarize_log_lines(lines, i, end, static_cast<std::int64_t>(run_bytes));
-    std::string m = text::marker_line(marker_text(end - i, summary), split.crlf_majority);
-    if (worth_eliding(end - i, summary, m.size(), run_bytes)) {
-      out.push_back(std::move(m));
-      elided_total += run_bytes;
-    } else {
-      for (std::size_t k = i; k < end; ++k) out.emplace_back(lines[k]);
-    }
-    i = end;
-  }
-  if (elided_total >= kNoteMinElidedBytes) {
-    out.push_back(text::marker_line(elision_note("lines"), split.crlf_majority));
-  }
-  return output_of(text::join_lines(out, split.trailing_newline), "log");
+  ElidedLines out = elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
+                               [](std::size_t, std::size_t run, std::string_view selector) {
+                                 return selector_marker(run, "lines", selector);
+                               });
+  return output_of(std::move(out.text), "log");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "compress/compressors.h"
 #include "compress/elide_lines.h"
+#include "compress/selector.h"
 #include "compress/keep_policy.h"
 #include "text/lines.h"
 #include "text/utf8.h"
@@ -61,7 +62,9 @@ std::optional<CompressorOutput> compress_search_result(std::string_view input,
 
   ElidedLines out =
       elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
-                 [](std::size_t, std::size_t run) { return count_marker(run, kMarkerWhat); });
+                 [](std::size_t, std::size_t run, std::string_view selector) {
+                   return selector_marker(run, kMarkerWhat, selector);
+                 });
   if (out.markers == 0) return std::nullopt;
   return output_of(std::move(out.text));
 }

@@ -475,11 +475,8 @@ bool worth_eliding(std::size_t run_units, std::string_view summary, std::size_t 
 std::string elision_note(std::string_view unit) {
   std::string out(kNotePrefix);
   out += unit;
-  out += " resemble shown ";
-  out += unit;
-  out +=
-      " and match the stated invariants — answer from this view; if you truly cannot, one "
-      "broad caveman_retrieve …";
+  out += " are not in this view, only the facts their markers state; one broad caveman_retrieve "
+         "returns the exact original …";
   return out;
 }
 

@@ -44,8 +44,8 @@ inline constexpr std::size_t kNoteMinElidedBytes = 4096;
 inline constexpr std::size_t kMaxSummaryUnits = 20000;
 inline constexpr std::string_view kNotePrefix = "… caveman: elided ";
 
-// "… caveman: elided <unit> resemble shown <unit> and match the stated invariants — answer
-// from this view; if you truly cannot, one broad caveman_retrieve …"
+// "… caveman: elided <unit> are not in this view, only the facts their markers state; one
+// broad caveman_retrieve returns the exact original …" (literally true of every view).
 std::string elision_note(std::string_view unit);
 
 }  // namespace caveman::compress

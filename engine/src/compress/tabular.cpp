@@ -14,8 +14,10 @@
 
 #include "compress/compressors.h"
 #include "compress/csv_write.h"
+#include "compress/elide_lines.h"
 #include "compress/go_float.h"
 #include "compress/keep_policy.h"
+#include "compress/selector.h"
 #include "compress/summary.h"
 #include "compress/table_parse.h"
 #include "text/utf8.h"
@@ -119,7 +121,9 @@ void keep_minority_shapes(const Table& t, std::size_t first_data, std::vector<bo
 }
 
 std::optional<CompressorOutput> compress_tabular(std::string_view input, std::string_view query) {
-  if (input.find(kReentryNeedle) != std::string_view::npos) return std::nullopt;
+  if (input.find(kReentryNeedle) != std::string_view::npos || has_count_marker(input, "rows")) {
+    return std::nullopt;
+  }
   std::optional<Table> parsed = parse_table(input);
   if (!parsed) return std::nullopt;
   const Table& t = *parsed;
@@ -139,17 +143,17 @@ std::optional<CompressorOutput> compress_tabular(std::string_view input, std::st
   keep_extremes(t, header_rows, keep);
   keep_minority_shapes(t, header_rows, keep);
   keep_relevant_and_novel(docs, query, kKeep, keep);
+  std::vector<std::string_view> row_texts;
+  row_texts.reserve(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    row_texts.push_back(input.substr(t.spans[r].first, t.spans[r].second - t.spans[r].first));
+  }
+  {
+    std::vector<bool> needles = needle_lines(row_texts);
+    for (std::size_t r = 0; r < n; ++r) keep[r] = keep[r] || needles[r];
+  }
 
   const std::string_view nl = t.crlf ? "\r\n" : "\n";
-  const std::vector<std::string>& header = t.rows[0];
-  const std::size_t width = std::max<std::size_t>(t.width, 1);
-  auto synth_row = [&](std::string first_cell) {
-    std::vector<std::string> cells(width);
-    cells[0] = std::move(first_cell);
-    if (t.format == Table::Format::kMarkdown) return "| " + join(cells, " | ") + " |";
-    return csv_record(cells, t.delimiter, t.crlf);
-  };
-
   std::vector<std::string> records;  // output records, line endings added at the end
   std::size_t next_comment = 0;
   auto emit_comments_before = [&](std::size_t row) {
@@ -163,7 +167,6 @@ std::optional<CompressorOutput> compress_tabular(std::string_view input, std::st
   };
 
   std::size_t elided_rows = 0;
-  std::int64_t elided_bytes = 0;
   for (std::size_t r = 0; r < n;) {
     emit_comments_before(r);
     if (keep[r]) {
@@ -173,32 +176,31 @@ std::optional<CompressorOutput> compress_tabular(std::string_view input, std::st
     }
     // A run ends at the next kept row or the next comment line.
     std::size_t j = r;
-    std::size_t run_bytes = 0;
-    std::vector<Fields> fields;
     while (
         j < n && !keep[j] &&
         (j == r || next_comment >= t.comments.size() || t.comments[next_comment].before_row > j)) {
-      run_bytes += join(t.rows[j], ",").size() + 1;
-      fields.push_back(table_row_fields(header, t.rows[j]));
       ++j;
     }
-    std::string summary = summarize(fields, static_cast<std::int64_t>(run_bytes));
-    std::string marker = "… " + std::to_string(j - r) + " rows elided (caveman)";
-    marker += summary.empty() ? " …" : ": " + summary + " …";
-    if (worth_eliding(j - r, summary, marker.size(), run_bytes)) {
-      records.push_back(synth_row(marker));
-      elided_rows += j - r;
-      elided_bytes += static_cast<std::int64_t>(run_bytes);
-    } else {
-      for (std::size_t k = r; k < j; ++k) records.push_back(verbatim(k));
+    // Needle-safe (selector.h): only stretches one selector covers are hidden.
+    std::size_t at = r;
+    for (const Covered& c : cover_run(row_texts, r, j, 2)) {
+      for (; at < c.begin; ++at) records.push_back(verbatim(at));
+      std::string marker = selector_marker(c.end - c.begin, "rows", c.selector);
+      std::size_t bytes = 0;
+      for (std::size_t k = c.begin; k < c.end; ++k) bytes += row_texts[k].size() + 1;
+      if (bytes <= marker.size() + 1) {
+        for (std::size_t k = c.begin; k < c.end; ++k) records.push_back(verbatim(k));
+      } else {
+        records.push_back(std::move(marker));
+        elided_rows += c.end - c.begin;
+      }
+      at = c.end;
     }
+    for (; at < j; ++at) records.push_back(verbatim(at));
     r = j;
   }
   emit_comments_before(n);
   if (elided_rows == 0) return std::nullopt;
-  if (elided_bytes >= static_cast<std::int64_t>(kNoteMinElidedBytes)) {
-    records.push_back(synth_row(elision_note("rows")));
-  }
 
   std::string out = t.prelude;
   for (std::size_t i = 0; i < records.size(); ++i) {

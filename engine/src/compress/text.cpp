@@ -9,6 +9,7 @@
 #include "compress/compressors.h"
 #include "compress/elide_lines.h"
 #include "compress/keep_policy.h"
+#include "compress/selector.h"
 #include "compress/text_sections.h"
 #include "text/lines.h"
 #include "text/utf8.h"
@@ -50,6 +51,21 @@ std::optional<CompressorOutput> compress_text(std::string_view input, std::strin
   for (std::size_t i = 0; i < n; ++i) {
     keep[i] = kKeep.at_ends(i, n) || is_heading(docs[i]) || has_attention_word(docs[i]) ||
               has_count_marker(docs[i], kMarkerWhat);  // <script> markers
+  }
+  // Needle-safe (selector.h): a section holding a line an answer may depend on — a rare line,
+  // a failure signal — is never elided, since a section marker cannot state its lines.
+  {
+    std::vector<std::string_view> all = text::split_all(s);
+    std::vector<bool> needles = needle_lines(all);
+    std::size_t offset = 0, sec = 0;
+    for (std::size_t li = 0; li < all.size(); ++li) {
+      const std::size_t line_end = offset + all[li].size();
+      while (sec < n && secs[sec].end <= offset) ++sec;
+      for (std::size_t k = sec; needles[li] && k < n && secs[k].begin <= line_end; ++k) {
+        if (secs[k].end > offset) keep[k] = true;
+      }
+      offset = line_end + 1;
+    }
   }
   keep_relevant_and_novel(docs, query, kKeep, keep);
 

@@ -116,21 +116,40 @@ bool numbers_implied(const std::vector<core::Layer>& layers) {
   });
 }
 
+// Whether every gutter starts at line 1: the read began at the top of the file.
+bool listing_from_first_line(const std::vector<core::Layer>& layers) {
+  return std::all_of(layers.begin(), layers.end(), [](const core::Layer& l) {
+    const auto* listing = std::get_if<core::Listing>(&l);
+    return listing == nullptr || (!listing->numbers.empty() && listing->numbers.front() == 1);
+  });
+}
+
 std::vector<core::Layer> without_listings(std::vector<core::Layer> layers) {
   std::erase_if(layers, [](const core::Layer& l) { return std::holds_alternative<core::Listing>(l); });
   return layers;
 }
 
+// How a view's gutters are drawn again: sparse, dropped (a limited Read of JSON), or as a
+// file read's, which declines a line that is not the file's own (core::rewrap_file_read).
+enum class GutterPlan { kSparse, kDropped, kFileRead };
+
 // Steps 8–11 for one compressor output: rewrap it, count it, keep it only when it is shorter
 // than `reference` tokens (the input, or the view that keeps all of it) and, if it leaves
 // content out, when what it saves beyond that pays (lossy_view_pays).
 std::optional<Attempt> weigh(const Compressor& c, CompressorOutput out,
-                             const std::vector<core::Layer>& layers, bool drop_gutter,
+                             const std::vector<core::Layer>& layers, GutterPlan plan,
                              std::int64_t reference, CallCounter& counter, const Options& options) {
   SafetyInfo safety = safety_info(c.safety_class());
   Attempt a;
-  a.output = drop_gutter ? core::rewrap(std::move(out.bytes), without_listings(layers))
-                         : core::rewrap(std::move(out.bytes), layers, core::GutterStyle::kSparse);
+  if (plan == GutterPlan::kFileRead) {
+    std::optional<std::string> shown = core::rewrap_file_read(std::move(out.bytes), layers);
+    if (!shown) return std::nullopt;
+    a.output = std::move(*shown);
+  } else {
+    a.output = plan == GutterPlan::kDropped
+                   ? core::rewrap(std::move(out.bytes), without_listings(layers))
+                   : core::rewrap(std::move(out.bytes), layers, core::GutterStyle::kSparse);
+  }
   a.tokens_after = counter.output(a.output);
   if (a.tokens_after >= reference) return std::nullopt;
   // Content the model reads in full (a factored view, even under a Read gutter whose numbers
@@ -180,24 +199,40 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
   SafetyInfo safety = safety_info(c->safety_class());
   if (!safety.valid) return std::nullopt;
   if (safety.requires_ccr && !store_available) return std::nullopt;
+  // A file read is edit-safe unless the caller asks otherwise (Options::file_read_lossy): every
+  // line shown is the file's own and every line hidden sits behind a marker that names its
+  // range and the re-read that shows it; that re-read (a window of the file) comes back whole.
+  // docs/engine.md#the-listing-contract-read-tool-gutters.
+  bool file_read = has_listing(u.layers) && numbers_implied(u.layers) && !options.file_read_lossy;
+  // A log or a table read from the top is read for what it says, not edited line by line: its
+  // lossless factored blocks are allowed (they expand to the exact lines).
+  bool read_to_edit = file_read && *ct != "log" && *ct != "tabular";
   std::optional<CompressorOutput> out;
-  try {
-    out = c->compress_with(body, Request{options.query, options.budget_tokens,
-                                         options.context_tokens, options.context_cached});
-  } catch (const std::exception&) {
-    out.reset();  // a library threw inside a compressor: its output is dropped (fail open)
+  if (file_read && drop_gutter) {
+    out = CompressorOutput{std::string(body), "gutter", std::nullopt, ""};
+  } else if (!file_read || listing_from_first_line(u.layers)) {
+    try {
+      out = c->compress_with(body, Request{options.query, options.budget_tokens,
+                                           options.context_tokens, options.context_cached,
+                                           read_to_edit, options.page_text});
+    } catch (const std::exception&) {
+      out.reset();  // a library threw inside a compressor: its output is dropped (fail open)
+    }
   }
   if (!out && drop_gutter) out = CompressorOutput{std::string(body), "gutter", std::nullopt, ""};
   // A Read's numbers alone thin out (near a third of its tokens) with every byte of the text
   // kept: that view is the one a compressor's output must beat, and the answer when none does.
   std::optional<Attempt> thinned;
   if (!drop_gutter && has_listing(u.layers) && numbers_implied(u.layers)) {
-    thinned = weigh(*c, CompressorOutput{std::string(body), "gutter", true, ""}, u.layers, false,
-                    counter.input_tokens(), counter, options);
+    thinned = weigh(*c, CompressorOutput{std::string(body), "gutter", true, ""}, u.layers,
+                    GutterPlan::kSparse, counter.input_tokens(), counter, options);
   }
   std::int64_t reference = thinned ? thinned->tokens_after : counter.input_tokens();
+  GutterPlan plan = drop_gutter ? GutterPlan::kDropped
+                    : read_to_edit ? GutterPlan::kFileRead
+                                : GutterPlan::kSparse;
   std::optional<Attempt> a;
-  if (out) a = weigh(*c, std::move(*out), u.layers, drop_gutter, reference, counter, options);
+  if (out) a = weigh(*c, std::move(*out), u.layers, plan, reference, counter, options);
   return a ? a : thinned;
 }
 

@@ -98,6 +98,20 @@ Unwrapped unwrap_input(std::string_view input) {
   return u;
 }
 
+std::optional<std::string> rewrap_file_read(std::string body, const std::vector<Layer>& layers) {
+  for (auto it = layers.rbegin(); it != layers.rend(); ++it) {
+    if (const auto* l = std::get_if<Listing>(&*it)) {
+      std::optional<std::string> shown = restore_file_read(body, *l);
+      if (!shown) return std::nullopt;
+      body = std::move(*shown);
+    } else {
+      const auto& w = std::get<FileWrapper>(*it);
+      body = w.prefix + body + w.suffix;
+    }
+  }
+  return body;
+}
+
 std::string rewrap(std::string body, const std::vector<Layer>& layers, GutterStyle style) {
   for (auto it = layers.rbegin(); it != layers.rend(); ++it) {
     if (const auto* l = std::get_if<Listing>(&*it)) {

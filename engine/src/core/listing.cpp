@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <string>
 
 #include "core/wrappers.h"
 #include "text/lines.h"
@@ -239,6 +241,113 @@ std::vector<bool> sparse_numbers(const text::Lines& out, const Trace& t) {
   return shown;
 }
 
+// A marker of a file read says which lines of the file it hides and the re-read that shows
+// them (docs/formats.md#markers): "… 61 lines matching "X" elided (caveman) …" becomes
+// "… lines 120–180 matching "X" elided (caveman): Read offset=120 limit=61 …". nullopt when
+// the line is not a count marker of lines.
+constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // …
+constexpr std::string_view kMarkerTag = " elided (caveman)";
+
+constexpr std::string_view kEnDash = "\xE2\x80\x93";  // –
+
+// "… lines A–B elided (caveman)" (a code body, numbered in the compressed text): B − A + 1.
+std::optional<std::size_t> stated_range(std::string_view line, std::size_t i, std::size_t* rest_at) {
+  auto number = [&](std::size_t* v) {
+    std::size_t d0 = i;
+    for (*v = 0; i < line.size() && line[i] >= '0' && line[i] <= '9' && i - d0 < 9; ++i) {
+      *v = *v * 10 + static_cast<std::size_t>(line[i] - '0');
+    }
+    return i > d0;
+  };
+  std::size_t a = 0, b = 0;
+  if (!number(&a) || line.substr(i, kEnDash.size()) != kEnDash) return {};
+  i += kEnDash.size();
+  if (!number(&b) || b < a || !line.substr(i).starts_with(kMarkerTag)) return {};
+  *rest_at = i;
+  return b - a + 1;
+}
+
+std::optional<std::size_t> marker_count(std::string_view line, std::size_t* rest_at) {
+  std::size_t at = line.find(kEllipsis);
+  if (at == std::string_view::npos || line.find(kMarkerTag) == std::string_view::npos) return {};
+  constexpr std::string_view kLines = " lines ";
+  if (line.substr(at + kEllipsis.size()).starts_with(kLines)) {
+    return stated_range(line, at + kEllipsis.size() + kLines.size(), rest_at);
+  }
+  std::size_t i = at + kEllipsis.size() + 1, d0 = i, n = 0;
+  while (i < line.size() && line[i] >= '0' && line[i] <= '9' && i - d0 < 9) n = n * 10 + (line[i++] - '0');
+  if (i == d0 || n == 0) return {};
+  // The unit: words up to the selector or the tag, the last of them "lines".
+  std::size_t end = std::min(line.find(" matching \"", i), line.find(kMarkerTag, i));
+  std::string_view unit = line.substr(i, end - i);
+  if (!unit.ends_with(" lines")) return {};
+  *rest_at = end;
+  return n;
+}
+
+std::string ranged_marker(std::string_view line, std::size_t rest_at, std::int64_t first,
+                          std::int64_t count) {
+  std::string_view rest = line.substr(rest_at);
+  std::string_view close = " \xE2\x80\xA6";
+  bool closed = rest.ends_with(close);
+  if (closed) rest.remove_suffix(close.size());
+  std::string out(line.substr(0, line.find(kEllipsis)));
+  out += std::string(kEllipsis) + " lines " + std::to_string(first) + std::string(kEnDash) +
+         std::to_string(first + count - 1);
+  out += rest;
+  std::string reread = "Read offset=" + std::to_string(first) + " limit=" + std::to_string(count);
+  if (rest.find(" Read offset=") == std::string_view::npos) {  // not ranged before
+    out += rest.find("(caveman):") != std::string_view::npos ? "; " + reread : ": " + reread;
+  }
+  if (closed) out += close;
+  return out;
+}
+
+// For each run of untraced output lines made only of markers whose counts add up to the
+// source lines between the traced lines around it, the markers with their line ranges;
+// other runs (a factored block, lines a compressor added) stay as they are.
+std::vector<std::string> range_markers(const text::Lines& out, const Trace& t,
+                                       const Listing& listing) {
+  std::vector<std::string> ranged(out.lines.size());
+  std::int64_t last_number = listing.numbers.empty() ? 0 : listing.numbers.back();
+  std::int64_t before = listing.numbers.empty() ? 0 : listing.numbers.front() - 1;
+  std::size_t i = 0;
+  while (i < out.lines.size()) {
+    if (t.traced[i]) {
+      before = t.nums[i];
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < out.lines.size() && !t.traced[end]) ++end;
+    std::int64_t after = end < out.lines.size() ? t.nums[end] : last_number + 1;
+    struct Found {
+      std::size_t line, rest_at;
+      std::int64_t count;
+    };
+    std::vector<Found> markers;
+    std::int64_t counted = 0;
+    bool only_markers = true;
+    for (std::size_t k = i; k < end && only_markers; ++k) {
+      std::size_t rest_at = 0;
+      std::optional<std::size_t> n = marker_count(out.lines[k], &rest_at);
+      only_markers = n.has_value();
+      if (!n) break;
+      markers.push_back({k, rest_at, static_cast<std::int64_t>(*n)});
+      counted += static_cast<std::int64_t>(*n);
+    }
+    if (only_markers && counted == after - before - 1) {
+      std::int64_t first = before + 1;
+      for (const Found& m : markers) {
+        ranged[m.line] = ranged_marker(out.lines[m.line], m.rest_at, first, m.count);
+        first += m.count;
+      }
+    }
+    i = end;
+  }
+  return ranged;
+}
+
 }  // namespace
 
 std::optional<Listing> strip_gutter(std::string_view input) {
@@ -288,6 +397,23 @@ bool numbers_consecutive(const Listing& listing) {
   return true;
 }
 
+std::optional<std::string> restore_file_read(std::string_view compressed, const Listing& listing) {
+  if (listing.numbers.empty() || !numbers_consecutive(listing)) return std::nullopt;
+  text::Lines out = text::split_lines(compressed);
+  std::optional<Trace> t = trace_lines(out, listing);
+  if (!t) return std::nullopt;
+  std::vector<std::string> ranged = range_markers(out, *t, listing);
+  text::Lines src = text::split_lines(listing.source);
+  for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    if (!ranged[i].empty()) continue;
+    auto at = static_cast<std::size_t>(t->nums[i] - listing.numbers.front());
+    if (!t->traced[i] || at >= src.lines.size() || out.lines[i] != src.lines[at]) {
+      return std::nullopt;
+    }
+  }
+  return restore_gutter(compressed, listing, GutterStyle::kSparse);
+}
+
 std::string restore_gutter(std::string_view compressed, const Listing& listing, GutterStyle style) {
   text::Lines out = text::split_lines(compressed);
   std::optional<Trace> t = trace_lines(out, listing);
@@ -296,10 +422,12 @@ std::string restore_gutter(std::string_view compressed, const Listing& listing, 
   bool sparse = style == GutterStyle::kSparse && numbers_consecutive(listing);
   std::vector<bool> shown =
       sparse ? sparse_numbers(out, *t) : std::vector<bool>(out.lines.size(), true);
+  std::vector<std::string> ranged =
+      sparse ? range_markers(out, *t, listing) : std::vector<std::string>(out.lines.size());
   std::string result;
   result.reserve(compressed.size() + out.lines.size() * 8 + listing.last_empty.size());
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
-    std::string_view line = out.lines[i];
+    std::string_view line = ranged[i].empty() ? out.lines[i] : std::string_view(ranged[i]);
     if (i > 0) result.push_back('\n');
     bool blank = text::is_blank(line);
     if (!shown[i] || (listing.bare_blanks && blank && !t->numbered_blank[i])) {

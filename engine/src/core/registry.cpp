@@ -37,6 +37,29 @@ class ProvenText final : public Compressor {
   std::unique_ptr<Compressor> lossless_;
 };
 
+// HTML becomes page text only when it is a page the agent fetched (Request::page_text); an
+// HTML file read or printed by a command is markup the agent may edit, so it gets lossless
+// views (docs/engine.md).
+class PageOrMarkup final : public Compressor {
+ public:
+  explicit PageOrMarkup(const tokens::Counter& counter)
+      : page_(compress::make_html_compressor()),
+        markup_(compress::make_lossless_factored("html", counter)) {}
+  std::string_view type() const override { return "html"; }
+  std::optional<CompressorOutput> compress(std::string_view input,
+                                           std::string_view query) const override {
+    return compress_with(input, Request{query, 0});
+  }
+  std::optional<CompressorOutput> compress_with(std::string_view input,
+                                                const Request& request) const override {
+    return (request.page_text ? page_ : markup_)->compress_with(input, request);
+  }
+
+ private:
+  std::unique_ptr<Compressor> page_;
+  std::unique_ptr<Compressor> markup_;
+};
+
 }  // namespace
 
 void Registry::add(std::unique_ptr<Compressor> compressor) {
@@ -66,7 +89,7 @@ Registry Registry::default_registry(const tokens::Counter& counter, bool toon_be
   r.add(compress::make_factored(compress::make_search_result_compressor(), counter,
                                  compress::FactorViews{.grep = true}));
   r.add(std::make_unique<ProvenText>(counter));
-  r.add(compress::make_html_compressor());
+  r.add(std::make_unique<PageOrMarkup>(counter));
   // Types whose every line is a fact get lossless views only (docs/engine.md).
   r.add(compress::make_lossless_factored("xml", counter));
   r.add(compress::make_lossless_factored("diagnostics", counter));

@@ -54,6 +54,12 @@ inline constexpr std::int64_t kSparseGutterStep = 5;
 std::string restore_gutter(std::string_view compressed, const Listing& listing,
                            GutterStyle style = GutterStyle::kFull);
 
+// A file read's view (docs/engine.md#the-listing-contract-read-tool-gutters): the sparse gutter
+// when every line of `compressed` is its source line, unchanged, or a marker whose count of
+// lines fills the gap it stands in exactly (each then names its range and re-read); nullopt
+// when a line is neither — a line that would read as the file's and is not.
+std::optional<std::string> restore_file_read(std::string_view compressed, const Listing& listing);
+
 // True when the numbers run 1 apart with no bare line before the last numbered one: they
 // follow from the first one.
 bool numbers_consecutive(const Listing& listing);
@@ -83,6 +89,8 @@ struct Unwrapped {
 Unwrapped unwrap_input(std::string_view input);
 std::string rewrap(std::string body, const std::vector<Layer>& layers,
                    GutterStyle style = GutterStyle::kFull);
+// rewrap for a file read: each gutter by restore_file_read; nullopt when one declines.
+std::optional<std::string> rewrap_file_read(std::string body, const std::vector<Layer>& layers);
 
 }  // namespace caveman::core
 

@@ -64,6 +64,7 @@ FixtureReport run_fixture(const Engine& engine, const FixtureSpec& f, const std:
   options.mode = f.mode == "record" ? "record" : "compress";
   options.type = f.type == "auto" ? "" : f.type;
   options.query = f.query;
+  options.page_text = f.page;
   CompressResult res = engine.compress(input, options);
   Result<std::string> expanded = expand_view(res.output);
   const std::string& readable = expanded.ok() ? expanded.value() : res.output;

@@ -91,6 +91,7 @@ FixtureSpec fixture(const YAML::Node& n) {
   f.type = text(n, "type");
   f.mode = text(n, "mode");
   f.query = text(n, "query");
+  f.page = text(n, "page") == "true";
   if (YAML::Node p = n["probes"]; p && !p.IsNull()) {
     if (!p.IsSequence()) throw YAML::Exception(p.Mark(), "probes must be a list");
     for (const YAML::Node& e : p) {

@@ -36,6 +36,7 @@ struct FixtureSpec {
   std::string type;  // forced registry key; empty = detect
   std::string mode;  // "record" = never transform; anything else = compress
   std::string query;
+  bool page = false;  // a page fetched from the web: HTML may become page text (Options::page_text)
   std::vector<ProbeSpec> probes;
   std::vector<GraderSpec> graders;
 };

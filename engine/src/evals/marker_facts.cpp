@@ -7,6 +7,7 @@
 
 #include "compress/diff_facts.h"
 #include "compress/diff_words.h"
+#include "compress/selector.h"
 #include "compress/summary.h"
 #include "compress/table_parse.h"
 #include "compress/terminal_clean.h"
@@ -24,6 +25,7 @@ constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // …
 struct Marker {
   std::size_t count = 0;
   std::string summary;
+  std::optional<std::string> selector;  // docs/formats.md#markers, unescaped
 };
 
 std::string_view strip_cr(std::string_view s) {
@@ -31,8 +33,24 @@ std::string_view strip_cr(std::string_view s) {
   return s;
 }
 
-// "… N <noun> elided (caveman) …" or, when summaries are allowed,
-// "… N <noun> elided (caveman): <summary> …".
+// The selector quoted at the start of `s` (`"…"`, a backslash escaping the next character),
+// consumed from `s`; nullopt when `s` does not start with a closed quote.
+std::optional<std::string> take_quoted(std::string_view& s) {
+  if (!s.starts_with('"')) return std::nullopt;
+  std::string out;
+  for (std::size_t i = 1; i < s.size(); ++i) {
+    if (s[i] == '"') {
+      s.remove_prefix(i + 1);
+      return out;
+    }
+    if (s[i] == '\\' && i + 1 < s.size()) ++i;
+    out += s[i];
+  }
+  return std::nullopt;
+}
+
+// "… N <noun> elided (caveman) …", "… N <noun> matching "SELECTOR" elided (caveman) …" or,
+// when summaries are allowed, either with ": <summary>" before the closing "…".
 std::optional<Marker> parse_count_marker(std::string_view line, std::string_view noun,
                                          bool allow_summary) {
   std::string head = std::string(kEllipsis) + " ";
@@ -47,9 +65,17 @@ std::optional<Marker> parse_count_marker(std::string_view line, std::string_view
   }
   if (digits == 0) return std::nullopt;
   s.remove_prefix(digits);
-  std::string tag = " " + std::string(noun) + " elided (caveman)";
-  if (!s.starts_with(tag)) return std::nullopt;
-  s.remove_prefix(tag.size());
+  std::string unit = " " + std::string(noun);
+  if (!s.starts_with(unit)) return std::nullopt;
+  s.remove_prefix(unit.size());
+  if (s.starts_with(" matching ")) {
+    s.remove_prefix(10);
+    m.selector = take_quoted(s);
+    if (!m.selector) return std::nullopt;
+  }
+  constexpr std::string_view kTag = " elided (caveman)";
+  if (!s.starts_with(kTag)) return std::nullopt;
+  s.remove_prefix(kTag.size());
   if (s.empty()) return m;
   if (!allow_summary || !s.starts_with(": ")) return std::nullopt;
   m.summary = std::string(s.substr(2));
@@ -82,6 +108,12 @@ void align_lines(const std::vector<std::string>& original, std::string_view outp
       }
       if (std::string e = verify(idx, idx + m->count, *m); !e.empty()) {
         r.failures.push_back("marker on output line " + std::to_string(k + 1) + ": " + e);
+      }
+      for (std::size_t i = idx; m->selector && i < idx + m->count; ++i) {
+        if (compress::selector_matches(*m->selector, original[i])) continue;
+        r.failures.push_back("marker on output line " + std::to_string(k + 1) +
+                             ": its selector is false of original line " + std::to_string(i + 1));
+        break;
       }
       idx += m->count;
       continue;

@@ -2,7 +2,9 @@
 """e2e (issue 5): the built caveman-engine compresses every code file of the corpus.
 
 For each MANIFEST row of kind `code` (auto-detected, as an agent's tool output would be):
-the method is `code` and the output is smaller; Python output (gutter removed for the
+the method is `code` and the output is smaller — except a `cat -n` listing, which is a file read
+kept edit-safe (docs/engine.md#the-listing-contract-read-tool-gutters): method `gutter`, every
+line the file's own; Python output (gutter removed for the
 `cat -n` listing) passes `ast.parse`; JavaScript output passes `node --check`; every
 must_keep string survives; `retrieve` returns the exact input; and compressing the output
 again changes nothing (idempotence through the real binary).
@@ -51,12 +53,15 @@ def main():
             report = json.loads(engine(["compress", "--json"], original, env).stdout)
             out = report["output"]
             problems = []
-            if report.get("method") != "code":
+            listing = name.startswith("listing-")
+            if listing and GUTTER.sub("", out) != GUTTER.sub("", original.decode()):
+                problems.append("a file read's lines are not the file's own")
+            if report.get("method") != ("gutter" if listing else "code"):
                 problems.append(f"method {report.get('method')!r}, content_type {report['content_type']}")
             if not report["tokens_after"] < report["tokens_before"]:
                 problems.append("not smaller")
             problems += [f"lost must_keep {s!r}" for s in must_keep if s not in out]
-            source = GUTTER.sub("", out) if name.startswith("listing-") else out
+            source = GUTTER.sub("", out) if listing else out
             if language == "python":
                 try:
                     ast.parse(source)

@@ -102,20 +102,19 @@ TEST_F(EngineToolsTest, CompressToolschemaShrinksLikeCavemanShrink) {
 }
 
 TEST_F(EngineToolsTest, CompressBudgetArgument) {
-  // Every line names a package of its own (letters, not digits), so no line is a repeat the
-  // log compressor could elide: only the budget cuts this view.
-  auto name = [](int i) {
-    std::string n;
-    for (int k = 0; k < 4; ++k, i /= 26) n.push_back(static_cast<char>('a' + i % 26));
-    return n;
-  };
+  // grep hits of one shape, digits aside: the search-result view keeps every hit, and only the
+  // budget hides runs of them behind one selector (a hit whose shape occurs once would be a
+  // needle no budget hides).
   std::string log;
   for (int i = 0; i < 3000; ++i) {
-    log += "2025-06-24 14:36:" + std::to_string(10 + i % 50) + " install lib" + name(i) +
-           ":amd64 <none> 1." + std::to_string(i) + "-1\n";
+    log += "src/module_" + std::to_string(i % 40) + "/file_" + std::to_string(i % 97) + ".py:" +
+           std::to_string(i) + ":    value = compute(" + std::to_string(i * 7919 % 1000003) +
+           ", key=" + std::to_string(i * 31) + ")\n";
   }
-  Json none = call("caveman_compress", {{"input", log}, {"budget", 0}})["structuredContent"];
-  Json tight = call("caveman_compress", {{"input", log}, {"budget", 2000}})["structuredContent"];
+  Json none = call("caveman_compress", {{"input", log}, {"content_type", "search-result"},
+                                        {"budget", 0}})["structuredContent"];
+  Json tight = call("caveman_compress", {{"input", log}, {"content_type", "search-result"},
+                                         {"budget", 2000}})["structuredContent"];
   EXPECT_LT(tight["tokens_after"].get<int>(), none["tokens_after"].get<int>()) << none.dump();
   EXPECT_LE(tight["tokens_after"].get<int>(), 2600);
   Json bad = call("caveman_compress", {{"input", log}, {"budget", -5}});

@@ -100,6 +100,28 @@ TEST(ProxyLiveZone, AnthropicRetrieveResultsAreNeverCandidates) {
   EXPECT_FALSE(is_retrieve_tool_name("__caveman_retrieve"));
 }
 
+// A web-fetch tool's output may become page text; a file read's may not (docs/proxy.md).
+TEST(ProxyLiveZone, FetchToolOutputsAreMarkedAsFetchedPages) {
+  std::string body = R"({"messages":[
+ {"role":"assistant","content":[{"type":"tool_use","id":"f1","name":"WebFetch","input":{"url":"https://example.com"}},
+                                {"type":"tool_use","id":"r1","name":"Read","input":{"file_path":"/x/index.html"}}]},
+ {"role":"user","content":[{"type":"tool_result","tool_use_id":"f1","content":"FETCHED PAGE BYTES"},
+                           {"type":"tool_result","tool_use_id":"r1","content":"FILE READ BYTES"}]}
+]})";
+  std::optional<JsonDoc> doc = JsonDoc::parse(body);
+  ASSERT_TRUE(doc);
+  LiveZone zone = extract_live_zone(Endpoint::kMessages, *doc, 10);
+  ASSERT_EQ(zone.candidates.size(), 2u);
+  EXPECT_TRUE(zone.candidates[0].fetched_page);
+  EXPECT_FALSE(zone.candidates[1].fetched_page);
+  for (std::string_view name : {"WebFetch", "web_fetch", "webfetch", "mcp__fetch__fetch", "fetch_url"}) {
+    EXPECT_TRUE(is_fetch_tool_name(name)) << name;
+  }
+  for (std::string_view name : {"Read", "read_file", "Bash", "prefetch", "fetch_logs"}) {
+    EXPECT_FALSE(is_fetch_tool_name(name)) << name;
+  }
+}
+
 TEST(ProxyLiveZone, MinimumSizeIsInDecodedBytes) {
   std::string body = R"({"messages":[{"role":"user","content":"0123456789"}]})";
   EXPECT_EQ(extract(Endpoint::kMessages, body, nullptr, 10).size(), 1u);

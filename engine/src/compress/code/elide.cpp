@@ -1,6 +1,8 @@
 #include "compress/code/elide.h"
 
+#include <algorithm>
 #include <array>
+#include <optional>
 
 namespace caveman::compress::code {
 namespace {
@@ -37,21 +39,99 @@ TSNode python_docstring(TSNode block) {
   return none;
 }
 
-// `...`, or the docstring then `...` on its own line at the block's indentation.
-std::string python_replacement(TSNode block, std::string_view text) {
-  std::uint32_t start = ts_node_start_byte(block);
+// 1-based line numbers of byte offsets, so a marker can state the lines it hides.
+class LineIndex {
+ public:
+  explicit LineIndex(std::string_view text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n') newlines_.push_back(i);
+    }
+  }
+  std::size_t line_of(std::size_t byte) const {
+    return 1 + static_cast<std::size_t>(
+                   std::lower_bound(newlines_.begin(), newlines_.end(), byte) - newlines_.begin());
+  }
+
+ private:
+  std::vector<std::size_t> newlines_;
+};
+
+std::string lines_marker(std::string_view lead, std::size_t first, std::size_t last) {
+  return std::string(lead) + std::to_string(first) + "–" + std::to_string(last) +
+         " elided (caveman)";
+}
+
+// The line before `byte` ends with "\r\n": keep a CRLF file CRLF.
+std::string_view eol_before(std::string_view text, std::size_t newline) {
+  return newline > 0 && text[newline - 1] == '\r' ? "\r\n" : "\n";
+}
+
+// A brace body that owns its lines (`{` ends its line, `}` starts its own): the lines between
+// become `// … lines A–B elided (caveman)` at their indentation, unless that is no shorter or
+// they already are that marker. Any other brace body becomes the inline marker, when shorter.
+std::optional<Edit> brace_edit(TSNode body, std::string_view text, const LineIndex& index) {
+  std::size_t s = ts_node_start_byte(body);
+  std::size_t e = ts_node_end_byte(body);
+  std::string_view current = text.substr(s, e - s);
+  std::size_t open_end = text.find('\n', s);
+  std::size_t close_start = text.rfind('\n', e - 1) + 1;
+  bool owns_lines = e > s + 1 && text[s] == '{' && text[e - 1] == '}' && open_end < e &&
+                    trim(text.substr(s + 1, open_end - s - 1)).empty() &&
+                    close_start > open_end + 1 &&
+                    trim(text.substr(close_start, e - 1 - close_start)).empty();
+  if (!owns_lines) {
+    if (current.size() <= kBraceBodyMarker.size() || trim(current) == kBraceBodyMarker) {
+      return std::nullopt;
+    }
+    return Edit{static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(e),
+                std::string(kBraceBodyMarker)};
+  }
+  std::string_view inner = text.substr(open_end + 1, close_start - open_end - 1);
+  if (trim(inner).starts_with(kBraceLinesMarker)) return std::nullopt;
+  std::size_t first = inner.find_first_not_of(" \t\r\n");
+  std::size_t line_start = first == std::string_view::npos ? 0 : inner.rfind('\n', first) + 1;
+  std::string out(inner.substr(line_start, first == std::string_view::npos ? 0 : first - line_start));
+  out += lines_marker(kBraceLinesMarker, index.line_of(open_end + 1), index.line_of(close_start - 1));
+  out += eol_before(text, close_start - 1);
+  if (out.size() >= inner.size()) return std::nullopt;
+  return Edit{static_cast<std::uint32_t>(open_end + 1), static_cast<std::uint32_t>(close_start),
+              std::move(out), "", true};
+}
+
+// A Python block on lines of its own: its statements after any docstring become `...  # …
+// lines A–B elided (caveman)`; a block on the `def` line becomes `...` (stating no lines).
+std::optional<Edit> python_edit(TSNode block, std::string_view text, const LineIndex& index) {
+  std::size_t start = ts_node_start_byte(block);
+  std::size_t end = ts_node_end_byte(block);
   std::size_t line_start = text.rfind('\n', start == 0 ? 0 : start - 1);
   line_start = (line_start == std::string_view::npos || start == 0) ? 0 : line_start + 1;
   std::string_view indent = text.substr(line_start, start - line_start);
-  bool own_line = indent.find_first_not_of(" \t") == std::string_view::npos;
+  auto edit = [&](std::string out, bool states_lines) -> std::optional<Edit> {
+    if (out.size() >= end - start || trim(text.substr(start, end - start)) == trim(out)) {
+      return std::nullopt;
+    }
+    return Edit{static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(end), std::move(out),
+                "", states_lines};
+  };
+  if (indent.find_first_not_of(" \t") != std::string_view::npos) {
+    return edit(std::string(kPythonBodyMarker), false);
+  }
   TSNode doc = python_docstring(block);
-  if (!own_line || ts_node_is_null(doc)) return std::string(kPythonBodyMarker);
-  std::string out(text.substr(start, ts_node_end_byte(doc) - start));
-  if (line_start >= 2 && text[line_start - 2] == '\r') out += '\r';  // keep CRLF files CRLF
-  out += '\n';
-  out += indent;
-  out += kPythonBodyMarker;
-  return out;
+  std::size_t kept = ts_node_is_null(doc) ? start : ts_node_end_byte(doc);
+  std::size_t hidden_from = text.find('\n', kept);
+  if (!ts_node_is_null(doc) && (hidden_from == std::string_view::npos || hidden_from >= end)) {
+    return std::nullopt;  // a docstring and nothing else
+  }
+  std::string_view rest = trim(text.substr(kept, end - kept));
+  if (rest.starts_with(kPythonLinesMarker)) return std::nullopt;
+  std::string out(text.substr(start, kept - start));
+  if (!ts_node_is_null(doc)) {
+    out += eol_before(text, hidden_from);
+    out += indent;
+  }
+  std::size_t first = ts_node_is_null(doc) ? index.line_of(start) : index.line_of(hidden_from + 1);
+  out += lines_marker(kPythonLinesMarker, first, index.line_of(end - 1));
+  return edit(std::move(out), true);
 }
 
 // The trailing identifier of a name as written: `Write` of `DBImpl::Write`, `redirect` of
@@ -178,6 +258,7 @@ void walk(TSNode root, Visit visit) {
 
 BodyScan elide_bodies(Language lang, TSNode root, std::string_view text) {
   BodyScan scan;
+  LineIndex index(text);
   walk(root, [&](TSNode n) {
     // A function cut by a slice's edge is kept whole (its error says where the cut is); the
     // complete functions inside it are still elided.
@@ -185,12 +266,11 @@ BodyScan elide_bodies(Language lang, TSNode root, std::string_view text) {
     TSNode body = ts_node_child_by_field_name(n, "body", 4);
     if (ts_node_is_null(body) || !is_elidable_body(lang, node_type(body))) return true;
     ++scan.bodies;
-    std::string replacement =
-        is_python(lang) ? python_replacement(body, text) : std::string(kBraceBodyMarker);
-    std::string_view current = node_text(body, text);
-    if (replacement.size() < current.size() && trim(current) != trim(replacement)) {
-      scan.edits.push_back({ts_node_start_byte(body), ts_node_end_byte(body),
-                            std::move(replacement), std::string(function_name(n, text))});
+    std::optional<Edit> edit =
+        is_python(lang) ? python_edit(body, text, index) : brace_edit(body, text, index);
+    if (edit) {
+      edit->name = function_name(n, text);
+      scan.edits.push_back(std::move(*edit));
     }
     return false;  // outermost only: the body goes (or stays) as a whole
   });

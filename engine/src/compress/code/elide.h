@@ -22,12 +22,14 @@ inline bool is_identifier_char(char c) {
 }
 
 // Replace source bytes [start, end) with `replacement`. A body edit carries the name its
-// function is called by (`findToken`, `Write` of `DBImpl::Write`; "" when it has none).
+// function is called by (`findToken`, `Write` of `DBImpl::Write`; "" when it has none) and
+// whether its marker states the lines it hides.
 struct Edit {
   std::uint32_t start;
   std::uint32_t end;
   std::string replacement;
   std::string name;
+  bool states_lines = false;
 };
 
 // Suffix that marks a trimmed doc comment: `/** First sentence. (caveman: doc trimmed) */`.
@@ -40,10 +42,11 @@ struct BodyScan {
 };
 
 // Elides the outermost function/method bodies under `root` (class, namespace and other
-// non-function bodies are descended, so methods are elided and members stay). A body is
-// left alone when its replacement would not be shorter — which also skips bodies that are
-// already a marker, making a second pass a no-op. Python keeps a leading docstring:
-// `def f():\n    """Doc."""\n    ...`. Iterative walk: deep nesting cannot overflow the stack.
+// non-function bodies are descended, so methods are elided and members stay). A body's own
+// lines become one marker line that states them (language.h); a body is left alone when its
+// replacement would not be shorter or it already is a marker, so a second pass is a no-op.
+// Python keeps a leading docstring: `def f():\n    """Doc."""\n    ...  # … lines 3–9 elided
+// (caveman)`. Iterative walk: deep nesting cannot overflow the stack.
 BodyScan elide_bodies(Language lang, TSNode root, std::string_view text);
 
 // `/** … */` comments (JSDoc, Doxygen) of more than one sentence become

@@ -18,7 +18,13 @@ inline constexpr Language kAllLanguages[] = {Language::kGo,         Language::kP
                                              Language::kTsx,        Language::kC,
                                              Language::kCpp};
 
-// Marker that replaces an elided brace-language body; Python bodies become `...`.
+// An elided body's lines become one line that states them (docs/formats.md#code-bodies):
+// `// … lines 12–40 elided (caveman)` inside the braces, `...  # … lines 12–40 elided
+// (caveman)` in Python. A body that does not own its lines (`{` not ending its line, `}` not
+// starting its own, a Python body on the `def` line) gets the inline markers, which state no
+// lines.
+inline constexpr std::string_view kBraceLinesMarker = "// … lines ";
+inline constexpr std::string_view kPythonLinesMarker = "...  # … lines ";
 inline constexpr std::string_view kBraceBodyMarker = "{ /* caveman: body elided */ }";
 inline constexpr std::string_view kPythonBodyMarker = "...";
 

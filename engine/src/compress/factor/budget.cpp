@@ -4,9 +4,10 @@
 #include <map>
 #include <vector>
 
+#include "compress/elide_lines.h"
 #include "compress/factor/line_blocks.h"
 #include "compress/problem_lines.h"
-#include "compress/summary.h"
+#include "compress/selector.h"
 #include "text/bm25.h"
 #include "text/lines.h"
 #include "text/words.h"
@@ -70,27 +71,11 @@ std::vector<std::size_t> give_up_order(const std::vector<std::string_view>& line
 }
 
 std::string elide(const text::Lines& split, const std::vector<bool>& keep) {
-  const std::vector<std::string_view>& lines = split.lines;
-  std::vector<std::string> out;
-  std::size_t elided_bytes = 0;
-  for (std::size_t i = 0; i < lines.size();) {
-    if (keep[i]) {
-      out.emplace_back(lines[i++]);
-      continue;
-    }
-    std::size_t end = i, run_bytes = 0;
-    while (end < lines.size() && !keep[end]) run_bytes += lines[end++].size() + 1;
-    std::string summary = summarize_log_lines(lines, i, end, static_cast<std::int64_t>(run_bytes));
-    std::string marker = "… " + std::to_string(end - i) + " lines elided (caveman)";
-    if (!summary.empty()) marker += ": " + summary;
-    out.push_back(text::marker_line(marker + " …", split.crlf_majority));
-    elided_bytes += run_bytes;
-    i = end;
-  }
-  if (elided_bytes >= kNoteMinElidedBytes) {
-    out.push_back(text::marker_line(elision_note("lines"), split.crlf_majority));
-  }
-  return text::join_lines(out, split.trailing_newline);
+  ElidedLines out = elide_runs(split.lines, keep, split.trailing_newline, split.crlf_majority,
+                               [](std::size_t, std::size_t run, std::string_view selector) {
+                                 return selector_marker(run, "lines", selector);
+                               });
+  return std::move(out.text);
 }
 
 }  // namespace
@@ -103,9 +88,10 @@ std::optional<Fitted> fit_budget(std::string_view text, std::string_view query,
   const std::size_t n = lines.size();
   if (budget <= 0 || n < kMinLines) return std::nullopt;
   std::vector<bool> pinned(n, false);
+  const std::vector<bool> needles = needle_lines(lines);
   for (std::size_t i = 0; i < n; ++i) {
-    pinned[i] = i < kHead || i + kTail >= n || names_a_problem(lines[i]) || is_heading(lines[i]) ||
-                lines[i].find(barrier_needle) != std::string_view::npos;
+    pinned[i] = needles[i] || i < kHead || i + kTail >= n || names_a_problem(lines[i]) ||
+                is_heading(lines[i]) || lines[i].find(barrier_needle) != std::string_view::npos;
   }
   text::keep_query_relevant(lines, query, pinned, kQueryLimit);
   const std::vector<std::size_t> order = give_up_order(lines, pinned);

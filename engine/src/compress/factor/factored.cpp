@@ -134,6 +134,7 @@ std::optional<CompressorOutput> choose_factored(FactorViews views, const Compres
                                                 std::string_view input, const Request& request) {
   if (views.lossless_only) return lossless_output(cheaper_view(input, true, counter, views), inner);
   std::optional<CompressorOutput> out = inner.compress(input, request.query);
+  if (request.literal_lines) return out;
   std::string_view base = out ? std::string_view(out->bytes) : input;
   Option best = best_view(input, out ? &out->bytes : nullptr, counter, views);
   const auto budget = static_cast<std::size_t>(std::max<std::int64_t>(request.budget_tokens, 0));

@@ -5,11 +5,15 @@
 // the lossy view's saving over it pays for the retrieves it may cause (lossy_view_pays). A
 // view never grows a payload: a candidate is only kept when it is smaller than the input.
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "compress/compressors.h"
 #include "compress/factor/decorator.h"
 #include "compress/factor/json_digests.h"
 #include "compress/factor/json_table.h"
+#include "compress/selector.h"
+#include "text/lines.h"
 
 namespace caveman::compress {
 namespace {
@@ -36,17 +40,44 @@ Candidate tabled(CompressorOutput out, const tokens::Counter& counter) {
   return c;
 }
 
+constexpr std::size_t kMaxNeedleCheckBytes = 1u << 20;
+
+std::string squashed(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f') out.push_back(c);
+  }
+  return out;
+}
+
+// Needle-safe (selector.h): a lossy JSON view states no count and no selector for what it
+// leaves out, so it is used only when every line of the input an answer may depend on (a rare
+// line, a failure signal) is still in it, whitespace aside.
+bool keeps_needles(std::string_view input, std::string_view view) {
+  if (input.size() > kMaxNeedleCheckBytes) return false;
+  std::vector<std::string_view> lines = text::split_all(input);
+  std::vector<bool> needles = needle_lines(lines);
+  const std::string v = squashed(view);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (needles[i] && v.find(squashed(lines[i])) == std::string::npos) return false;
+  }
+  return true;
+}
+
 // The cheapest lossy view: the inner compressor's elision, or the input without its digests.
 std::optional<Candidate> cheapest_lossy(const Compressor& inner, const tokens::Counter& counter,
                                         std::string_view input, const Request& request) {
   std::optional<Candidate> best;
   if (std::optional<CompressorOutput> out = inner.compress_with(input, request)) {
     if (out->method.empty()) out->method = std::string(inner.type());
-    best = tabled(std::move(*out), counter);
+    if (keeps_needles(input, out->bytes)) best = tabled(std::move(*out), counter);
   }
   if (std::optional<std::string> cut = factor::elide_digests(input)) {
-    Candidate c = tabled(CompressorOutput{std::move(*cut), "digests", false, ""}, counter);
-    if (!best || c.tokens < best->tokens) best = std::move(c);
+    if (keeps_needles(input, *cut)) {
+      Candidate c = tabled(CompressorOutput{std::move(*cut), "digests", false, ""}, counter);
+      if (!best || c.tokens < best->tokens) best = std::move(c);
+    }
   }
   return best;
 }

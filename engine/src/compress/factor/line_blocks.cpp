@@ -1,6 +1,7 @@
 #include "compress/factor/line_blocks.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 
 #include "compress/factor/block_syntax.h"
@@ -17,6 +18,9 @@ constexpr std::size_t kMaxLineBytes = 4096;
 constexpr std::size_t kMaxInputBytes = std::size_t{16} << 20;
 constexpr std::size_t kMaxRecords = 20000;
 constexpr std::size_t kMaxSlots = 64;
+// At most this many placeholders in one block's template: a handful a reader can follow
+// (issue 36, readable views); a record shape that varies in more places is not a block.
+constexpr std::size_t kMaxPlaceholders = 6;
 constexpr std::size_t kMinConstBytes = 6;   // literal bytes a record must share
 constexpr double kKeepConst = 0.6;          // a run ends when its template loses more
 constexpr std::size_t kMinPrefix = 8;
@@ -51,9 +55,31 @@ std::size_t common_suffix(std::string_view a, std::string_view b) {
 
 // Largest k ≤ len (len ≤ their common prefix) at which both `a` and `b` split at a
 // separator: just after one, or just before one in both ("file.js-58-" / "file.js:60:").
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_number_mark(char c) { return c == '.' || c == ','; }
+
+// A cut of a shared prefix of length len that would fall inside a number: after `1.` or `1,`,
+// before `.5`, or between a sign and its digits (docs/formats.md: templates split only at
+// field boundaries).
+bool prefix_cut_in_number(std::string_view a, std::string_view b, std::size_t len) {
+  const char last = a[len - 1];
+  auto digit_at = [](std::string_view s, std::size_t k) { return k < s.size() && is_digit(s[k]); };
+  if (is_number_mark(last) && len >= 2 && is_digit(a[len - 2])) return true;
+  if (digit_at(a, len + 1) && len < a.size() && is_number_mark(a[len]) && is_digit(last)) return true;
+  if (digit_at(b, len + 1) && len < b.size() && is_number_mark(b[len]) && is_digit(last)) return true;
+  if ((last == '-' || last == '+') && (len == 1 || !std::isalnum(static_cast<unsigned char>(a[len - 2]))) &&
+      (digit_at(a, len) || digit_at(b, len))) {
+    return true;
+  }
+  return false;
+}
+
 std::size_t snap_prefix(std::string_view a, std::string_view b, std::size_t len) {
   auto sep_at = [](std::string_view s, std::size_t k) { return k < s.size() && is_sep(s[k]); };
-  while (len > 0 && !is_sep(a[len - 1]) && !(sep_at(a, len) && sep_at(b, len))) --len;
+  while (len > 0 && ((!is_sep(a[len - 1]) && !(sep_at(a, len) && sep_at(b, len))) ||
+                     prefix_cut_in_number(a, b, len))) {
+    --len;
+  }
   return len;
 }
 
@@ -63,7 +89,16 @@ std::size_t snap_suffix(std::string_view a, std::string_view b, std::size_t len)
   auto sep_before = [](std::string_view s, std::size_t m) {
     return m < s.size() && is_sep(s[s.size() - m - 1]);
   };
-  while (len > 0 && !is_sep(a[a.size() - len]) && !(sep_before(a, len) && sep_before(b, len))) {
+  // Inside a number: a suffix `.5ms` after a digit, or `5ms` after `1.`.
+  auto in_number = [](std::string_view s, std::size_t m) {
+    const std::size_t k = s.size() - m;  // the suffix starts at s[k]
+    if (is_number_mark(s[k]) && k + 1 < s.size() && is_digit(s[k + 1]) && k > 0 && is_digit(s[k - 1])) {
+      return true;
+    }
+    return k >= 2 && is_number_mark(s[k - 1]) && is_digit(s[k - 2]) && is_digit(s[k]);
+  };
+  while (len > 0 && ((!is_sep(a[a.size() - len]) && !(sep_before(a, len) && sep_before(b, len))) ||
+                     in_number(a, len) || in_number(b, len))) {
     --len;
   }
   return len;
@@ -248,8 +283,16 @@ class Factorer {
       for (std::size_t j = 0; j < p; ++j) {
         for (std::size_t t = 0; t < tokens_.count(base + j); ++t) next[k++].add(tokens_.token(base + j, t));
       }
-      for (const Slot& s : next) shared += s.shared_bytes();
+      std::size_t varying = 0;
+      for (const Slot& s : next) {
+        shared += s.shared_bytes();
+        varying += s.constant ? 0 : 1;
+      }
       budget_ -= static_cast<std::int64_t>(next.size());
+      if (varying > kMaxPlaceholders) {
+        if (records == 1) return std::nullopt;
+        break;
+      }
       if (records == 1) {
         if (shared < kMinConstBytes) return std::nullopt;
         initial = static_cast<double>(shared);
@@ -284,12 +327,17 @@ class Factorer {
       std::size_t width = std::min(m, tokens_.count(end) - 1);
       if (width == 0) break;
       next.assign(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(width));
-      std::size_t shared = 0;
+      std::size_t shared = 0, varying = 1;  // the rest of the line is one more value
       for (std::size_t t = 0; t < width; ++t) {
         next[t].add(tokens_.token(end, t));
         shared += next[t].shared_bytes();
+        varying += next[t].constant ? 0 : 1;
       }
       budget_ -= static_cast<std::int64_t>(width);
+      if (varying > kMaxPlaceholders) {
+        if (end == i + 1) return std::nullopt;
+        break;
+      }
       if (end == i + 1) {
         if (shared < kMinConstBytes) return std::nullopt;
         initial = static_cast<double>(shared);

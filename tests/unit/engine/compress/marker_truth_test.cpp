@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compress/compressors.h"
+#include "compress/selector.h"
 #include "compress/summary.h"
 #include "json/json.h"
 #include "text/lines.h"
@@ -176,6 +177,27 @@ bool parse_log_marker(std::string_view line, std::size_t* n, std::string* summar
   return true;
 }
 
+// Parses "… N lines matching "SELECTOR" elided (caveman) …" (issue 36; `\"` is a quote).
+bool parse_selector_marker(std::string_view line, std::size_t* n, std::string* selector) {
+  constexpr std::string_view kHead = "… ";
+  constexpr std::string_view kMid = " lines matching \"";
+  constexpr std::string_view kTail = "\" elided (caveman) …";
+  if (!line.starts_with(kHead) || !line.ends_with(kTail)) return false;
+  std::size_t mid = line.find(kMid);
+  if (mid == std::string_view::npos) return false;
+  std::string digits(line.substr(kHead.size(), mid - kHead.size()));
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return false;
+  *n = std::stoul(digits);
+  std::string_view body = line.substr(mid + kMid.size());
+  body.remove_suffix(kTail.size());
+  selector->clear();
+  for (std::size_t k = 0; k < body.size(); ++k) {
+    if (body[k] == '\\' && k + 1 < body.size() && body[k + 1] == '"') ++k;
+    selector->push_back(body[k]);
+  }
+  return true;
+}
+
 ::testing::AssertionResult check_log(const LogCase& c, const std::string& output, Stats* stats,
                                      int* markers) {
   text::Lines out = text::split_lines(output);
@@ -194,6 +216,21 @@ bool parse_log_marker(std::string_view line, std::size_t* n, std::string* summar
     }
     std::size_t n = 0;
     std::string summary;
+    if (std::string selector; parse_selector_marker(line, &n, &selector)) {
+      if (n == 0 || i + n > c.lines.size()) return ::testing::AssertionFailure() << "bad count";
+      for (std::size_t u = i; u < i + n; ++u) {
+        if (!compress::selector_matches(selector, c.lines[u])) {
+          return ::testing::AssertionFailure() << "selector " << selector << " false of " << c.lines[u];
+        }
+        if (compress::is_failure_signal(c.lines[u])) {
+          return ::testing::AssertionFailure() << "a failure signal hidden: " << c.lines[u];
+        }
+      }
+      ++*markers;
+      ++stats->summaries;
+      i += n;
+      continue;
+    }
     if (parse_log_marker(line, &n, &summary)) {
       if (n == 0 || i + n > c.lines.size()) return ::testing::AssertionFailure() << "bad count";
       std::vector<Unit> units(c.truth.begin() + static_cast<std::ptrdiff_t>(i),
@@ -211,12 +248,13 @@ bool parse_log_marker(std::string_view line, std::size_t* n, std::string* summar
     ++i;
   }
   if (i != c.lines.size()) return ::testing::AssertionFailure() << "counts do not sum";
-  if (note_seen != (elided_bytes >= compress::kNoteMinElidedBytes)) {
-    return ::testing::AssertionFailure() << "note presence wrong";
-  }
+  (void)elided_bytes;
+  if (note_seen) return ::testing::AssertionFailure() << "a log view carries no note (issue 36)";
   return ::testing::AssertionSuccess();
 }
 
+// Issue 36: every marker's selector is true of every line it hides, its count is the number
+// hidden, and no failure signal is hidden, over generated logs.
 TEST(MarkerTruthTest, GeneratedLogs) {
   auto compressor = compress::make_log_compressor();
   Stats stats;
@@ -232,9 +270,7 @@ TEST(MarkerTruthTest, GeneratedLogs) {
   }
   // The property must not hold vacuously.
   EXPECT_GT(compressed, kCases / 2);
-  EXPECT_GT(markers, kCases);
-  EXPECT_GT(stats.summaries, kCases / 2);
-  EXPECT_GT(stats.facts, kCases);
+  EXPECT_GT(markers, kCases / 4);  // needle-safe: fewer, selector-bearing markers
 }
 
 // ---------------------------------------------------------------------------------------

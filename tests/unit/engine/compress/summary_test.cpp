@@ -276,9 +276,10 @@ TEST(SummaryTest, WorthEliding) {
 }
 
 TEST(SummaryTest, ElisionNote) {
+  // Issue 36: the note says only what is literally true (no "answer from this view").
   EXPECT_EQ(elision_note("lines"),
-            "… caveman: elided lines resemble shown lines and match the stated invariants — "
-            "answer from this view; if you truly cannot, one broad caveman_retrieve …");
+            "… caveman: elided lines are not in this view, only the facts their markers state; "
+            "one broad caveman_retrieve returns the exact original …");
 }
 
 }  // namespace

@@ -215,12 +215,35 @@ TEST(EnginePipelineTest, GutterIsStrippedBeforeAndRestoredAfter) {
   std::string listing;
   for (int i = 1; i <= 12; ++i) listing += "     " + std::to_string(i) + "\tline number " + std::to_string(i) + "\n";
   Options o = compress_fake();
+  o.file_read_lossy = true;
   CompressResult r = f.engine->compress(listing, o);
   EXPECT_EQ(f.fake->last_input.substr(0, 14), "line number 1\n");  // compressor saw no gutter
   EXPECT_EQ(r.tokens_before, static_cast<std::int64_t>(tokens::default_counter().count(listing)));
   // The gutter comes back sparse: the first number, the rest counted on (SparseGutterTest).
   EXPECT_EQ(r.output.substr(0, 16), "1\tline number 1\n");
   EXPECT_EQ(r.recovery_handle, ccr::handle_for(listing));        // handle of the full input
+}
+
+// Issue 36: a file read is edit-safe by default. A compressor whose view changes lines (the
+// fake halves the text, cutting a line in two) is declined; the view is the listing with its
+// gutter thinned, every line the file's own.
+TEST(EnginePipelineTest, FileReadIsEditSafeByDefault) {
+  Fixture f(FakeCompressor::Mode::kHalve);
+  std::string listing;
+  for (int i = 1; i <= 12; ++i) listing += "     " + std::to_string(i) + "\tline number " + std::to_string(i) + "\n";
+  CompressResult r = f.engine->compress(listing, compress_fake());
+  EXPECT_EQ(f.fake->last_input.substr(0, 14), "line number 1\n");  // it ran, without the gutter
+  EXPECT_EQ(r.method, "gutter");
+  EXPECT_EQ(r.output.substr(0, 16), "1\tline number 1\n");
+  for (int i = 1; i <= 12; ++i) {
+    EXPECT_NE(r.output.find("line number " + std::to_string(i) + "\n"), std::string::npos) << i;
+  }
+  // A window of the file (a listing that does not start at line 1) is never given to it.
+  Fixture w(FakeCompressor::Mode::kHalve);
+  std::string window;
+  for (int i = 40; i <= 52; ++i) window += "    " + std::to_string(i) + "\tline number " + std::to_string(i) + "\n";
+  EXPECT_EQ(w.engine->compress(window, compress_fake()).method, "gutter");
+  EXPECT_TRUE(w.fake->last_input.empty());
 }
 
 TEST(EnginePipelineTest, DeterministicAcrossEngines) {

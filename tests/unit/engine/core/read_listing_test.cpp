@@ -101,6 +101,7 @@ class ReadListingTest : public ::testing::Test {
   static CompressResult compress(const std::string& input) {
     Options o;
     o.mode = "compress";
+    o.file_read_lossy = true;  // the listing contract under lossy views (edit-safe: below)
     return engine_->compress(input, o);
   }
 

@@ -82,9 +82,9 @@ class RewritingCompressor final : public Compressor {
   Rewrite rewrite_;
 };
 
-// "… N rows elided" → "… N-1 rows elided": the marker now miscounts what it stands for.
-std::string undercount_rows(std::string s) {
-  const std::string tag = " rows elided (caveman)";
+// "caveman: N identical lines elided" → N-1: the marker now miscounts what it stands for.
+std::string undercount_lines(std::string s) {
+  const std::string tag = " identical lines elided";
   std::size_t at = s.find(tag);
   if (at == std::string::npos) return s;
   std::size_t begin = at;
@@ -129,12 +129,12 @@ TEST(EvalsHarnessTest, BrokenCompressorsMakeTheSuiteFail) {
   Suite suite = embedded_suite();
   {
     Report r = run_with(suite, std::make_unique<RewritingCompressor>(
-                                   compress::make_tabular_compressor(), undercount_rows));
+                                   compress::make_repetition_compressor(), undercount_lines));
     EXPECT_FALSE(r.passed);
-    const FixtureReport* f = find_fixture(r, "csv-query-relevance");
+    const FixtureReport* f = find_fixture(r, "repetition-log");
     ASSERT_NE(f, nullptr);
     EXPECT_FALSE(f->passed);
-    EXPECT_NE(failures_of(r).find("csv-query-relevance: marker_facts_true"), std::string::npos)
+    EXPECT_NE(failures_of(r).find("repetition-log: marker_facts_true"), std::string::npos)
         << failures_of(r);
   }
   {
@@ -191,15 +191,17 @@ TEST(EvalsHarnessTest, UnknownGraderAndMissingGradersFailClosed) {
 
 TEST(EvalsHarnessTest, ProbesReportStatesAndHashesNeverValues) {
   Suite s;
-  std::string csv = "id,worker,status\n";
-  for (int i = 0; i < 40; ++i) csv += "row-" + std::to_string(i) + ",w1,ok\n";
-  s.files["x.csv"] = csv;
+  std::string log;  // one line repeated: the repetition view hides all but the first
+  for (int i = 0; i < 40; ++i) log += "worker w1 heartbeat ok\n";
+  log = "row-0,w1 started\n" + log;
+  s.files["x.log"] = log;
   s.manifest = R"(fixtures:
   - name: probes
-    file: x.csv
+    file: x.log
+    type: repetition
     probes:
       - {dimension: kept, value: "row-0,w1"}
-      - {value: "row-17,w1"}
+      - {value: "heartbeat ok\nworker w1 heartbeat ok\nworker w1 heartbeat ok"}
       - {dimension: bogus, value: "never in the input"}
       - {dimension: empty, value: ""}
     graders:

@@ -33,6 +33,22 @@ TEST(MarkerFactsTest, TrueLogMarkerPasses) {
   EXPECT_EQ(r.facts, 3);
 }
 
+// A selector marker (docs/formats.md#markers) must be true of every line it stands for.
+TEST(MarkerFactsTest, SelectorMarkersAreCheckedLineByLine) {
+  MarkerFacts ok = check_marker_facts(
+      "log", kLog,
+      log_with("\xE2\x80\xA6 4 lines matching \"2026-01-01T00:00:{s} INFO worker=w1 step={n} "
+               "status=ok\" elided (caveman) \xE2\x80\xA6"));
+  EXPECT_TRUE(ok.failures.empty()) << ok.failures.front();
+  EXPECT_EQ(ok.markers, 1);
+  MarkerFacts bad = check_marker_facts(
+      "log", kLog,
+      log_with("\xE2\x80\xA6 4 lines matching \"2026-01-01T00:00:{s} INFO worker=w1 step=2 "
+               "status=ok\" elided (caveman) \xE2\x80\xA6"));
+  ASSERT_EQ(bad.failures.size(), 1u);
+  EXPECT_NE(bad.failures[0].find("selector is false"), std::string::npos) << bad.failures[0];
+}
+
 TEST(MarkerFactsTest, WrongCountFalseConstantAndWrongRangeFail) {
   EXPECT_FALSE(check_marker_facts("log", kLog,
                                   log_with("\xE2\x80\xA6 3 lines elided (caveman) \xE2\x80\xA6"))

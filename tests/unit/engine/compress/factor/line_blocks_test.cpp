@@ -59,7 +59,7 @@ TEST(LineBlocksTest, LinesOfOneTemplateKeepEveryValueInOrder) {
   std::string view = roundtrip_or_fail(input);
   EXPECT_LT(view.size(), input.size() * 6 / 10) << view;
   EXPECT_NE(view.find("libpkg17"), std::string::npos);
-  EXPECT_NE(view.find("\"2025-06-24 14:36:{1} status installed {2}:amd64 1.{3}-1~deb12u1\""),
+  EXPECT_NE(view.find("\"2025-06-24 14:36:{1} status installed {2}:amd64 {3}-1~deb12u1\""),
             std::string::npos)
       << view;
 }
