@@ -50,13 +50,16 @@ const dumpDir = opt('--dump', ''); // writes <mode>-<task>.txt: the tool results
 // The scripted session. `input` is what the "model" asks the tool for; `floor` the minimum
 // message saving in percent that --check accepts (the floors of before 2026-12-07, when the
 // message figures still counted Claude Code's `system`-role entries, moved to the same largest
-// compressed size: 48 → 67, 21 → 23, 62 → 71, −2 → −3, 0.5 → 0.5).
+// compressed size: 48 → 67, 21 → 23, 62 → 71, −2 → −3, 0.5 → 0.5). Issue 36 made file reads
+// edit-safe: a Read's view shows only the file's own lines, so the JSON lockfile's lossy view
+// (elements hidden behind markers that name no lines) and the CSV's row elision are gone — their
+// floors fell to what the honest views save (23 → 6, 71 → 15).
 const TASKS = [
   { id: 'read-build-log', tool: 'Read', file: 'log-leveldb-build-error.log', as: 'build.log', floor: 67,
     prompt: 'Read build.log and tell me why the build failed.' },
-  { id: 'read-json', tool: 'Read', file: 'json-package-lock.json', as: 'package-lock.json', floor: 23,
+  { id: 'read-json', tool: 'Read', file: 'json-package-lock.json', as: 'package-lock.json', floor: 6,
     prompt: 'Read package-lock.json and tell me which eslint version is locked.' },
-  { id: 'read-csv', tool: 'Read', file: 'tabular-npm-typescript-versions.csv', as: 'versions.csv', limit: 600, floor: 71,
+  { id: 'read-csv', tool: 'Read', file: 'tabular-npm-typescript-versions.csv', as: 'versions.csv', limit: 600, floor: 15,
     prompt: 'Read the first 600 rows of versions.csv and tell me the newest 5.x release.' },
   // A view that elides code must save a tenth of the prompt (docs/proxy.md): this Read would
   // save ~3.3k of ~45k tokens, so it goes through whole; −3: only caveman-mcp's reminder lines.
