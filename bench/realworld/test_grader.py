@@ -105,6 +105,18 @@ class Grader(unittest.TestCase):
         silent = "func Do(req *Request) error { /* caveman: body elided */ }\n"
         self.assertTrue(run(src, silent).corruptions)
 
+    def test_a_stated_range_is_aligned_as_a_unit(self):
+        # A blank line right after the hidden run and a blank line inside it: aligned line by
+        # line, the view's blank could match the one inside and make a true range look false.
+        src = ('def wraps(self, f):\n    """Wrap f."""\n\n    @functools.wraps(f)\n'
+               "    def wrapped_f(*a):\n        return self(f, *a)\n\n    return wrapped_f\n\n"
+               "def begin(self):\n    self.clear()\n    self.reset()\n")
+        view = ('def wraps(self, f):\n    """Wrap f."""\n    ...  # … lines 3–8 elided (caveman)\n\n'
+                "def begin(self):\n    ...  # … lines 11–12 elided (caveman)\n")
+        self.assertEqual(run(src, view).corruptions, [])
+        lying = view.replace("lines 3–8", "lines 3–7")
+        self.assertTrue(run(src, lying).corruptions)
+
     def test_a_gutter_that_no_longer_matches_the_file_is_a_corruption(self):
         body = "<p>a &amp; b</p>\n<div>\n  <span>x</span>\n</div>\n"
         view = "1\ta & b\n2\t<div>\n3\t  <span>x</span>\n4\t</div>\n5\t"

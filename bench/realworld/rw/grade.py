@@ -128,18 +128,45 @@ def _visible(n: dict, output: str, file_read: bool, listing: bool) -> bool:
     return n["text"] in set(lines)
 
 
+def _claims(src: list[str], out: list[str], first_line: int) -> dict[int, tuple[int, int]]:
+    """Markers that state a line range (a code body, a file read): view line -> the source lines
+    it names, 0-based; in range, in order and not overlapping, else left to _cover."""
+    claims: dict[int, tuple[int, int]] = {}
+    last = -1
+    for i, line in enumerate(out):
+        rm = RANGE.search(line) if MARKER.search(line) else None
+        if rm:
+            a, b = int(rm.group(1)) - first_line, int(rm.group(2)) - first_line
+            if last < a <= b < len(src):
+                claims[i] = (a, b)
+                last = b
+    return claims
+
+
 def _hidden_lines(src: list[str], out: list[str], file_read: bool, first_line: int, v: Verdict) -> dict[int, str]:
     """Aligns the view's non-marker lines with the source; each run of source lines the view
     does not show is a gap, and the markers between the same two shown lines stand for it in
-    order, each for as many lines as it states. Returns {source line: "covered" | why not}."""
+    order, each for as many lines as it states. A marker that states its range is aligned as
+    one unit with the lines it names, so a blank or repeated line can never be matched across
+    it. Returns {source line: "covered" | why not}."""
     key = (lambda s: s) if file_read else _squash
-    body = [(i, l) for i, l in enumerate(out) if not MARKER.search(l)]
-    sm = difflib.SequenceMatcher(None, [key(l) for l in src], [key(l) for _, l in body], autojunk=False)
-    blocks = sm.get_matching_blocks()
+    claims = _claims(src, out, first_line)
+    starts = {a: b for a, b in claims.values()}
+    seq: list[str] = []
+    spans: list[list[int]] = []
+    i = 0
+    while i < len(src):
+        b = starts.get(i, i)
+        seq.append(f"\0{i}-{b}" if i in starts else key(src[i]))
+        spans.append(list(range(i, b + 1)))
+        i = b + 1
+    body = [(i, l) for i, l in enumerate(out) if not MARKER.search(l) or i in claims]
+    body_keys = [f"\0{claims[i][0]}-{claims[i][1]}" if i in claims else key(l) for i, l in body]
+    sm = difflib.SequenceMatcher(None, seq, body_keys, autojunk=False)
     result: dict[int, str] = {}
     prev_src, prev_out = 0, 0
-    for b in blocks:
-        gap = list(range(prev_src, b.a))
+    for b in sm.get_matching_blocks():
+        gap = [line for k in range(prev_src, b.a) for line in spans[k]]
         out_from = body[prev_out - 1][0] + 1 if prev_out > 0 else 0
         out_to = body[b.b][0] if b.b < len(body) else len(out)
         markers = [out[i] for i in range(out_from, out_to) if MARKER.search(out[i])]
@@ -148,6 +175,10 @@ def _hidden_lines(src: list[str], out: list[str], file_read: bool, first_line: i
         elif markers:
             for m in markers:
                 v.lose(m, "a marker that hides no line")
+        for k in range(b.a, b.a + b.size):
+            if seq[k].startswith("\0"):
+                for line in spans[k]:
+                    result[line] = "covered"
         prev_src, prev_out = b.a + b.size, b.b + b.size
     return result
 
