@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "json_spans.h"
+#include "lru.h"
 #include "optimizers.h"
 
 namespace caveman::proxy {
@@ -36,19 +37,7 @@ LifetimeBook::LifetimeBook(Clock clock, KeepaliveOptions options, std::size_t ma
       pid_alive_(process_alive) {}
 
 LifetimeBook::State& LifetimeBook::touch(std::uint64_t session) {
-  auto it = sessions_.find(session);
-  if (it != sessions_.end()) {
-    lru_.splice(lru_.begin(), lru_, it->second.lru);
-    return it->second;
-  }
-  if (sessions_.size() >= max_sessions_ && !lru_.empty()) {
-    sessions_.erase(lru_.back());
-    lru_.pop_back();
-  }
-  lru_.push_front(session);
-  State& s = sessions_[session];
-  s.lru = lru_.begin();
-  return s;
+  return touch_lru(sessions_, lru_, session, max_sessions_);
 }
 
 RequestStart LifetimeBook::on_request_start(std::uint64_t session, const RequestShape& shape) {

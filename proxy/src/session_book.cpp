@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "lru.h"
+
 namespace caveman::proxy {
 
 bool canary_selected(std::uint64_t session, int percent) {
@@ -12,19 +14,7 @@ bool canary_selected(std::uint64_t session, int percent) {
 }
 
 SessionBook::State& SessionBook::touch(std::uint64_t session) {
-  auto it = sessions_.find(session);
-  if (it != sessions_.end()) {
-    lru_.splice(lru_.begin(), lru_, it->second.lru);
-    return it->second;
-  }
-  if (sessions_.size() >= max_sessions_ && !lru_.empty()) {
-    sessions_.erase(lru_.back());
-    lru_.pop_back();
-  }
-  lru_.push_front(session);
-  State& s = sessions_[session];
-  s.lru = lru_.begin();
-  return s;
+  return touch_lru(sessions_, lru_, session, max_sessions_);
 }
 
 BustReport SessionBook::observe(std::uint64_t session, PrefixComponents c) {

@@ -133,18 +133,6 @@ bool is_sep(char c) {
   }
 }
 
-std::size_t common_prefix(std::string_view a, std::string_view b) {
-  std::size_t n = std::min(a.size(), b.size()), i = 0;
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
-}
-
-std::size_t common_suffix(std::string_view a, std::string_view b) {
-  std::size_t n = std::min(a.size(), b.size()), i = 0;
-  while (i < n && a[a.size() - 1 - i] == b[b.size() - 1 - i]) ++i;
-  return i;
-}
-
 // One element position of a stretch's template.
 struct Slot {
   bool gap = false;
@@ -183,8 +171,8 @@ class Shape {
       if (s.category) return false;
       if (!s.gap && categorical(v, k >= 2 ? (*el)[k - 2] : std::string_view{})) return false;
       s.constant = false;
-      s.pre = std::min(s.pre, common_prefix(s.ref, v));
-      s.suf = std::min(s.suf, common_suffix(s.ref, v));
+      s.pre = std::min(s.pre, text::common_prefix(s.ref, v));
+      s.suf = std::min(s.suf, text::common_suffix(s.ref, v));
     }
     std::size_t regions = 0, literal = 0;
     for (std::size_t k = 0; k < next.size(); ++k) {

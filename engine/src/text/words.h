@@ -2,6 +2,7 @@
 #ifndef CAVEMAN_TEXT_WORDS_H_
 #define CAVEMAN_TEXT_WORDS_H_
 
+#include <cstddef>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -27,6 +28,18 @@ bool contains_word_in_identifiers_ci(std::string_view text,
 
 // Case-insensitive (ASCII) substring search.
 bool contains_ci(std::string_view haystack, std::string_view needle_lower);
+
+// Bytes `a` and `b` share at their start / at their end.
+inline std::size_t common_prefix(std::string_view a, std::string_view b) {
+  std::size_t n = a.size() < b.size() ? a.size() : b.size(), i = 0;
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+inline std::size_t common_suffix(std::string_view a, std::string_view b) {
+  std::size_t n = a.size() < b.size() ? a.size() : b.size(), i = 0;
+  while (i < n && a[a.size() - 1 - i] == b[b.size() - 1 - i]) ++i;
+  return i;
+}
 
 // Maximal runs of Unicode letters, Unicode decimal digits and '_' in the lowercased text.
 std::vector<std::string> word_tokens_lower(std::string_view text);

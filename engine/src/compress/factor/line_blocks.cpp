@@ -8,6 +8,7 @@
 #include "compress/factor/config_sections.h"
 #include "compress/factor/expand.h"
 #include "text/lines.h"
+#include "text/words.h"
 
 namespace caveman::compress::factor {
 namespace {
@@ -39,18 +40,6 @@ bool is_sep(char c) {
     default:
       return false;
   }
-}
-
-std::size_t common_prefix(std::string_view a, std::string_view b) {
-  std::size_t n = std::min(a.size(), b.size()), i = 0;
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
-}
-
-std::size_t common_suffix(std::string_view a, std::string_view b) {
-  std::size_t n = std::min(a.size(), b.size()), i = 0;
-  while (i < n && a[a.size() - 1 - i] == b[b.size() - 1 - i]) ++i;
-  return i;
 }
 
 // Largest k ≤ len (len ≤ their common prefix) at which both `a` and `b` split at a
@@ -142,8 +131,8 @@ struct Slot {
       pre = ref.size();
       suf = ref.size();
     }
-    pre = snap_prefix(ref, tok, std::min(pre, common_prefix(ref, tok)));
-    suf = snap_suffix(ref, tok, std::min(suf, common_suffix(ref, tok)));
+    pre = snap_prefix(ref, tok, std::min(pre, text::common_prefix(ref, tok)));
+    suf = snap_suffix(ref, tok, std::min(suf, text::common_suffix(ref, tok)));
     if (pre + suf > minlen) suf = snap_suffix(ref, tok, minlen > pre ? minlen - pre : 0);
     if (pre + suf > minlen) pre = snap_prefix(ref, tok, minlen);
   }
@@ -426,13 +415,13 @@ class Factorer {
   std::optional<Block> prefix_block(std::size_t i) {
     if (!usable(i) || !usable(i + 1)) return std::nullopt;
     std::string_view first = lines_[i];
-    std::size_t len = snap_prefix(first, lines_[i + 1], common_prefix(first, lines_[i + 1]));
+    std::size_t len = snap_prefix(first, lines_[i + 1], text::common_prefix(first, lines_[i + 1]));
     if (len < kMinPrefix) return std::nullopt;
     const double initial = static_cast<double>(len);
     std::size_t end = i + 2;
     for (; end < lines_.size() && end - i < kMaxRecords && usable(end); ++end) {
       std::size_t next =
-          snap_prefix(first, lines_[end], std::min(len, common_prefix(first, lines_[end])));
+          snap_prefix(first, lines_[end], std::min(len, text::common_prefix(first, lines_[end])));
       if (next < kMinPrefix || static_cast<double>(next) < initial * kKeepConst) break;
       len = next;
     }
@@ -453,11 +442,11 @@ class Factorer {
   std::optional<Block> root_block(std::size_t i) {
     if (nested_ || i < root_tried_until_ || !usable(i) || !usable(i + 1)) return std::nullopt;
     std::string_view first = lines_[i];
-    std::size_t len = snap_prefix(first, lines_[i + 1], common_prefix(first, lines_[i + 1]));
+    std::size_t len = snap_prefix(first, lines_[i + 1], text::common_prefix(first, lines_[i + 1]));
     std::size_t end = i + 2;
     for (; len >= kMinPrefix && end < lines_.size() && end - i < kMaxRecords && usable(end); ++end) {
       std::size_t next =
-          snap_prefix(first, lines_[end], std::min(len, common_prefix(first, lines_[end])));
+          snap_prefix(first, lines_[end], std::min(len, text::common_prefix(first, lines_[end])));
       if (next < kMinPrefix) break;
       len = next;
     }
