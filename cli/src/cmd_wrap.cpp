@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
 #include <ctime>
+#include <filesystem>
 #include <ostream>
 #include <thread>
 

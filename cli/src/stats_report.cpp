@@ -89,7 +89,8 @@ void add_request(Bucket& b, const std::string& provider, const std::string& mode
 
 // Whether caveman.db has the lifetime columns (a proxy older than issue 37 never added them).
 bool has_lifetime_columns(SQLite::Database& db) {
-  SQLite::Statement q(db, "SELECT COUNT(*) FROM pragma_table_info('requests') WHERE name = 'cache_retention'");
+  SQLite::Statement q(
+      db, "SELECT COUNT(*) FROM pragma_table_info('requests') WHERE name = 'cache_retention'");
   return q.executeStep() && q.getColumn(0).getInt64() > 0;
 }
 
@@ -97,7 +98,8 @@ bool has_lifetime_columns(SQLite::Database& db) {
 void add_lifetimes(LifetimeBucket& b, const std::string& provider, const std::string& model,
                    const SQLite::Statement& q, double row_usd) {
   std::optional<proxy::ModelPrice> price = proxy::find_price(provider, model);
-  double write = price ? (price->cache_write_5m > 0 ? price->cache_write_5m : price->input) * 1e-6 : 0;
+  double write =
+      price ? (price->cache_write_5m > 0 ? price->cache_write_5m : price->input) * 1e-6 : 0;
   double read = price ? price->cache_read * 1e-6 : 0;
   if (q.getColumn(11).getString() == "keepalive") {
     b.keepalive_requests += 1;
@@ -124,17 +126,20 @@ Status read_requests(const std::string& path, const std::string& since, StatsRep
       " COALESCE(cached_input_tokens,0), COALESCE(cache_creation_input_tokens,0),"
       " COALESCE(compression_tokens_before,0)-COALESCE(compression_tokens_after,0),"
       " COALESCE(would_save_tokens,0), COALESCE(would_save_usd,0), ";
-  sql += lifetimes ? "COALESCE(kind,''), COALESCE(keepalive_avoided_tokens,0), recompact_saved_tokens,"
-                     " COALESCE(cache_write_1h_tokens,0), COALESCE(session_key,''), COALESCE(cache_retention,'')"
-                   : "'', 0, NULL, 0, '', ''";
+  sql += lifetimes
+             ? "COALESCE(kind,''), COALESCE(keepalive_avoided_tokens,0), recompact_saved_tokens,"
+               " COALESCE(cache_write_1h_tokens,0), COALESCE(session_key,''), "
+               "COALESCE(cache_retention,'')"
+             : "'', 0, NULL, 0, '', ''";
   sql += " FROM requests WHERE ts >= ? ORDER BY id";
   SQLite::Statement q(db, sql);
   q.bind(1, since);
   while (q.executeStep()) {
     std::string provider = q.getColumn(1).getString();
     std::string model = q.getColumn(2).getString();
-    proxy::UsageTokens u{q.getColumn(4).getInt64(), q.getColumn(5).getInt64(), q.getColumn(6).getInt64(),
-                         q.getColumn(7).getInt64(), q.getColumn(14).getInt64()};
+    proxy::UsageTokens u{q.getColumn(4).getInt64(), q.getColumn(5).getInt64(),
+                         q.getColumn(6).getInt64(), q.getColumn(7).getInt64(),
+                         q.getColumn(14).getInt64()};
     std::int64_t removed = std::max<std::int64_t>(0, q.getColumn(8).getInt64());
     std::int64_t would_tokens = q.getColumn(9).getInt64();
     double would_usd = q.getColumn(10).getDouble();

@@ -70,10 +70,10 @@ struct Config {
   std::map<std::string, bool> optimizers;  // optimizers: {id: bool}; absent = on
   int canary_percent = kDefaultCanaryPercent;  // canary.percent: share of sessions optimized
   bool observe_estimate = true;  // estimate.record (CAVEMAN_OBSERVE_ESTIMATE): would_save_*
-  bool keepalive_enabled = true;  // keepalive.enabled: cache keepalive pings (lifetime_book.h)
-  bool keepalive_oauth = false;   // keepalive.oauth: also on subscription/OAuth traffic
-  int keepalive_max_pings = 12;   // keepalive.max_pings per pause
-  bool recompact_enabled = true;  // recompact.enabled: expiry-aligned re-compaction
+  bool keepalive_enabled = true;   // keepalive.enabled: cache keepalive pings (lifetime_book.h)
+  bool keepalive_oauth = false;    // keepalive.oauth: also on subscription/OAuth traffic
+  int keepalive_max_pings = 12;    // keepalive.max_pings per pause
+  bool recompact_enabled = true;   // recompact.enabled: expiry-aligned re-compaction
   bool test_clock_manual = false;  // CAVEMAN_TEST_CLOCK=manual: lifetimes on a test clock
   bool recovery_via_mcp = false;              // CAVEMAN_RECOVERY == "mcp"
   std::int64_t max_request_bytes = kDefaultMaxRequestBytes;

@@ -39,7 +39,8 @@ void CostLedger::note_lifetimes(UsageRow& row, const Usage& usage) const {
   UsageTokens u{usage.input.value_or(0), usage.output.value_or(0), usage.cache_read.value_or(0),
                 usage.cache_write.value_or(0), usage.cache_write_1h.value_or(0)};
   if (row.kind == "keepalive") return;  // a ping: its own budget (LifetimeBook), not the guard's
-  if (lifetimes_ != nullptr) lifetimes_->on_usage(row.session_key, u, find_price(provider, row.model));
+  if (lifetimes_ != nullptr)
+    lifetimes_->on_usage(row.session_key, u, find_price(provider, row.model));
   if (row.keepalive_bridged) row.keepalive_avoided_tokens = u.cache_read;
 }
 
@@ -71,7 +72,8 @@ void CostLedger::charge_guard(UsageRow& row, const Usage& usage) const {
   if (!price) return;  // unpriced: the guard cannot weigh it
   // After a lapse the client's own bytes would have written the whole prompt too: the pause,
   // not compression, made this request dear.
-  double cached = caching && !row.cache_lapsed ? static_cast<double>(std::min(previous, client_prompt)) : 0.0;
+  double cached =
+      caching && !row.cache_lapsed ? static_cast<double>(std::min(previous, client_prompt)) : 0.0;
   double fresh = static_cast<double>(client_prompt) - cached;
   double fresh_rate = caching && price->cache_write_5m > 0 ? price->cache_write_5m : price->input;
   double record = (cached * price->cache_read + fresh * fresh_rate +

@@ -36,7 +36,8 @@ std::int64_t estimate_would_save(const Engine& engine, Endpoint api, std::string
 class CostLedger {
  public:
   // None owned; `engine` may be null (no estimate), `lifetimes` null (no lifetimes).
-  CostLedger(const Config* config, const Engine* engine, SessionBook* book, LifetimeBook* lifetimes = nullptr)
+  CostLedger(const Config* config, const Engine* engine, SessionBook* book,
+             LifetimeBook* lifetimes = nullptr)
       : config_(config), engine_(engine), book_(book), lifetimes_(lifetimes) {}
 
   void enrich(UsageRow& row, const Usage& usage, std::size_t backlog) const;

@@ -45,7 +45,8 @@ OptimizerOutcome run_optimizers(const Config& config, const Route& route, AuthMo
   std::vector<Splice> splices;
   if (route.provider == Provider::kAnthropic && route.endpoint == Endpoint::kMessages &&
       optimizer_enabled(config, kOptimizerAnthropicBreakpoints)) {
-    bool one_hour = context.ttl == CacheTtl::k1h && optimizer_enabled(config, kOptimizerAnthropicTtl);
+    bool one_hour =
+        context.ttl == CacheTtl::k1h && optimizer_enabled(config, kOptimizerAnthropicTtl);
     BreakpointPlan plan = plan_breakpoints(body, *doc, one_hour ? CacheTtl::k1h : CacheTtl::k5m);
     if (plan.added > 0) out.ids.emplace_back(kOptimizerAnthropicBreakpoints);
     if (plan.one_hour > 0) out.ids.emplace_back(kOptimizerAnthropicTtl);
@@ -62,7 +63,8 @@ OptimizerOutcome run_optimizers(const Config& config, const Route& route, AuthMo
   }
   if (route.provider == Provider::kOpenAI &&
       (route.endpoint == Endpoint::kChatCompletions || route.endpoint == Endpoint::kResponses) &&
-      optimizer_enabled(config, kOptimizerOpenaiRetention) && wants_retention_24h(*doc, context.retention_24h)) {
+      optimizer_enabled(config, kOptimizerOpenaiRetention) &&
+      wants_retention_24h(*doc, context.retention_24h)) {
     out.ids.emplace_back(kOptimizerOpenaiRetention);
     splices.push_back(retention_24h_splice(*doc));
   }

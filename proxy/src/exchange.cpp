@@ -238,15 +238,18 @@ ProxyResponse::ChunkedProvider relay_chunked(const std::shared_ptr<Exchange>& x)
 // lifetimes"): an Anthropic model call answered 2xx, in a mode that changes what is sent
 // (compress, active), pay-as-you-go unless keepalive.oauth, an agent whose liveness the
 // proxy can see.
-std::shared_ptr<const PingTemplate> ping_template(const Exchange& x, const UsageRow& row, int status) {
+std::shared_ptr<const PingTemplate> ping_template(const Exchange& x, const UsageRow& row,
+                                                  int status) {
   const Config& config = x.rt->config;
   bool mode_ok = x.mode.plan.compress || x.mode.plan.optimize;
   AuthMode auth = x.mode.cost_auth;
-  bool auth_ok = auth == AuthMode::kPayg ||
-                 (config.keepalive_oauth && (auth == AuthMode::kOauth || auth == AuthMode::kSubscription));
+  bool auth_ok =
+      auth == AuthMode::kPayg ||
+      (config.keepalive_oauth && (auth == AuthMode::kOauth || auth == AuthMode::kSubscription));
   bool lease = x.route.agent_pid > 0 || !row.session_id.empty();
-  if (!config.keepalive_enabled || !mode_ok || !auth_ok || !lease || x.route.provider != Provider::kAnthropic ||
-      x.route.endpoint != Endpoint::kMessages || status < 200 || status >= 300 || !row.sent_body) {
+  if (!config.keepalive_enabled || !mode_ok || !auth_ok || !lease ||
+      x.route.provider != Provider::kAnthropic || x.route.endpoint != Endpoint::kMessages ||
+      status < 200 || status >= 300 || !row.sent_body) {
     return nullptr;
   }
   auto t = std::make_shared<PingTemplate>();

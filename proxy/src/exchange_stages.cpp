@@ -38,7 +38,9 @@ RequestShape request_shape(Endpoint e, const JsonDoc& doc) {
   const std::vector<NodeId>& items = doc.node(messages).items;
   const JsonNode& root = doc.node(doc.root());
   double total = static_cast<double>(root.end - root.begin);
-  auto share = [&](NodeId id) { return static_cast<double>(doc.node(id).end - doc.node(id).begin) / total; };
+  auto share = [&](NodeId id) {
+    return static_cast<double>(doc.node(id).end - doc.node(id).begin) / total;
+  };
   if (!items.empty() && total > 0) shape.tail_share = share(items.back());
   if (items.size() > 1 && total > 0) shape.premium_share = share(items[items.size() - 2]);
   return shape;
@@ -181,7 +183,9 @@ void Exchange::decide_mode() {
   mode.bypass = find_header(inbound, "x-caveman-bypass").value_or("") == "1" ||
                 find_header(inbound, "x-cave-transforms").value_or("") == "caveman.pass-through.v1";
   mode.auth = mapped.auth_mode;
-  mode.cost_auth = mode.auth == AuthMode::kSubscription && api_key_credential(inbound) ? AuthMode::kPayg : mode.auth;
+  mode.cost_auth = mode.auth == AuthMode::kSubscription && api_key_credential(inbound)
+                       ? AuthMode::kPayg
+                       : mode.auth;
   mode.marker_only = config.recovery_via_mcp;
   mode.server_retrieve = !config.recovery_via_mcp && mode.auth == AuthMode::kPayg && !row.stream &&
                          !facts.declares_retrieve_tool && server_retrieve_endpoint(route.endpoint);
@@ -202,7 +206,8 @@ CostPlan Exchange::observe_cost() {
   row.session_key = session_fingerprint(route.endpoint, *doc, row.agent_slug, row.model, row.session_id);
   row.api = route.endpoint;
   if (rt->lifetimes) {
-    RequestStart started = rt->lifetimes->on_request_start(row.session_key, request_shape(route.endpoint, *doc));
+    RequestStart started =
+        rt->lifetimes->on_request_start(row.session_key, request_shape(route.endpoint, *doc));
     rt->lifetimes->note_latest(row.session_key, AgentLease{route.agent_pid, row.session_id});
     row.keepalive_bridged = started.bridged;
     cache_lapsed = started.lapsed;

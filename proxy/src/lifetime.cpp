@@ -96,7 +96,8 @@ CacheTtl choose_ttl(const PauseStats& pauses, const TtlInputs& in, CacheTtl curr
   double tail_lapse = pauses.survival(kFiveMinutesMs) * tail * (in.write_5m - in.read);
   double premium = pauses.requests_per_pause() * in.premium_tokens * (in.write_1h - in.write_5m);
   double cost_1h = expected_pause_usd(pauses, kOneHourMs, hour, in.ping_cap) + tail_lapse + premium;
-  if (current == CacheTtl::k1h) return cost_5m < cost_1h * (1 - kTtlHysteresis) ? CacheTtl::k5m : CacheTtl::k1h;
+  if (current == CacheTtl::k1h)
+    return cost_5m < cost_1h * (1 - kTtlHysteresis) ? CacheTtl::k5m : CacheTtl::k1h;
   return cost_1h < cost_5m * (1 - kTtlHysteresis) ? CacheTtl::k1h : CacheTtl::k5m;
 }
 

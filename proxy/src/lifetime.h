@@ -88,7 +88,8 @@ inline constexpr double kTtlHysteresis = 0.10;
 // 1 hour when its expected dollars per pause (lapses, pings, the 2×-vs-1.25× premium on
 // what each request writes) are lower than 5 minutes' — by kTtlHysteresis when `current` is
 // 5 minutes, and the other way round; 5 minutes when anything is unknown.
-CacheTtl choose_ttl(const PauseStats& pauses, const TtlInputs& in, CacheTtl current = CacheTtl::k5m);
+CacheTtl choose_ttl(const PauseStats& pauses, const TtlInputs& in,
+                    CacheTtl current = CacheTtl::k5m);
 
 }  // namespace caveman::proxy
 

@@ -120,9 +120,9 @@ class LifetimeBook {
     PauseStats pauses;
     double tail_share = 0;
     double premium_share = 0;
-    std::int64_t last_use = 0;   // start of the last request or ping
-    std::int64_t last_end = -1;  // end of the last response
-    bool one_hour = false;       // the last request's breakpoints had a 1-hour TTL
+    std::int64_t last_use = 0;        // start of the last request or ping
+    std::int64_t last_end = -1;       // end of the last response
+    bool one_hour = false;            // the last request's breakpoints had a 1-hour TTL
     CacheTtl chosen = CacheTtl::k5m;  // ttl_for's last answer
     int in_flight = 0;
     std::int64_t prefix_tokens = 0;

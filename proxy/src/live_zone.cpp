@@ -124,7 +124,8 @@ void anthropic(const JsonDoc& doc, Extractor& x) {
     for (NodeId block : doc.node(content).items) {
       if (doc.get_string(block, "type") != "tool_use") continue;
       std::string_view name = doc.get_string(block, "name");
-      if (is_retrieve_tool_name(name)) retrieve_ids.insert(std::string(doc.get_string(block, "id")));
+      if (is_retrieve_tool_name(name))
+        retrieve_ids.insert(std::string(doc.get_string(block, "id")));
       if (is_fetch_tool_name(name)) fetch_ids.insert(std::string(doc.get_string(block, "id")));
     }
   }
@@ -243,7 +244,8 @@ void openai_responses(const JsonDoc& doc, Extractor& x) {
   for (NodeId item : items) {
     if (doc.get_string(item, "type") != "function_call") continue;
     std::string_view name = doc.get_string(item, "name");
-    if (is_retrieve_tool_name(name)) retrieve_ids.insert(std::string(doc.get_string(item, "call_id")));
+    if (is_retrieve_tool_name(name))
+      retrieve_ids.insert(std::string(doc.get_string(item, "call_id")));
     if (is_fetch_tool_name(name)) fetch_ids.insert(std::string(doc.get_string(item, "call_id")));
   }
   auto is_tool_item = [&](NodeId item) {
@@ -339,10 +341,12 @@ bool declares_retrieve(const JsonDoc& doc) {
 
 bool is_fetch_tool_name(std::string_view name) {
   // The last segment of an MCP tool name ("mcp__fetch__fetch", "server__web_fetch").
-  if (std::size_t sep = name.rfind("__"); sep != std::string_view::npos) name.remove_prefix(sep + 2);
+  if (std::size_t sep = name.rfind("__"); sep != std::string_view::npos)
+    name.remove_prefix(sep + 2);
   std::string bare;
   for (char c : name) {
-    if (c != '_' && c != '-') bare += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (c != '_' && c != '-')
+      bare += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   return bare == "webfetch" || bare == "fetch" || bare == "fetchurl";
 }

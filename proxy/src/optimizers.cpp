@@ -238,7 +238,8 @@ Splice prompt_cache_key_splice(const JsonDoc& doc, const std::string& key) {
 bool wants_retention_24h(const JsonDoc& doc, bool retention_24h) {
   NodeId root = doc.root();
   return retention_24h && doc.is(root, JsonKind::kObject) &&
-         doc.get(root, "prompt_cache_retention") == kNoNode && doc.get(root, "prompt_cache_options") == kNoNode;
+         doc.get(root, "prompt_cache_retention") == kNoNode &&
+         doc.get(root, "prompt_cache_options") == kNoNode;
 }
 
 Splice retention_24h_splice(const JsonDoc& doc) {

@@ -40,7 +40,8 @@ struct BreakpointPlan {
 // every breakpoint but the last in prompt order (tools → system → messages) gets ttl "1h"
 // — the client's too, when it named no ttl — and the last keeps 5 minutes; nothing changes
 // when the client named a ttl anywhere or asked for automatic caching.
-BreakpointPlan plan_breakpoints(std::string_view body, const JsonDoc& doc, CacheTtl ttl = CacheTtl::k5m);
+BreakpointPlan plan_breakpoints(std::string_view body, const JsonDoc& doc,
+                                CacheTtl ttl = CacheTtl::k5m);
 
 // "cave-" + 16 hex digits of the session fingerprint; "" when the body already carries a
 // prompt_cache_key (the client's key wins) or is not an object.

@@ -95,17 +95,20 @@ Result<std::string> SqlitePrefixCache::remember(const std::string& key, std::str
   }
 }
 
-Status SqlitePrefixCache::replace(const std::string& key, std::string_view handle, std::string_view replacement) {
+Status SqlitePrefixCache::replace(const std::string& key, std::string_view handle,
+                                  std::string_view replacement) {
   base::MutexLock lock(mu_);
   try {
-    SQLite::Statement update(*db_,
-                             "UPDATE prefix_replacements SET handle = ?, replacement = ?, last_used_at = ? "
-                             "WHERE original_sha256 = ?");
+    SQLite::Statement update(
+        *db_,
+        "UPDATE prefix_replacements SET handle = ?, replacement = ?, last_used_at = ? "
+        "WHERE original_sha256 = ?");
     update.bind(1, std::string(handle));
     update.bind(2, replacement.data(), static_cast<int>(replacement.size()));
     update.bind(3, static_cast<std::int64_t>(next_stamp()));
     update.bind(4, key);
-    if (update.exec() == 0) return Status::Io(codes::kDbUnavailable, "prefix cache: no row to replace");
+    if (update.exec() == 0)
+      return Status::Io(codes::kDbUnavailable, "prefix cache: no row to replace");
     return Status::Ok();
   } catch (const SQLite::Exception& e) {
     return Status::Io(codes::kDbUnavailable, std::string("prefix cache: ") + e.what());

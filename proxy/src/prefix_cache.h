@@ -40,7 +40,8 @@ class PrefixCache {
                                        std::string_view replacement) = 0;
   // Overwrites a remembered replacement (re-compaction after the prompt cache lapsed: the
   // next turns must send the new bytes). Errors: codes::kDbUnavailable.
-  virtual Status replace(const std::string& key, std::string_view handle, std::string_view replacement) = 0;
+  virtual Status replace(const std::string& key, std::string_view handle,
+                         std::string_view replacement) = 0;
 };
 
 class SqlitePrefixCache final : public PrefixCache {
@@ -52,7 +53,8 @@ class SqlitePrefixCache final : public PrefixCache {
   std::optional<std::string> lookup(const std::string& key) override;
   Result<std::string> remember(const std::string& key, std::string_view handle,
                                std::string_view replacement) override;
-  Status replace(const std::string& key, std::string_view handle, std::string_view replacement) override;
+  Status replace(const std::string& key, std::string_view handle,
+                 std::string_view replacement) override;
   std::size_t size_for_testing();
 
  private:

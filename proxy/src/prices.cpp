@@ -25,7 +25,7 @@ double rate(const nlohmann::json& row, const char* key) {
 std::optional<ModelPrice> row_price(const nlohmann::json& models, const std::string& id) {
   auto it = models.find(id);
   if (it == models.end() || !it->is_object()) return std::nullopt;
-  ModelPrice p{rate(*it, "input"), rate(*it, "cache_write_5m"), rate(*it, "cache_read"),
+  ModelPrice p{rate(*it, "input"),  rate(*it, "cache_write_5m"), rate(*it, "cache_read"),
                rate(*it, "output"), rate(*it, "cache_write_1h"), false};
   if (auto r = it->find("cache_retention"); r != it->end() && r->is_array()) {
     p.retention_24h = std::find(r->begin(), r->end(), "24h") != r->end();
@@ -77,7 +77,8 @@ Dollars price_usage(std::string_view provider, const ModelPrice& price, const Us
   double write_1h_rate = price.cache_write_1h > 0 ? price.cache_write_1h : write_rate;
   std::int64_t one_hour = std::clamp<std::int64_t>(u.cache_write_1h, 0, u.cache_write);
   d.cache_write = (static_cast<double>(u.cache_write - one_hour) * write_rate +
-                   static_cast<double>(one_hour) * write_1h_rate) * kPerToken;
+                   static_cast<double>(one_hour) * write_1h_rate) *
+                  kPerToken;
   d.output = static_cast<double>(u.output) * price.output * kPerToken;
   return d;
 }

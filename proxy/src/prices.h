@@ -20,7 +20,7 @@ struct ModelPrice {
   double cache_write_5m = 0;  // 0 where the provider charges no write (OpenAI)
   double cache_read = 0;
   double output = 0;
-  double cache_write_1h = 0;  // 0 where there is no 1-hour cache
+  double cache_write_1h = 0;   // 0 where there is no 1-hour cache
   bool retention_24h = false;  // OpenAI: the model accepts prompt_cache_retention "24h"
 };
 

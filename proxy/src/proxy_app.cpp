@@ -78,7 +78,8 @@ std::unique_ptr<native::NativeService> start_native_runtime(const Config& config
   options.mask_threshold_bytes = native::mask_threshold_from_env();
   options.on_request = [clock = &rt->activity] { clock->touch(); };
   options.on_event = [lifetimes = rt->lifetimes.get()](const native::NativeRequest& r) {
-    if (lifetimes != nullptr && r.event == native::EventType::kSessionEnd) lifetimes->on_native_session_end(r.session_id);
+    if (lifetimes != nullptr && r.event == native::EventType::kSessionEnd)
+      lifetimes->on_native_session_end(r.session_id);
   };
   Result<std::unique_ptr<native::NativeService>> service =
       native::NativeService::start(config.home, std::move(store), options);
@@ -98,11 +99,15 @@ void start_lifetimes(ProxyRuntime* rt) {
   if (rt->config.test_clock_manual) {
     rt->test_clock = std::make_unique<ManualClock>();
     clock = [c = rt->test_clock.get()] { return c->now(); };
-    spdlog::warn("CAVEMAN_TEST_CLOCK=manual: cache lifetimes run on a test clock (POST /caveman/test/clock)");
+    spdlog::warn(
+        "CAVEMAN_TEST_CLOCK=manual: cache lifetimes run on a test clock (POST "
+        "/caveman/test/clock)");
   }
-  KeepaliveOptions options{rt->config.keepalive_enabled, rt->config.keepalive_oauth, rt->config.keepalive_max_pings};
+  KeepaliveOptions options{rt->config.keepalive_enabled, rt->config.keepalive_oauth,
+                           rt->config.keepalive_max_pings};
   rt->lifetimes = std::make_unique<LifetimeBook>(std::move(clock), options);
-  rt->lifetimes->set_guard_stopped([rt](std::uint64_t s) { return rt->sessions.stopped(s).has_value(); });
+  rt->lifetimes->set_guard_stopped(
+      [rt](std::uint64_t s) { return rt->sessions.stopped(s).has_value(); });
 }
 
 // The keepalive runner: pings through the upstream client, rows to the usage writer.
@@ -110,7 +115,8 @@ void start_keepalive(ProxyRuntime* rt) {
   PingSender sender = [rt](const PingJob& job, CancelToken* cancel) {
     return send_ping(*rt->upstream, rt->usage.get(), job, rt->clock_headers(), cancel);
   };
-  rt->keepalive = std::make_unique<KeepaliveRunner>(rt->lifetimes.get(), std::move(sender), rt->test_clock.get());
+  rt->keepalive = std::make_unique<KeepaliveRunner>(rt->lifetimes.get(), std::move(sender),
+                                                    rt->test_clock.get());
 }
 
 // Startup steps 2–10 (docs/spec/proxy.md#startup).
@@ -135,7 +141,8 @@ int serve(const Config& config, std::ostream& err) {
   // The estimate compresses copies only (external recovery): no store needed.
   rt.estimator = std::make_unique<Engine>(nullptr);
   start_lifetimes(&rt);
-  rt.ledger = std::make_unique<CostLedger>(&rt.config, rt.estimator.get(), &rt.sessions, rt.lifetimes.get());
+  rt.ledger = std::make_unique<CostLedger>(&rt.config, rt.estimator.get(), &rt.sessions,
+                                           rt.lifetimes.get());
   rt.usage->set_hook([ledger = rt.ledger.get()](UsageRow& row, const Usage& usage, std::size_t backlog) {
     ledger->enrich(row, usage, backlog);
   });

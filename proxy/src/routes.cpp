@@ -155,8 +155,8 @@ Result<Route> match_route(std::string_view method, std::string_view target, cons
       std::string_view digits = path.substr(2, end == std::string_view::npos ? end : end - 2);
       int pid = 0;
       auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), pid);
-      if (end == std::string_view::npos || digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() ||
-          pid <= 0) {
+      if (end == std::string_view::npos || digits.empty() || ec != std::errc() ||
+          ptr != digits.data() + digits.size() || pid <= 0) {
         return not_found("invalid agent lease in /w/ prefix");
       }
       route.agent_pid = pid;

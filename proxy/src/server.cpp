@@ -3,12 +3,12 @@
 #include <httplib.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
 
 #include <cerrno>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "caveman/base/codes.h"
@@ -222,7 +222,8 @@ void ProxyServer::handle_test_clock(ProxyRequest& req, ProxyResponse& res) {
   if (rt_->usage) rt_->usage->flush();
   res.status = 200;
   res.set_header("x-cave-request-id", new_request_id());
-  res.set_content(nlohmann::json{{"now_ms", rt_->test_clock->now()}, {"pings", pings}}.dump(), kJson);
+  res.set_content(nlohmann::json{{"now_ms", rt_->test_clock->now()}, {"pings", pings}}.dump(),
+                  kJson);
 }
 
 }  // namespace caveman::proxy

@@ -53,11 +53,12 @@ Result<std::string> stats_summary(const std::string& db_path) {
     out["would_save_tokens"] = q.getColumn(8).getInt64();
     out["would_save_usd"] = column_value(q.getColumn(9));
     out["cache_bust_requests"] = q.getColumn(10).getInt64();
-    SQLite::Statement k(*db,
-                        "SELECT COUNT(*) FILTER (WHERE kind = 'keepalive'), "
-                        "COALESCE(SUM(keepalive_avoided_tokens),0), COALESCE(SUM(cache_write_1h_tokens),0), "
-                        "COUNT(recompact_saved_tokens), COALESCE(SUM(recompact_saved_tokens),0), "
-                        "COUNT(*) FILTER (WHERE cache_retention = 'in_memory') FROM requests");
+    SQLite::Statement k(
+        *db,
+        "SELECT COUNT(*) FILTER (WHERE kind = 'keepalive'), "
+        "COALESCE(SUM(keepalive_avoided_tokens),0), COALESCE(SUM(cache_write_1h_tokens),0), "
+        "COUNT(recompact_saved_tokens), COALESCE(SUM(recompact_saved_tokens),0), "
+        "COUNT(*) FILTER (WHERE cache_retention = 'in_memory') FROM requests");
     k.executeStep();
     out["keepalive_requests"] = k.getColumn(0).getInt64();
     out["keepalive_avoided_write_tokens"] = k.getColumn(1).getInt64();
@@ -76,14 +77,16 @@ Result<std::string> stats_summary(const std::string& db_path) {
 Result<std::string> stats_recent(const std::string& db_path, int n) {
   CAVEMAN_ASSIGN_OR_RETURN(std::unique_ptr<SQLite::Database> db, open_spend_db(db_path));
   try {
-    SQLite::Statement q(*db,
-                        "SELECT ts, request_id, agent_slug, provider, model, endpoint, stream, status_code, "
-                        "error_code, latency_ms, input_tokens, output_tokens, cached_input_tokens, "
-                        "cache_creation_input_tokens, token_usage_basis, auth_mode, "
-                        "compression_tokens_before, compression_tokens_after, recovery_handle, runtime_mode, "
-                        "optimization_ids, session_key, cache_bust, cache_bust_component, would_save_tokens, "
-                        "would_save_usd, guard_note, kind, cache_write_1h_tokens, keepalive_avoided_tokens, recompact_saved_tokens, cache_retention, basis "
-                        "FROM requests ORDER BY id DESC LIMIT ?");
+    SQLite::Statement q(
+        *db,
+        "SELECT ts, request_id, agent_slug, provider, model, endpoint, stream, status_code, "
+        "error_code, latency_ms, input_tokens, output_tokens, cached_input_tokens, "
+        "cache_creation_input_tokens, token_usage_basis, auth_mode, "
+        "compression_tokens_before, compression_tokens_after, recovery_handle, runtime_mode, "
+        "optimization_ids, session_key, cache_bust, cache_bust_component, would_save_tokens, "
+        "would_save_usd, guard_note, kind, cache_write_1h_tokens, keepalive_avoided_tokens, "
+        "recompact_saved_tokens, cache_retention, basis "
+        "FROM requests ORDER BY id DESC LIMIT ?");
     q.bind(1, n);
     OJson rows = OJson::array();
     while (q.executeStep()) {

@@ -62,18 +62,21 @@ std::string join_handles(const std::vector<std::string>& handles) {
 // (an answered result is rarely asked for again, and this prompt is written anyway).
 CompressKnobs Transformer::recompact_knobs() const {
   CompressKnobs knobs = knobs_;
-  if (knobs.budget_tokens == 0 || knobs.budget_tokens > kRecompactBudgetTokens) knobs.budget_tokens = kRecompactBudgetTokens;
+  if (knobs.budget_tokens == 0 || knobs.budget_tokens > kRecompactBudgetTokens)
+    knobs.budget_tokens = kRecompactBudgetTokens;
   knobs.context_tokens = 0;
   return knobs;
 }
 
 // Re-compaction of a block compressed before: its original at kRecompactBudgetTokens, under
 // the same handle, when that saves a quarter of what was sent; remembered in place.
-std::optional<std::string> Transformer::tighten(const std::string& original, const std::string& sent,
-                                                const std::string& key, const std::string& query,
-                                                bool fetched_page, TransformOutcome* out) const {
+std::optional<std::string> Transformer::tighten(const std::string& original,
+                                                const std::string& sent, const std::string& key,
+                                                const std::string& query, bool fetched_page,
+                                                TransformOutcome* out) const {
   std::string handle = handle_from_replacement(sent);
-  if (handle.empty() || (knobs_.budget_tokens > 0 && knobs_.budget_tokens <= kRecompactBudgetTokens)) {
+  if (handle.empty() ||
+      (knobs_.budget_tokens > 0 && knobs_.budget_tokens <= kRecompactBudgetTokens)) {
     return std::nullopt;
   }
   Options options = block_options(recompact_knobs(), query);
@@ -118,7 +121,9 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
     std::string key = prefix_cache_key(c.fetched_page ? kPageScope : kUnlockedScope, original);
     if (std::optional<std::string> hit = cache_->lookup(key)) {
       if (!c.live && knobs_.recompact && c.tool_result) {
-        if (std::optional<std::string> tighter = tighten(original, *hit, key, zone.query, c.fetched_page, &out)) hit = tighter;
+        if (std::optional<std::string> tighter =
+                tighten(original, *hit, key, zone.query, c.fetched_page, &out))
+          hit = tighter;
       }
       splices.push_back(Splice{node.begin, node.end, json_quote(*hit)});
       std::string handle = handle_from_replacement(*hit);

@@ -87,9 +87,9 @@ class Transformer {
   TransformOutcome transform(std::string_view body, const JsonDoc& doc, const LiveZone& zone) const;
 
  private:
-  std::optional<std::string> tighten(const std::string& original, const std::string& sent, const std::string& key,
-                                     const std::string& query, bool fetched_page,
-                                     TransformOutcome* out) const;
+  std::optional<std::string> tighten(const std::string& original, const std::string& sent,
+                                     const std::string& key, const std::string& query,
+                                     bool fetched_page, TransformOutcome* out) const;
   CompressKnobs recompact_knobs() const;
 
   const Engine* engine_;

@@ -74,7 +74,8 @@ void fold_usage(const JsonDoc& doc, NodeId u, Scan* scan) {
   if (!cache_read) cache_read = count(u, "cached_input_tokens");
   if (!cache_read) cache_read = count(u, "cachedContentTokenCount");
   std::optional<std::int64_t> cache_write = count(u, "cache_creation_input_tokens");
-  std::optional<std::int64_t> cache_write_1h = count(doc.get(u, "cache_creation"), "ephemeral_1h_input_tokens");
+  std::optional<std::int64_t> cache_write_1h =
+      count(doc.get(u, "cache_creation"), "ephemeral_1h_input_tokens");
   std::optional<std::int64_t> reasoning = count(u, "reasoning_tokens");
   if (!reasoning) reasoning = count(u, "thoughtsTokenCount");
   for (const char* details : {"input_tokens_details", "prompt_tokens_details"}) {

@@ -45,7 +45,8 @@ struct Usage {
   std::optional<std::int64_t> output;
   std::optional<std::int64_t> cache_read;
   std::optional<std::int64_t> cache_write;
-  std::optional<std::int64_t> cache_write_1h;  // Anthropic: cache_creation.ephemeral_1h_input_tokens
+  std::optional<std::int64_t>
+      cache_write_1h;  // Anthropic: cache_creation.ephemeral_1h_input_tokens
   std::optional<std::int64_t> reasoning;
   // provider_complete | provider_partial | provider_malformed | unavailable
   std::string basis = "unavailable";

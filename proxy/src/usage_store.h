@@ -74,7 +74,7 @@ struct UsageRow {
   // a request whose prefix pings kept warm across a pause past its lifetime.
   std::string kind;
   bool keepalive_bridged = false;
-  bool cache_lapsed = false;  // the session's prefix had expired: record would write it too
+  bool cache_lapsed = false;    // the session's prefix had expired: record would write it too
   std::string cache_retention;  // OpenAI: the client's own prompt_cache_retention on a 24h model
   std::optional<std::int64_t> keepalive_avoided_tokens;  // the ledger: that request's cache read
   std::optional<std::int64_t> recompact_saved_tokens;    // re-compaction after a lapse

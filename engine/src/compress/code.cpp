@@ -17,8 +17,8 @@
 #include "compress/code/sniff.h"
 #include "compress/compressors.h"
 #include "compress/selector.h"
-#include "text/lines.h"
 #include "text/bm25.h"
+#include "text/lines.h"
 
 namespace caveman::compress {
 namespace {
@@ -155,11 +155,13 @@ std::vector<code::Edit> keep_needles(std::vector<code::Edit> edits, std::string_
   }
   auto line_of = [&](std::size_t byte) {
     return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), byte) -
-                                    starts.begin()) - 1;
+                                    starts.begin()) -
+           1;
   };
   std::erase_if(edits, [&](const code::Edit& e) {
     if (e.states_lines) return false;
-    for (std::size_t l = line_of(e.start), last = line_of(e.end); l <= last && l < lines.size(); ++l) {
+    for (std::size_t l = line_of(e.start), last = line_of(e.end); l <= last && l < lines.size();
+         ++l) {
       if (needles[l]) return true;
     }
     return false;

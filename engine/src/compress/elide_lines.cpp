@@ -76,7 +76,8 @@ ElidedLines elide_runs(const std::vector<std::string_view>& lines, const std::ve
         run_bytes += lines[k].size() + 1;
         all_blank = all_blank && text::is_blank(lines[k]);
       }
-      std::string m = text::marker_line(marker(c.begin, c.end - c.begin, c.selector), crlf_majority);
+      std::string m =
+          text::marker_line(marker(c.begin, c.end - c.begin, c.selector), crlf_majority);
       if (all_blank || run_bytes <= m.size() + 1) {
         for (std::size_t k = c.begin; k < c.end; ++k) emit(lines[k]);
       } else {

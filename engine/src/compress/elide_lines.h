@@ -35,9 +35,10 @@ ElidedLines elide_runs(const std::vector<std::string_view>& lines, const std::ve
 // "… N <what> elided (caveman) …", e.g. what = "search result lines".
 std::string count_marker(std::size_t n, std::string_view what);
 
-// Whether `text` holds "<what> elided (caveman)" or "<what> matching "…" elided (caveman)", the part of a count_marker() (or of a marker
-// with facts after it) that names `what`: the re-entry guard of a compressor whose own output
-// must pass through, so that compressing twice changes nothing.
+// Whether `text` holds "<what> elided (caveman)" or "<what> matching "…" elided (caveman)", the
+// part of a count_marker() (or of a marker with facts after it) that names `what`: the re-entry
+// guard of a compressor whose own output must pass through, so that compressing twice changes
+// nothing.
 bool has_count_marker(std::string_view text, std::string_view what);
 
 }  // namespace caveman::compress

@@ -5,8 +5,8 @@
 
 #include "compress/compressors.h"
 #include "compress/elide_lines.h"
-#include "compress/selector.h"
 #include "compress/keep_policy.h"
+#include "compress/selector.h"
 #include "text/lines.h"
 #include "text/utf8.h"
 #include "text/words.h"
@@ -60,11 +60,10 @@ std::optional<CompressorOutput> compress_search_result(std::string_view input,
   }
   keep_relevant_and_novel(lines, query, kKeep, keep);
 
-  ElidedLines out =
-      elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
-                 [](std::size_t, std::size_t run, std::string_view selector) {
-                   return selector_marker(run, kMarkerWhat, selector);
-                 });
+  ElidedLines out = elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
+                               [](std::size_t, std::size_t run, std::string_view selector) {
+                                 return selector_marker(run, kMarkerWhat, selector);
+                               });
   if (out.markers == 0) return std::nullopt;
   return output_of(std::move(out.text));
 }

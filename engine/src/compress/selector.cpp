@@ -124,9 +124,31 @@ bool categorical(std::string_view word, std::string_view prev_word) {
 
 bool is_sep(char c) {
   switch (c) {
-    case ' ': case '\t': case '/': case ':': case '=': case ',': case ';': case '@': case '-':
-    case '.': case '(': case ')': case '[': case ']': case '"': case '\'': case '<': case '>':
-    case '{': case '}': case '|': case '#': case '&': case '?': case '+':
+    case ' ':
+    case '\t':
+    case '/':
+    case ':':
+    case '=':
+    case ',':
+    case ';':
+    case '@':
+    case '-':
+    case '.':
+    case '(':
+    case ')':
+    case '[':
+    case ']':
+    case '"':
+    case '\'':
+    case '<':
+    case '>':
+    case '{':
+    case '}':
+    case '|':
+    case '#':
+    case '&':
+    case '?':
+    case '+':
       return true;
     default:
       return false;
@@ -230,15 +252,16 @@ bool is_failure_signal(std::string_view line) {
       if (i + 3 <= n && three_digit_status(line.substr(i, 3)) &&
           (i + 3 == n || !is_alnum(line[i + 3]))) {
         std::string_view before = line.substr(0, i);
-        if (before.ends_with("\" ") || (before.size() >= 8 && before.ends_with(" ") &&
-                                        before.substr(0, before.size() - 1).rfind("HTTP/") !=
-                                            std::string_view::npos &&
-                                        before.size() - before.rfind("HTTP/") <= 10)) {
+        if (before.ends_with("\" ") ||
+            (before.size() >= 8 && before.ends_with(" ") &&
+             before.substr(0, before.size() - 1).rfind("HTTP/") != std::string_view::npos &&
+             before.size() - before.rfind("HTTP/") <= 10)) {
           return true;
         }
         std::string lower;
         for (std::size_t k = i >= 12 ? i - 12 : 0; k < i; ++k) {
-          lower.push_back(static_cast<char>(line[k] >= 'A' && line[k] <= 'Z' ? line[k] + 32 : line[k]));
+          lower.push_back(
+              static_cast<char>(line[k] >= 'A' && line[k] <= 'Z' ? line[k] + 32 : line[k]));
         }
         if (lower.find("status") != std::string::npos) return true;
       }
@@ -314,9 +337,12 @@ std::vector<double> durations_ms(std::string_view line) {
     while (e < n && (is_alpha(line[e]) || static_cast<unsigned char>(line[e]) >= 0x80)) ++e;
     std::string_view unit = line.substr(u, e - u);
     double scale = 0;
-    if (unit == "ms" || unit == "msec") scale = 1;
-    else if (unit == "s" || unit == "sec" || unit == "secs") scale = 1000;
-    else if (unit == "us" || unit == "\xC2\xB5s") scale = 0.001;
+    if (unit == "ms" || unit == "msec")
+      scale = 1;
+    else if (unit == "s" || unit == "sec" || unit == "secs")
+      scale = 1000;
+    else if (unit == "us" || unit == "\xC2\xB5s")
+      scale = 0.001;
     if (scale > 0 && (e == n || !is_alnum(line[e]))) {
       out.push_back(std::strtod(std::string(line.substr(i, j - i)).c_str(), nullptr) * scale);
     }
@@ -338,8 +364,8 @@ std::vector<bool> needle_lines(const std::vector<std::string_view>& lines) {
     for (std::size_t i = 0; i < n; ++i) {
       if (py_strip(lines[i]).empty()) continue;
       if (is_failure_signal(lines[i])) pin[i] = true;
-      auto [it, fresh] = group.emplace(template_hash(lines[i]),
-                                       static_cast<std::uint32_t>(group_size.size()));
+      auto [it, fresh] =
+          group.emplace(template_hash(lines[i]), static_cast<std::uint32_t>(group_size.size()));
       if (fresh) group_size.push_back(0);
       group_of[i] = it->second;
       ++group_size[it->second];
@@ -513,7 +539,8 @@ std::optional<std::string> selector_of(const std::vector<std::string_view>& line
   });
   auto name_of = [](const Region& r) -> std::string {
     if (r.digits) return "n";
-    for (std::string_view u : {"ms", "s", "us", "ns", "m", "h", "B", "K", "KB", "kB", "M", "MB", "G", "GB"}) {
+    for (std::string_view u :
+         {"ms", "s", "us", "ns", "m", "h", "B", "K", "KB", "kB", "M", "MB", "G", "GB"}) {
       if (r.same_unit && r.any_alpha_unit && r.unit == u) return r.unit;
     }
     return "x";

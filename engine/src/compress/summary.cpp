@@ -475,8 +475,9 @@ bool worth_eliding(std::size_t run_units, std::string_view summary, std::size_t 
 std::string elision_note(std::string_view unit) {
   std::string out(kNotePrefix);
   out += unit;
-  out += " are not in this view, only the facts their markers state; one broad caveman_retrieve "
-         "returns the exact original …";
+  out +=
+      " are not in this view, only the facts their markers state; one broad caveman_retrieve "
+      "returns the exact original …";
   return out;
 }
 

@@ -7,9 +7,9 @@
 #include "caveman/base/text.h"
 #include "compress/compressors.h"
 #include "compress/elide_lines.h"
-#include "compress/selector.h"
 #include "compress/keep_policy.h"
 #include "compress/redundancy.h"
+#include "compress/selector.h"
 #include "compress/terminal_clean.h"
 #include "text/lines.h"
 #include "text/utf8.h"
@@ -139,11 +139,10 @@ std::optional<CompressorOutput> compress_terminal(std::string_view input, std::s
     }
     keep_non_redundant(lines, keep);
   }
-  ElidedLines out =
-      elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
-                 [](std::size_t, std::size_t run, std::string_view selector) {
-                   return selector_marker(run, kMarkerWhat, selector);
-                 });
+  ElidedLines out = elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
+                               [](std::size_t, std::size_t run, std::string_view selector) {
+                                 return selector_marker(run, kMarkerWhat, selector);
+                               });
   if (out.text == input) return std::nullopt;
   return output_of(std::move(out.text));
 }

@@ -212,9 +212,9 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
     out = CompressorOutput{std::string(body), "gutter", std::nullopt, ""};
   } else if (!file_read || listing_from_first_line(u.layers)) {
     try {
-      out = c->compress_with(body, Request{options.query, options.budget_tokens,
-                                           options.context_tokens, options.context_cached,
-                                           read_to_edit, options.page_text});
+      out = c->compress_with(body,
+                             Request{options.query, options.budget_tokens, options.context_tokens,
+                                     options.context_cached, read_to_edit, options.page_text});
     } catch (const std::exception&) {
       out.reset();  // a library threw inside a compressor: its output is dropped (fail open)
     }
@@ -228,9 +228,9 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
                     GutterPlan::kSparse, counter.input_tokens(), counter, options);
   }
   std::int64_t reference = thinned ? thinned->tokens_after : counter.input_tokens();
-  GutterPlan plan = drop_gutter ? GutterPlan::kDropped
+  GutterPlan plan = drop_gutter    ? GutterPlan::kDropped
                     : read_to_edit ? GutterPlan::kFileRead
-                                : GutterPlan::kSparse;
+                                   : GutterPlan::kSparse;
   std::optional<Attempt> a;
   if (out) a = weigh(*c, std::move(*out), u.layers, plan, reference, counter, options);
   return a ? a : thinned;

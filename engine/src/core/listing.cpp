@@ -251,7 +251,8 @@ constexpr std::string_view kMarkerTag = " elided (caveman)";
 constexpr std::string_view kEnDash = "\xE2\x80\x93";  // –
 
 // "… lines A–B elided (caveman)" (a code body, numbered in the compressed text): B − A + 1.
-std::optional<std::size_t> stated_range(std::string_view line, std::size_t i, std::size_t* rest_at) {
+std::optional<std::size_t> stated_range(std::string_view line, std::size_t i,
+                                        std::size_t* rest_at) {
   auto number = [&](std::size_t* v) {
     std::size_t d0 = i;
     for (*v = 0; i < line.size() && line[i] >= '0' && line[i] <= '9' && i - d0 < 9; ++i) {
@@ -275,7 +276,8 @@ std::optional<std::size_t> marker_count(std::string_view line, std::size_t* rest
     return stated_range(line, at + kEllipsis.size() + kLines.size(), rest_at);
   }
   std::size_t i = at + kEllipsis.size() + 1, d0 = i, n = 0;
-  while (i < line.size() && line[i] >= '0' && line[i] <= '9' && i - d0 < 9) n = n * 10 + (line[i++] - '0');
+  while (i < line.size() && line[i] >= '0' && line[i] <= '9' && i - d0 < 9)
+    n = n * 10 + (line[i++] - '0');
   if (i == d0 || n == 0) return {};
   // The unit: words up to the selector or the tag, the last of them "lines".
   std::size_t end = std::min(line.find(" matching \"", i), line.find(kMarkerTag, i));

@@ -18,8 +18,9 @@ Result<std::unique_ptr<NativeService>> NativeService::start(const std::string& h
   ro.marker_key = service->key_;
   service->runtime_ = std::make_unique<NativeRuntime>(std::move(store), ro);
   const NativeRuntime* rt = service->runtime_.get();
-  auto handler = [rt, on_request = std::move(options.on_request),
-                  on_event = std::move(options.on_event)](std::string_view req) -> std::optional<std::string> {
+  auto handler =
+      [rt, on_request = std::move(options.on_request),
+       on_event = std::move(options.on_event)](std::string_view req) -> std::optional<std::string> {
     if (on_request) on_request();
     Result<NativeRequest> parsed = parse_request(req);
     if (!parsed.ok()) return std::nullopt;

@@ -206,11 +206,13 @@ TEST(StatsReport, LifetimesByDayAndSession) {
   auto db = proxy::open_spend_db(dir.file("caveman.db"));
   ASSERT_OK(db);
   auto insert = [&](const char* ts, const char* kind, int read, int avoided, int recompact) {
-    SQLite::Statement q(**db,
-                        "INSERT INTO requests(ts, request_id, agent_slug, provider, model, input_tokens,"
-                        " output_tokens, cached_input_tokens, cache_creation_input_tokens, basis, kind,"
-                        " keepalive_avoided_tokens, recompact_saved_tokens, session_key)"
-                        " VALUES(?,'r','claude','anthropic','claude-sonnet-4-6',0,1,?,0,'inferred',?,?,?,'00000000000000aa')");
+    SQLite::Statement q(
+        **db,
+        "INSERT INTO requests(ts, request_id, agent_slug, provider, model, input_tokens,"
+        " output_tokens, cached_input_tokens, cache_creation_input_tokens, basis, kind,"
+        " keepalive_avoided_tokens, recompact_saved_tokens, session_key)"
+        " VALUES(?,'r','claude','anthropic','claude-sonnet-4-6',0,1,?,0,'inferred',?,?,?,'"
+        "00000000000000aa')");
     q.bind(1, ts);
     q.bind(2, read);
     if (kind[0] != 0) q.bind(3, kind);
@@ -223,10 +225,11 @@ TEST(StatsReport, LifetimesByDayAndSession) {
   insert("2026-12-07 10:08:00.000", "", 100000, 100000, 0);
   insert("2026-12-08 09:00:00.000", "", 0, 0, 20000);
   insert("2026-12-08 09:01:00.000", "", 50000, 0, 0);  // nothing lifetime-related
-  SQLite::Statement openai(**db,
-                           "INSERT INTO requests(ts, request_id, provider, model, input_tokens, basis,"
-                           " cache_retention) VALUES('2026-12-08 09:02:00.000','r','openai','gpt-5.4',2000,"
-                           "'inferred','in_memory')");
+  SQLite::Statement openai(
+      **db,
+      "INSERT INTO requests(ts, request_id, provider, model, input_tokens, basis,"
+      " cache_retention) VALUES('2026-12-08 09:02:00.000','r','openai','gpt-5.4',2000,"
+      "'inferred','in_memory')");
   openai.exec();
   auto r = build_stats(dir.file("caveman.db"), dir.file("ccr.db"), -1);
   ASSERT_OK(r);

@@ -107,14 +107,16 @@ TEST_F(EngineToolsTest, CompressBudgetArgument) {
   // needle no budget hides).
   std::string log;
   for (int i = 0; i < 3000; ++i) {
-    log += "src/module_" + std::to_string(i % 40) + "/file_" + std::to_string(i % 97) + ".py:" +
-           std::to_string(i) + ":    value = compute(" + std::to_string(i * 7919 % 1000003) +
-           ", key=" + std::to_string(i * 31) + ")\n";
+    log += "src/module_" + std::to_string(i % 40) + "/file_" + std::to_string(i % 97) +
+           ".py:" + std::to_string(i) + ":    value = compute(" +
+           std::to_string(i * 7919 % 1000003) + ", key=" + std::to_string(i * 31) + ")\n";
   }
-  Json none = call("caveman_compress", {{"input", log}, {"content_type", "search-result"},
-                                        {"budget", 0}})["structuredContent"];
-  Json tight = call("caveman_compress", {{"input", log}, {"content_type", "search-result"},
-                                         {"budget", 2000}})["structuredContent"];
+  Json none =
+      call("caveman_compress",
+           {{"input", log}, {"content_type", "search-result"}, {"budget", 0}})["structuredContent"];
+  Json tight = call(
+      "caveman_compress",
+      {{"input", log}, {"content_type", "search-result"}, {"budget", 2000}})["structuredContent"];
   EXPECT_LT(tight["tokens_after"].get<int>(), none["tokens_after"].get<int>()) << none.dump();
   EXPECT_LE(tight["tokens_after"].get<int>(), 2600);
   Json bad = call("caveman_compress", {{"input", log}, {"budget", -5}});

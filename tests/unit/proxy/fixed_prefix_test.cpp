@@ -34,7 +34,8 @@ TEST(FixedPrefix, TheInjectedRetrieveToolStaysUnder300Tokens) {
   };
   for (const Case& c : cases) {
     std::int64_t n = added_tokens(c.endpoint, c.body);
-    std::printf("caveman_retrieve injected into %s: +%lld o200k tokens\n", c.name, static_cast<long long>(n));
+    std::printf("caveman_retrieve injected into %s: +%lld o200k tokens\n", c.name,
+                static_cast<long long>(n));
     EXPECT_GT(n, 50) << c.name;
     EXPECT_LT(n, 300) << c.name;
   }

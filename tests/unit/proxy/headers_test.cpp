@@ -173,10 +173,12 @@ namespace {
 // Issue 37: Claude Code's user agent makes the row `subscription`; its credential decides
 // whether it is billed per token (the cost features' pay-as-you-go).
 TEST(ProxyHeaders, AnApiKeyCredentialIsPayAsYouGoWhateverTheUserAgent) {
-  HeaderList cli_key = {{"user-agent", "claude-cli/2.1.332 (external, cli)"}, {"x-api-key", "sk-ant-api03-x"}};
+  HeaderList cli_key = {{"user-agent", "claude-cli/2.1.332 (external, cli)"},
+                        {"x-api-key", "sk-ant-api03-x"}};
   EXPECT_EQ(classify_auth(cli_key, ""), AuthMode::kSubscription);
   EXPECT_TRUE(api_key_credential(cli_key));
-  HeaderList cli_oauth = {{"user-agent", "claude-cli/2.1.332"}, {"authorization", "Bearer sk-ant-oat01-x"}};
+  HeaderList cli_oauth = {{"user-agent", "claude-cli/2.1.332"},
+                          {"authorization", "Bearer sk-ant-oat01-x"}};
   EXPECT_FALSE(api_key_credential(cli_oauth));
   EXPECT_FALSE(api_key_credential({{"authorization", "Bearer eyJ.a.b"}}));
   EXPECT_TRUE(api_key_credential({{"authorization", "Bearer sk-proj-x"}}));

@@ -114,7 +114,8 @@ TEST(ProxyLiveZone, FetchToolOutputsAreMarkedAsFetchedPages) {
   ASSERT_EQ(zone.candidates.size(), 2u);
   EXPECT_TRUE(zone.candidates[0].fetched_page);
   EXPECT_FALSE(zone.candidates[1].fetched_page);
-  for (std::string_view name : {"WebFetch", "web_fetch", "webfetch", "mcp__fetch__fetch", "fetch_url"}) {
+  for (std::string_view name :
+       {"WebFetch", "web_fetch", "webfetch", "mcp__fetch__fetch", "fetch_url"}) {
     EXPECT_TRUE(is_fetch_tool_name(name)) << name;
   }
   for (std::string_view name : {"Read", "read_file", "Bash", "prefetch", "fetch_logs"}) {

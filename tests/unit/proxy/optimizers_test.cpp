@@ -99,14 +99,19 @@ TEST(RunOptimizers, PaygOnlyAndEachCanBeSwitchedOff) {
   anthropic.provider = Provider::kAnthropic;
   anthropic.endpoint = Endpoint::kMessages;
   std::string body = R"({"system":"s","messages":[{"role":"user","content":"q"}]})";
-  OptimizerOutcome o = run_optimizers(config, anthropic, AuthMode::kPayg, body, OptimizerContext{1});
+  OptimizerOutcome o =
+      run_optimizers(config, anthropic, AuthMode::kPayg, body, OptimizerContext{1});
   ASSERT_EQ(o.ids.size(), 1u);
   EXPECT_EQ(o.ids[0], kOptimizerAnthropicBreakpoints);
-  EXPECT_TRUE(run_optimizers(config, anthropic, AuthMode::kSubscription, body, OptimizerContext{1}).ids.empty());
-  EXPECT_TRUE(run_optimizers(config, anthropic, AuthMode::kOauth, body, OptimizerContext{1}).ids.empty());
+  EXPECT_TRUE(run_optimizers(config, anthropic, AuthMode::kSubscription, body, OptimizerContext{1})
+                  .ids.empty());
+  EXPECT_TRUE(
+      run_optimizers(config, anthropic, AuthMode::kOauth, body, OptimizerContext{1}).ids.empty());
   config.optimizers[std::string(kOptimizerAnthropicBreakpoints)] = false;
-  EXPECT_TRUE(run_optimizers(config, anthropic, AuthMode::kPayg, body, OptimizerContext{1}).ids.empty());
-  EXPECT_TRUE(run_optimizers(config, anthropic, AuthMode::kPayg, "{not json", OptimizerContext{1}).ids.empty());
+  EXPECT_TRUE(
+      run_optimizers(config, anthropic, AuthMode::kPayg, body, OptimizerContext{1}).ids.empty());
+  EXPECT_TRUE(run_optimizers(config, anthropic, AuthMode::kPayg, "{not json", OptimizerContext{1})
+                  .ids.empty());
 }
 
 TEST(SessionBook, CacheBustNamesTheChangedComponent) {

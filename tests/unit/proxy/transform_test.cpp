@@ -317,7 +317,8 @@ namespace {
 // user text are never touched by re-compaction; without a lapse frozen blocks never change.
 TEST_F(ProxyTransform, RecompactionAfterALapseThenTheWarmPrefixStaysByteIdentical) {
   std::string old_result = big_log();
-  std::string body = request_of({result_turn("t1", old_result), result_turn("t2", small_log("worker-9"))});
+  std::string body =
+      request_of({result_turn("t1", old_result), result_turn("t2", small_log("worker-9"))});
   // Warm: the frozen block (turn 1, answered) stays as the client sent it.
   TransformOutcome warm = run(Endpoint::kMessages, body);
   EXPECT_EQ(warm.recompacted_blocks, 0);
@@ -332,8 +333,9 @@ TEST_F(ProxyTransform, RecompactionAfterALapseThenTheWarmPrefixStaysByteIdentica
   EXPECT_GT(first.recompact_saved_tokens, 0);
   EXPECT_EQ(first.body.find(json_quote(old_result)), std::string::npos);
   // The next turn, warm: the prefix it shares with the lapsed request is byte-identical.
-  std::string next = request_of({result_turn("t1", old_result), result_turn("t2", small_log("worker-9")),
-                                 result_turn("t3", small_log("worker-4"))});
+  std::string next =
+      request_of({result_turn("t1", old_result), result_turn("t2", small_log("worker-9")),
+                  result_turn("t3", small_log("worker-4"))});
   TransformOutcome second = run(Endpoint::kMessages, next);
   ASSERT_TRUE(second.changed);
   EXPECT_EQ(second.recompacted_blocks, 0);
@@ -342,7 +344,8 @@ TEST_F(ProxyTransform, RecompactionAfterALapseThenTheWarmPrefixStaysByteIdentica
 }
 
 TEST_F(ProxyTransform, RecompactionNeverTouchesTheLiveZoneOrUserText) {
-  std::string text_turn = R"({"role":"user","content":[{"type":"text","text":)" + json_quote(big_log()) + "}]}";
+  std::string text_turn =
+      R"({"role":"user","content":[{"type":"text","text":)" + json_quote(big_log()) + "}]}";
   std::string body = request_of({text_turn, result_turn("t2", small_log("worker-9"))});
   CompressKnobs lapsed;
   lapsed.recompact = true;

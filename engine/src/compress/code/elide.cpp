@@ -48,8 +48,8 @@ class LineIndex {
     }
   }
   std::size_t line_of(std::size_t byte) const {
-    return 1 + static_cast<std::size_t>(
-                   std::lower_bound(newlines_.begin(), newlines_.end(), byte) - newlines_.begin());
+    return 1 + static_cast<std::size_t>(std::lower_bound(newlines_.begin(), newlines_.end(), byte) -
+                                        newlines_.begin());
   }
 
  private:
@@ -90,8 +90,10 @@ std::optional<Edit> brace_edit(TSNode body, std::string_view text, const LineInd
   if (trim(inner).starts_with(kBraceLinesMarker)) return std::nullopt;
   std::size_t first = inner.find_first_not_of(" \t\r\n");
   std::size_t line_start = first == std::string_view::npos ? 0 : inner.rfind('\n', first) + 1;
-  std::string out(inner.substr(line_start, first == std::string_view::npos ? 0 : first - line_start));
-  out += lines_marker(kBraceLinesMarker, index.line_of(open_end + 1), index.line_of(close_start - 1));
+  std::string out(
+      inner.substr(line_start, first == std::string_view::npos ? 0 : first - line_start));
+  out +=
+      lines_marker(kBraceLinesMarker, index.line_of(open_end + 1), index.line_of(close_start - 1));
   out += eol_before(text, close_start - 1);
   if (out.size() >= inner.size()) return std::nullopt;
   return Edit{static_cast<std::uint32_t>(open_end + 1), static_cast<std::uint32_t>(close_start),

@@ -54,9 +54,12 @@ bool prefix_cut_in_number(std::string_view a, std::string_view b, std::size_t le
   const char last = a[len - 1];
   auto digit_at = [](std::string_view s, std::size_t k) { return k < s.size() && is_digit(s[k]); };
   if (is_number_mark(last) && len >= 2 && is_digit(a[len - 2])) return true;
-  if (digit_at(a, len + 1) && len < a.size() && is_number_mark(a[len]) && is_digit(last)) return true;
-  if (digit_at(b, len + 1) && len < b.size() && is_number_mark(b[len]) && is_digit(last)) return true;
-  if ((last == '-' || last == '+') && (len == 1 || !std::isalnum(static_cast<unsigned char>(a[len - 2]))) &&
+  if (digit_at(a, len + 1) && len < a.size() && is_number_mark(a[len]) && is_digit(last))
+    return true;
+  if (digit_at(b, len + 1) && len < b.size() && is_number_mark(b[len]) && is_digit(last))
+    return true;
+  if ((last == '-' || last == '+') &&
+      (len == 1 || !std::isalnum(static_cast<unsigned char>(a[len - 2]))) &&
       (digit_at(a, len) || digit_at(b, len))) {
     return true;
   }
@@ -81,7 +84,8 @@ std::size_t snap_suffix(std::string_view a, std::string_view b, std::size_t len)
   // Inside a number: a suffix `.5ms` after a digit, or `5ms` after `1.`.
   auto in_number = [](std::string_view s, std::size_t m) {
     const std::size_t k = s.size() - m;  // the suffix starts at s[k]
-    if (is_number_mark(s[k]) && k + 1 < s.size() && is_digit(s[k + 1]) && k > 0 && is_digit(s[k - 1])) {
+    if (is_number_mark(s[k]) && k + 1 < s.size() && is_digit(s[k + 1]) && k > 0 &&
+        is_digit(s[k - 1])) {
       return true;
     }
     return k >= 2 && is_number_mark(s[k - 1]) && is_digit(s[k - 2]) && is_digit(s[k]);

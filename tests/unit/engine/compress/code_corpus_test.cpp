@@ -14,9 +14,9 @@
 
 #include "caveman/engine.h"
 #include "caveman/tokens.h"
-#include "compress/compressors.h"
 #include "compress/code/language.h"
 #include "compress/code/parse.h"
+#include "compress/compressors.h"
 #include "support/corpus_skip.h"
 #include "support/test_support.h"
 

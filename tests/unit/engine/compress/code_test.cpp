@@ -58,16 +58,17 @@ TEST(CodeCompressorTest, Python) {
       "        return [inner(i) for i in items]\n";
   auto out = run(in);
   ASSERT_TRUE(out);
-  EXPECT_EQ(*out,
-            "import os\nfrom typing import List\n\n"
-            "# Runs things.\n"
-            "def run(cmd: str, *, check: bool = False) -> int:\n"
-            "    \"\"\"Run cmd and return its exit code.\n\n    Longer text.\n    \"\"\"\n"
-            "    ...  # … lines 10–13 elided (caveman)\n\n\n"
-            "class Runner(object):\n    \"\"\"A runner.\"\"\"\n    retries = 3\n\n"
-            "    @property\n    def name(self):\n        ...  # … lines 22–23 elided (caveman)\n\n"
-            "    def short(self): ...\n\n"
-            "    def outer(self, items: List[str]):\n        ...  # … lines 28–30 elided (caveman)\n");
+  EXPECT_EQ(
+      *out,
+      "import os\nfrom typing import List\n\n"
+      "# Runs things.\n"
+      "def run(cmd: str, *, check: bool = False) -> int:\n"
+      "    \"\"\"Run cmd and return its exit code.\n\n    Longer text.\n    \"\"\"\n"
+      "    ...  # … lines 10–13 elided (caveman)\n\n\n"
+      "class Runner(object):\n    \"\"\"A runner.\"\"\"\n    retries = 3\n\n"
+      "    @property\n    def name(self):\n        ...  # … lines 22–23 elided (caveman)\n\n"
+      "    def short(self): ...\n\n"
+      "    def outer(self, items: List[str]):\n        ...  # … lines 28–30 elided (caveman)\n");
   expect_idempotent(*out);
 }
 
@@ -78,12 +79,14 @@ TEST(CodeCompressorTest, PythonBodyOnTheDefLineBecomesEllipsis) {
 }
 
 TEST(CodeCompressorTest, PythonCrlfStaysCrlf) {
-  auto out = run("import os\r\n\r\ndef f(x):\r\n    \"\"\"Doc.\"\"\"\r\n"
-                 "    y = os.path.join(x, x, x, x, x, x)\r\n    z = os.path.join(y, y, y, y)\r\n"
-                 "    return y\r\n");
+  auto out =
+      run("import os\r\n\r\ndef f(x):\r\n    \"\"\"Doc.\"\"\"\r\n"
+          "    y = os.path.join(x, x, x, x, x, x)\r\n    z = os.path.join(y, y, y, y)\r\n"
+          "    return y\r\n");
   ASSERT_TRUE(out);
-  EXPECT_EQ(*out, "import os\r\n\r\ndef f(x):\r\n    \"\"\"Doc.\"\"\"\r\n"
-                  "    ...  # … lines 5–7 elided (caveman)\r\n");
+  EXPECT_EQ(*out,
+            "import os\r\n\r\ndef f(x):\r\n    \"\"\"Doc.\"\"\"\r\n"
+            "    ...  # … lines 5–7 elided (caveman)\r\n");
   expect_idempotent(*out);
 }
 
@@ -228,7 +231,8 @@ TEST(CodeCompressorTest, CalleesAreFoundByTheNameTheirCallersUse) {
       "class Popen:\n    def _wait(self, timeout):\n        result = self._poll(timeout)\n        "
       "return result\n\n"
       "    def _poll(self, timeout):\n        value = timeout * 1000\n        return value\n\n"
-      "    def kill(self):\n        signal = 9\n        os.kill(self.pid, signal)\n        return signal\n";
+      "    def kill(self):\n        signal = 9\n        os.kill(self.pid, signal)\n        return "
+      "signal\n";
   out = code().compress(py, "result");
   ASSERT_TRUE(out);
   EXPECT_NE(out->bytes.find("value = timeout * 1000"), std::string::npos) << out->bytes;
@@ -255,17 +259,18 @@ TEST(CodeCompressorTest, TypeScriptKeepsTypesAndSignatures) {
       "export declare function declared(a: string): void;\n";
   auto out = run(in);
   ASSERT_TRUE(out);
-  EXPECT_EQ(*out,
-            "import type { Req } from './req';\n"
-            "export interface Options {\n  /** Retries. */\n  retries?: number;\n}\n"
-            "export type Handler = (r: Req) => Promise<void>;\n"
-            "export enum Mode { A, B }\n"
-            "export abstract class Base<T> implements Iface {\n"
-            "  private readonly items: T[] = [];\n"
-            "  abstract name(): string;\n"
-            "  add(item: T): this {\n    // … lines 12–13 elided (caveman)\n  }\n}\n"
-            "export function make<T>(o: Options): Base<T> {\n  // … lines 17–18 elided (caveman)\n}\n"
-            "export declare function declared(a: string): void;\n");
+  EXPECT_EQ(
+      *out,
+      "import type { Req } from './req';\n"
+      "export interface Options {\n  /** Retries. */\n  retries?: number;\n}\n"
+      "export type Handler = (r: Req) => Promise<void>;\n"
+      "export enum Mode { A, B }\n"
+      "export abstract class Base<T> implements Iface {\n"
+      "  private readonly items: T[] = [];\n"
+      "  abstract name(): string;\n"
+      "  add(item: T): this {\n    // … lines 12–13 elided (caveman)\n  }\n}\n"
+      "export function make<T>(o: Options): Base<T> {\n  // … lines 17–18 elided (caveman)\n}\n"
+      "export declare function declared(a: string): void;\n");
   expect_idempotent(*out);
 }
 
@@ -276,9 +281,10 @@ TEST(CodeCompressorTest, TsxComponents) {
       "  const t = props.title.toUpperCase();\n  return <div className=\"card\">{t}</div>;\n}\n";
   auto out = run(in);
   ASSERT_TRUE(out);
-  EXPECT_EQ(*out, "import React from 'react';\n"
-                  "export function Card(props: { title: string }): JSX.Element {\n"
-                  "  // … lines 3–4 elided (caveman)\n}\n");
+  EXPECT_EQ(*out,
+            "import React from 'react';\n"
+            "export function Card(props: { title: string }): JSX.Element {\n"
+            "  // … lines 3–4 elided (caveman)\n}\n");
   expect_idempotent(*out);
 }
 
@@ -311,8 +317,9 @@ TEST(CodeCompressorTest, DocCommentsStayWhenTheSourceHasBodies) {
                    std::string(kLongBody) + "  return total;\n}\n";
   auto out = run(in);
   ASSERT_TRUE(out);
-  EXPECT_EQ(*out, "#include <stddef.h>\n/**\n * Sums.\n *\n * Long explanation here.\n */\n"
-                  "int sum(int n) {\n  // … lines 8–10 elided (caveman)\n}\n");
+  EXPECT_EQ(*out,
+            "#include <stddef.h>\n/**\n * Sums.\n *\n * Long explanation here.\n */\n"
+            "int sum(int n) {\n  // … lines 8–10 elided (caveman)\n}\n");
 }
 
 TEST(CodeCompressorTest, Go) {
@@ -342,7 +349,9 @@ TEST(CodeCompressorTest, C) {
                    std::string(kLongBody) + "  return total;\n}\n";
   auto out = run(in);
   ASSERT_TRUE(out);
-  EXPECT_EQ(*out, "#include <stdio.h>\n\nstatic int count;\n\nint sum(int n) {\n  // … lines 6–8 elided (caveman)\n}\n");
+  EXPECT_EQ(*out,
+            "#include <stdio.h>\n\nstatic int count;\n\nint sum(int n) {\n  // … lines 6–8 elided "
+            "(caveman)\n}\n");
   expect_idempotent(*out);
 }
 
@@ -360,9 +369,11 @@ TEST(CodeCompressorTest, CppClassesNamespacesAndAnnotationMacros) {
   EXPECT_EQ(*out,
             "#include <string>\n\nnamespace db {\n\n"
             "struct State {\n  std::mutex* const mu;\n  int* const version GUARDED_BY(mu);\n"
-            "  explicit State(std::mutex* m) : mu(m), version(nullptr) {\n    Init(m, m, m, m, m, m, m);\n  }\n"
+            "  explicit State(std::mutex* m) : mu(m), version(nullptr) {\n    Init(m, m, m, m, m, "
+            "m, m);\n  }\n"
             "  int Get() const { return *version; }\n};\n\n"
-            "template <typename T>\nT Impl::Read(const std::string& key) const {\n  // … lines 16–17 elided (caveman)\n}\n\n"
+            "template <typename T>\nT Impl::Read(const std::string& key) const {\n  // … lines "
+            "16–17 elided (caveman)\n}\n\n"
             "Impl::~Impl() = default;\n\n}  // namespace db\n");
   expect_idempotent(*out);
 }
@@ -511,11 +522,13 @@ TEST(CodeCompressorTest, ThroughTheEngineAutoDetectAndForced) {
     o.type = type;
     CompressResult r = engine.compress(in, o);
     EXPECT_EQ(r.content_type, "code");
-    EXPECT_EQ(r.output, "package main\n\nimport \"fmt\"\n\nfunc main() {\n"
-                        "\t// … lines 6–8 elided (caveman)\n}\n");
+    EXPECT_EQ(r.output,
+              "package main\n\nimport \"fmt\"\n\nfunc main() {\n"
+              "\t// … lines 6–8 elided (caveman)\n}\n");
   }
-  std::string one_line = "package main\n\nfunc main() { for i := 0; i < 10; i++ { println(i, "
-                         "i*i, i*i*i, \"squares and cubes\") } }\n";
+  std::string one_line =
+      "package main\n\nfunc main() { for i := 0; i < 10; i++ { println(i, "
+      "i*i, i*i*i, \"squares and cubes\") } }\n";
   EXPECT_FALSE(make_code_compressor()->compress(one_line, "").has_value());
   auto unsafe = make_code_compressor(false)->compress(one_line, "");
   ASSERT_TRUE(unsafe.has_value());

@@ -220,7 +220,8 @@ bool parse_selector_marker(std::string_view line, std::size_t* n, std::string* s
       if (n == 0 || i + n > c.lines.size()) return ::testing::AssertionFailure() << "bad count";
       for (std::size_t u = i; u < i + n; ++u) {
         if (!compress::selector_matches(selector, c.lines[u])) {
-          return ::testing::AssertionFailure() << "selector " << selector << " false of " << c.lines[u];
+          return ::testing::AssertionFailure()
+                 << "selector " << selector << " false of " << c.lines[u];
         }
         if (compress::is_failure_signal(c.lines[u])) {
           return ::testing::AssertionFailure() << "a failure signal hidden: " << c.lines[u];

@@ -29,9 +29,9 @@ std::string access_log() {
     if (i == 40) status = 404;
     if (i == 77) status = 500;
     if (i == 90) ms = "1503.250ms";
-    s += "127.0.0.1 - - [07/Dec/2026:02:48:" + std::to_string(10 + i % 50) + "] \"GET /api/orders/" +
-         std::to_string(1000 + i * 37) + " HTTP/1.1\" " + std::to_string(status) + " 25 \"-\" \"curl/7.88.1\" " +
-         ms + "\n";
+    s += "127.0.0.1 - - [07/Dec/2026:02:48:" + std::to_string(10 + i % 50) +
+         "] \"GET /api/orders/" + std::to_string(1000 + i * 37) + " HTTP/1.1\" " +
+         std::to_string(status) + " 25 \"-\" \"curl/7.88.1\" " + ms + "\n";
   }
   return s;
 }
@@ -58,7 +58,8 @@ std::vector<Hidden> hidden_runs(const std::string& source, const std::string& vi
     // A marker: it stands for the source lines up to the next shown line.
     Hidden h{std::string(out[o]), {}};
     std::string_view next = o + 1 < out.size() ? out[o + 1] : std::string_view{};
-    while (s < src.size() && (o + 1 >= out.size() || src[s] != next)) h.lines.emplace_back(src[s++]);
+    while (s < src.size() && (o + 1 >= out.size() || src[s] != next))
+      h.lines.emplace_back(src[s++]);
     runs.push_back(std::move(h));
   }
   return runs;
@@ -122,7 +123,8 @@ TEST(SelectorTest, MatcherReadsPlaceholdersAsTheFormatsDocSays) {
 TEST(SelectorTest, CategoriesNeverVaryUnderOneSelector) {
   std::vector<std::string> owned;
   for (int i = 0; i < 6; ++i) owned.push_back("2026-01-01 INFO job " + std::to_string(i) + " done");
-  for (int i = 0; i < 6; ++i) owned.push_back("2026-01-01 DEBUG job " + std::to_string(i) + " done");
+  for (int i = 0; i < 6; ++i)
+    owned.push_back("2026-01-01 DEBUG job " + std::to_string(i) + " done");
   std::vector<std::string_view> lines(owned.begin(), owned.end());
   std::vector<Covered> cover = cover_run(lines, 0, lines.size(), 2);
   ASSERT_EQ(cover.size(), 2u);
@@ -131,7 +133,8 @@ TEST(SelectorTest, CategoriesNeverVaryUnderOneSelector) {
 }
 
 TEST(SelectorTest, RareLinesAndFailureSignalsAreNeedles) {
-  std::vector<std::string_view> lines = {"tick 1", "tick 2", "tick 3", "disk full on /dev/sda1",
+  std::vector<std::string_view> lines = {"tick 1", "tick 2",
+                                         "tick 3", "disk full on /dev/sda1",
                                          "tick 4", "open(\"/x\") = -1 ENOENT (No such file)",
                                          "tick 5", "tick 6"};
   std::vector<bool> pin = needle_lines(lines);
@@ -157,7 +160,8 @@ TEST(SelectorTest, NoSelectorOrTemplateSplitsANumber) {
   // Factored templates too: no placeholder right after a digit and a '.'.
   std::string text;
   for (int i = 0; i < 30; ++i) {
-    text += "request " + std::to_string(i) + " took 1." + std::to_string(100 + i * 7) + "ms status ok\n";
+    text += "request " + std::to_string(i) + " took 1." + std::to_string(100 + i * 7) +
+            "ms status ok\n";
   }
   std::optional<std::string> view = factor::factor_text(text);
   ASSERT_TRUE(view.has_value());
@@ -169,15 +173,18 @@ TEST(SelectorTest, HtmlFileReadIsByteIdentical) {
   Result<std::unique_ptr<ccr::Store>> store = ccr::open_store(":memory:");
   ASSERT_TRUE(store.ok());
   Engine engine(std::shared_ptr<ccr::Store>(std::move(store).value()));
-  std::vector<std::string> file = {"<!DOCTYPE html>", "<html lang=\"en\">", "<head>",
-                                   "  <title>Orders</title>", "</head>", "<body>"};
+  std::vector<std::string> file = {"<!DOCTYPE html>", "<html lang=\"en\">",
+                                   "<head>",          "  <title>Orders</title>",
+                                   "</head>",         "<body>"};
   for (int i = 0; i < 60; ++i) {
-    file.push_back("  <p class=\"row\">Order " + std::to_string(i) + " shipped to <b>Berlin</b></p>");
+    file.push_back("  <p class=\"row\">Order " + std::to_string(i) +
+                   " shipped to <b>Berlin</b></p>");
   }
   file.push_back("</body>");
   file.push_back("</html>");
   std::string listing;
-  for (std::size_t i = 0; i < file.size(); ++i) listing += std::to_string(i + 1) + "\t" + file[i] + "\n";
+  for (std::size_t i = 0; i < file.size(); ++i)
+    listing += std::to_string(i + 1) + "\t" + file[i] + "\n";
   listing += std::to_string(file.size() + 1) + "\t";
   Options o;
   o.mode = "compress";

@@ -196,7 +196,8 @@ TEST(TabularTest, MarkerCellIsQuotedWhenTheSummaryHasACommaOrTab) {
 }
 
 TEST(TabularTest, NoteRowAfterManyElidedBytes) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, markers carry selectors); to be rewritten on inputs of repeated lines";
+  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
+                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> rows = {"id,state,region,comment"};
   for (int i = 1; i <= 400; ++i) rows.push_back(std::to_string(i) + ",ok,emea,routine nightly rotation");
   auto out = run(csv(rows));
@@ -210,7 +211,8 @@ TEST(TabularTest, NoteRowAfterManyElidedBytes) {
 }
 
 TEST(TabularTest, CrlfAndNoTrailingNewline) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, markers carry selectors); to be rewritten on inputs of repeated lines";
+  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
+                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> rows = uniform_rows(20);
   auto out = run(csv(rows, "\r\n", /*trailing=*/false));
   ASSERT_TRUE(out);
@@ -219,7 +221,8 @@ TEST(TabularTest, CrlfAndNoTrailingNewline) {
 }
 
 TEST(TabularTest, MixedLineEndingsUseTheMajority) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, markers carry selectors); to be rewritten on inputs of repeated lines";
+  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
+                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> rows = uniform_rows(20);
   std::string input;
   for (std::size_t i = 0; i < rows.size(); ++i) input += rows[i] + (i % 3 == 0 ? "\r\n" : "\n");
@@ -235,7 +238,8 @@ TEST(TabularTest, MixedLineEndingsUseTheMajority) {
 }
 
 TEST(TabularTest, KeptRowsAreCopiedVerbatim) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, markers carry selectors); to be rewritten on inputs of repeated lines";
+  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
+                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> rows = uniform_rows(20);
   rows[1] = "\"1\",\"ok\",emea";  // unnecessary quotes survive as written
   auto out = run(csv(rows));
@@ -244,7 +248,8 @@ TEST(TabularTest, KeptRowsAreCopiedVerbatim) {
 }
 
 TEST(TabularTest, MarkdownTable) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, markers carry selectors); to be rewritten on inputs of repeated lines";
+  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
+                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> rows = {"| id | state |", "|----|-------|"};
   for (int i = 1; i <= 20; ++i) rows.push_back("| " + std::to_string(i) + "  | ok    |");
   auto out = run(csv(rows));
@@ -256,7 +261,8 @@ TEST(TabularTest, MarkdownTable) {
 }
 
 TEST(TabularTest, CommentedTsvKeepsPreludeAndComments) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, markers carry selectors); to be rewritten on inputs of repeated lines";
+  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
+                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::string in = "# zone table\n#codes\tcoordinates\tTZ\tcomments\n";
   for (int i = 0; i < 30; ++i) {
     in += "AQ\t-6617+11031\tAntarctica/Casey";
@@ -278,7 +284,8 @@ TEST(TabularTest, CommentedTsvKeepsPreludeAndComments) {
 }
 
 TEST(TabularTest, DeterministicAndIdempotent) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, markers carry selectors); to be rewritten on inputs of repeated lines";
+  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
+                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> rows = {"host,status,latency_ms"};
   for (int i = 0; i < 500; ++i) {
     rows.push_back("web-" + std::to_string(i % 9) + "," + (i % 50 == 0 ? "FAILED" : "ok") + "," +

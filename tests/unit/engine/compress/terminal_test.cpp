@@ -69,7 +69,8 @@ TEST(TerminalTest, ShortInputIsOnlyCleaned) {
 }
 
 TEST(TerminalTest, ElidesRepeatedProgressAndKeepsHeadTail) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, markers carry selectors); to be rewritten on inputs of repeated lines";
+  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
+                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> lines = progress_lines(30);
   auto out = run(join(lines));
   ASSERT_TRUE(out);
@@ -138,7 +139,8 @@ TEST(TerminalTest, KeepsProblemLinesTheGateWouldDrop) {
 }
 
 TEST(TerminalTest, RepeatedIdenticalWarningIsKeptOnce) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, markers carry selectors); to be rewritten on inputs of repeated lines";
+  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
+                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> lines = progress_lines(40);
   const std::string warning = "src/jobserver.h:208:31: warning: unused parameter 'slot'";
   lines[10] = warning;
@@ -157,7 +159,8 @@ TEST(TerminalTest, RepeatedIdenticalWarningIsKeptOnce) {
 }
 
 TEST(TerminalTest, StripsAnsiBeforeJudgingAndKeepsCrlf) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, markers carry selectors); to be rewritten on inputs of repeated lines";
+  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
+                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> lines = progress_lines(30);
   std::vector<std::string> colored;
   for (const auto& l : lines) colored.push_back("\x1b[32m" + l + "\x1b[0m\r");
@@ -169,7 +172,8 @@ TEST(TerminalTest, StripsAnsiBeforeJudgingAndKeepsCrlf) {
 }
 
 TEST(TerminalTest, MixedLineEndings) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, markers carry selectors); to be rewritten on inputs of repeated lines";
+  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
+                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> lines = progress_lines(30);
   std::string input;
   for (std::size_t i = 0; i < lines.size(); ++i) input += lines[i] + (i % 4 == 0 ? "\r\n" : "\n");

@@ -189,7 +189,8 @@ TEST(TextTest, HtmlScriptsBecomeMarkers) {
 }
 
 TEST(TextTest, QueryKeepsRelevantSection) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, markers carry selectors); to be rewritten on inputs of repeated lines";
+  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
+                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> p = fillers(20);
   p[10] = filler(10) + " kappa";
   auto plain = run(doc(p));

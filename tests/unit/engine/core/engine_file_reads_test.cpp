@@ -28,10 +28,10 @@ std::string access_log_read(int first) {
   std::string s;
   for (int i = 0; i < 400; ++i) {
     bool miss = i % 97 == 50;
-    s += std::to_string(first + i) + "\t127.0.0.1 - - [07/Dec/2026:02:48:" +
-         std::to_string(10 + i % 50) + " +0000] \"GET /api/orders/" + std::to_string(1000 + i * 7) +
-         " HTTP/1.1\" " + (miss ? "404" : "200") + " " + std::to_string(20 + i % 5) +
-         " \"-\" \"curl/7.88.1\"\n";
+    s += std::to_string(first + i) +
+         "\t127.0.0.1 - - [07/Dec/2026:02:48:" + std::to_string(10 + i % 50) +
+         " +0000] \"GET /api/orders/" + std::to_string(1000 + i * 7) + " HTTP/1.1\" " +
+         (miss ? "404" : "200") + " " + std::to_string(20 + i % 5) + " \"-\" \"curl/7.88.1\"\n";
   }
   return s;
 }
@@ -45,7 +45,8 @@ TEST(FileReadTest, ALogReadHidesLinesOnlyBehindMarkersThatNameTheirRange) {
   ASSERT_EQ(r.content_type, "log");
   ASSERT_FALSE(r.passed_through());
   EXPECT_LT(r.tokens_after, r.tokens_before / 2);
-  for (std::size_t at = 0; (at = r.output.find(" elided (caveman)", at)) != std::string::npos; ++at) {
+  for (std::size_t at = 0; (at = r.output.find(" elided (caveman)", at)) != std::string::npos;
+       ++at) {
     std::size_t end = r.output.find('\n', at);
     std::size_t start = r.output.rfind('\n', at) + 1;
     std::string marker = r.output.substr(start, end - start);
@@ -55,7 +56,8 @@ TEST(FileReadTest, ALogReadHidesLinesOnlyBehindMarkersThatNameTheirRange) {
   }
   for (int i = 50; i < 400; i += 97) {
     EXPECT_NE(r.output.find("/api/orders/" + std::to_string(1000 + i * 7) + " HTTP/1.1\" 404"),
-              std::string::npos) << i;
+              std::string::npos)
+        << i;
   }
 }
 
@@ -103,7 +105,8 @@ TEST(FileReadTest, ACodeReadHidesBodiesBehindMarkersThatNameTheirRange) {
   ASSERT_EQ(r.method, "code");
   EXPECT_LT(r.tokens_after, r.tokens_before / 2);
   // Function 0: comment on line 5, signature 6, body 7–17, `}` 18.
-  EXPECT_NE(r.output.find("\t// \xE2\x80\xA6 lines 7\xE2\x80\x93" "17 elided (caveman): Read offset=7 "
+  EXPECT_NE(r.output.find("\t// \xE2\x80\xA6 lines 7\xE2\x80\x93"
+                          "17 elided (caveman): Read offset=7 "
                           "limit=11\n"),
             std::string::npos)
       << r.output;
@@ -118,8 +121,8 @@ TEST(FileReadTest, ACodeReadHidesBodiesBehindMarkersThatNameTheirRange) {
     std::string line = r.output.substr(start, nl - start);
     if (line.find("(caveman)") != std::string::npos || line.empty()) continue;
     std::size_t tab = line.find('\t');
-    bool numbered = tab != std::string::npos && tab > 0 &&
-                    line.find_first_not_of("0123456789") == tab;
+    bool numbered =
+        tab != std::string::npos && tab > 0 && line.find_first_not_of("0123456789") == tab;
     std::string text = numbered ? line.substr(tab + 1) : line;
     EXPECT_NE(file.find(text + "\n"), std::string::npos) << "not the file's own: " << line;
   }

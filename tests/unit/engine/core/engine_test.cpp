@@ -230,7 +230,8 @@ TEST(EnginePipelineTest, GutterIsStrippedBeforeAndRestoredAfter) {
 TEST(EnginePipelineTest, FileReadIsEditSafeByDefault) {
   Fixture f(FakeCompressor::Mode::kHalve);
   std::string listing;
-  for (int i = 1; i <= 12; ++i) listing += "     " + std::to_string(i) + "\tline number " + std::to_string(i) + "\n";
+  for (int i = 1; i <= 12; ++i)
+    listing += "     " + std::to_string(i) + "\tline number " + std::to_string(i) + "\n";
   CompressResult r = f.engine->compress(listing, compress_fake());
   EXPECT_EQ(f.fake->last_input.substr(0, 14), "line number 1\n");  // it ran, without the gutter
   EXPECT_EQ(r.method, "gutter");
@@ -241,7 +242,8 @@ TEST(EnginePipelineTest, FileReadIsEditSafeByDefault) {
   // A window of the file (a listing that does not start at line 1) is never given to it.
   Fixture w(FakeCompressor::Mode::kHalve);
   std::string window;
-  for (int i = 40; i <= 52; ++i) window += "    " + std::to_string(i) + "\tline number " + std::to_string(i) + "\n";
+  for (int i = 40; i <= 52; ++i)
+    window += "    " + std::to_string(i) + "\tline number " + std::to_string(i) + "\n";
   EXPECT_EQ(w.engine->compress(window, compress_fake()).method, "gutter");
   EXPECT_TRUE(w.fake->last_input.empty());
 }

@@ -293,12 +293,15 @@ TEST(SparseGutterTest, MarkersOfAFileReadNameTheirLineRange) {
       "\xE2\x80\xA6 3 lines elided (caveman): same \xE2\x80\xA6\nline 7\nline 8\n",
       *l, GutterStyle::kSparse);
   EXPECT_EQ(out,
-            "1\tline 1\n\xE2\x80\xA6 lines 2\xE2\x80\x93" "3 matching \"line {n}\" elided (caveman): "
-            "Read offset=2 limit=2 \xE2\x80\xA6\n\xE2\x80\xA6 lines 4\xE2\x80\x93" "6 elided (caveman): "
+            "1\tline 1\n\xE2\x80\xA6 lines 2\xE2\x80\x93"
+            "3 matching \"line {n}\" elided (caveman): "
+            "Read offset=2 limit=2 \xE2\x80\xA6\n\xE2\x80\xA6 lines 4\xE2\x80\x93"
+            "6 elided (caveman): "
             "same; Read offset=4 limit=3 \xE2\x80\xA6\n7\tline 7\nline 8\n");
   // Counts that do not add up to the hidden lines name no range: the marker stays as it is.
-  std::string wrong = restore_gutter(
-      "line 1\n\xE2\x80\xA6 4 lines elided (caveman) \xE2\x80\xA6\nline 7\n", *l, GutterStyle::kSparse);
+  std::string wrong =
+      restore_gutter("line 1\n\xE2\x80\xA6 4 lines elided (caveman) \xE2\x80\xA6\nline 7\n", *l,
+                     GutterStyle::kSparse);
   EXPECT_NE(wrong.find("\xE2\x80\xA6 4 lines elided (caveman) \xE2\x80\xA6"), std::string::npos);
   EXPECT_EQ(wrong.find("Read offset"), std::string::npos);
 }
