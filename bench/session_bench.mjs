@@ -131,9 +131,12 @@ function expanded(text) {
 const squeeze = (t) => t.replace(/\s*([{}[\]:,])\s*/g, '$1');
 // expand: the result as written, without its gutter, or expanded; literal: as written or without
 // its gutter only (JSON white space is not part of a fact in either).
+// Claude Code 2.1.3xx trims the white space that opens a Bash output (`uniq -c`'s "    400 2024"
+// arrives as "400 2024"): a need that opens the output is visible without it.
 const visible = (text, need, how = 'expand') =>
   (how === 'literal' ? [text, ungutter(text)] : [text, ungutter(text), expanded(text), expanded(ungutter(text))])
-    .some((t) => t.includes(need) || squeeze(t).includes(squeeze(need)));
+    .some((t) => t.includes(need) || squeeze(t).includes(squeeze(need)) ||
+      (need.trimStart() !== need && t.startsWith(need.trimStart())));
 const handlesIn = (text) => [...new Set([...text.matchAll(kHandle)].map((m) => m[1] || m[2] || m[3]))];
 
 // The tool result for tool_use id `id` in a request body, as the upstream received it.
