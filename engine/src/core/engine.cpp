@@ -12,6 +12,7 @@
 #include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 #include "compress/factor/expand.h"
+#include "compress/indent_blocks.h"
 #include "core/detect_rules.h"
 #include "core/wrappers.h"
 #include "json/json.h"
@@ -233,6 +234,17 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
                                    : GutterPlan::kSparse;
   std::optional<Attempt> a;
   if (out) a = weigh(*c, std::move(*out), u.layers, plan, reference, counter, options);
+  // Nested data read as a file: its innermost blocks hidden behind markers that state their
+  // lines, when that beats the compressor's view (docs/formats.md#indented-blocks).
+  if (plan == GutterPlan::kFileRead && listing_from_first_line(u.layers) &&
+      (*ct == "json" || *ct == "config")) {
+    if (std::optional<std::string> view = compress::elide_indented_blocks(body, options.query)) {
+      std::optional<Attempt> b =
+          weigh(*c, CompressorOutput{std::move(*view), *ct + "+blocks", false, ""}, u.layers,
+                GutterPlan::kFileRead, reference, counter, options);
+      if (b && (!a || b->tokens_after < a->tokens_after)) a = std::move(b);
+    }
+  }
   return a ? a : thinned;
 }
 
