@@ -46,7 +46,9 @@ std::vector<Block> blocks_of(const std::vector<std::string_view>& lines) {
   return blocks;
 }
 
-// Query words (4+ characters) found in few of the blocks: the blocks that hold one stay.
+// Query words (4+ characters) found in few of the blocks keep those blocks, rarest word
+// first, while at most a quarter of them is kept: a query is often a whole prompt, whose
+// common words name everything and so say nothing.
 std::vector<bool> relevant(const std::vector<Block>& cands, const std::vector<std::string_view>& lines,
                            std::string_view query) {
   std::vector<bool> keep(cands.size(), false);
@@ -54,18 +56,28 @@ std::vector<bool> relevant(const std::vector<Block>& cands, const std::vector<st
   for (std::string& w : text::word_tokens_lower(query)) {
     if (w.size() >= 4) words.insert(std::move(w));
   }
+  std::vector<std::vector<std::size_t>> hits;  // per word, the blocks that hold it
   for (const std::string& w : words) {
-    std::vector<std::size_t> hits;
+    std::vector<std::size_t> h;
     for (std::size_t c = 0; c < cands.size(); ++c) {
       for (std::size_t l = cands[c].header; l <= cands[c].last; ++l) {
         if (text::contains_ci(lines[l], w)) {
-          hits.push_back(c);
+          h.push_back(c);
           break;
         }
       }
     }
-    if (hits.size() * 4 > cands.size()) continue;  // names most blocks: says nothing
-    for (std::size_t c : hits) keep[c] = true;
+    if (!h.empty()) hits.push_back(std::move(h));
+  }
+  std::stable_sort(hits.begin(), hits.end(),
+                   [](const auto& a, const auto& b) { return a.size() < b.size(); });
+  std::size_t kept = 0;
+  for (const std::vector<std::size_t>& h : hits) {
+    std::size_t more = 0;
+    for (std::size_t c : h) more += keep[c] ? 0 : 1;
+    if ((kept + more) * 4 > cands.size()) break;
+    for (std::size_t c : h) keep[c] = true;
+    kept += more;
   }
   return keep;
 }

@@ -50,6 +50,21 @@ TEST(IndentBlocksTest, AQueryWordThatNamesFewBlocksKeepsThem) {
   EXPECT_EQ(view->find("\"version\": \"1.4.0\""), std::string::npos) << *view;  // "version" is everywhere
 }
 
+// A whole prompt as the query: its common words (in every block, or in many) keep nothing more.
+TEST(IndentBlocksTest, APromptsCommonWordsKeepAtMostAQuarter) {
+  std::string q = "Read the lockfile: which version of pkg5 is resolved, its license and engines? "
+                  "pkg1 pkg2 pkg3 are dev only.";
+  std::optional<std::string> view = elide_indented_blocks(lockfile(16), q);
+  ASSERT_TRUE(view);
+  int kept = 0;
+  for (int i = 0; i < 16; ++i) {
+    kept += view->find("\"version\": \"1." + std::to_string(i) + ".0\"") != std::string::npos;
+  }
+  EXPECT_GE(kept, 1);
+  EXPECT_LE(kept, 4);
+  EXPECT_NE(view->find("\"version\": \"1.5.0\""), std::string::npos);
+}
+
 TEST(IndentBlocksTest, FlatOrSmallInputHidesNothing) {
   EXPECT_FALSE(elide_indented_blocks("a = 1\nb = 2\nc = 3\n", ""));
   EXPECT_FALSE(elide_indented_blocks("{\n  \"a\": {\n    \"b\": 1\n  }\n}\n", ""));
