@@ -49,8 +49,8 @@ std::vector<Block> blocks_of(const std::vector<std::string_view>& lines) {
 // Query words (4+ characters) found in few of the blocks keep those blocks, rarest word
 // first, while at most a quarter of them is kept: a query is often a whole prompt, whose
 // common words name everything and so say nothing.
-std::vector<bool> relevant(const std::vector<Block>& cands, const std::vector<std::string_view>& lines,
-                           std::string_view query) {
+std::vector<bool> relevant(const std::vector<Block>& cands,
+                           const std::vector<std::string_view>& lines, std::string_view query) {
   std::vector<bool> keep(cands.size(), false);
   std::set<std::string> words;
   for (std::string& w : text::word_tokens_lower(query)) {
