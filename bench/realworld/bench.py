@@ -36,8 +36,10 @@ class Engine:
         self.exe = str(bin_dir / "caveman-engine")
         self.env = dict(os.environ, CAVEMAN_HOME=str(home), HOME=str(home))
 
-    def compress(self, data: bytes) -> dict:
-        p = subprocess.run([self.exe, "compress", "--json"], input=data, capture_output=True, env=self.env, timeout=300)
+    def compress(self, data: bytes, path: str = "") -> dict:
+        # The proxy passes the file a tool result shows (Read's file_path, `cat PATH`) the same way.
+        hint = ["--path", path] if path else []
+        p = subprocess.run([self.exe, "compress", "--json", *hint], input=data, capture_output=True, env=self.env, timeout=300)
         if p.returncode != 0:
             return {"output": data.decode("utf-8", "replace"), "error": p.stderr.decode(errors="replace")[:200]}
         return json.loads(p.stdout)
@@ -56,7 +58,7 @@ def evaluate(seed: int, engine: Engine, sample: int, keep: Path | None) -> list[
         m = json.loads(line)
         text = (out / "payloads" / f"{m['id']}.txt").read_bytes().decode("utf-8")
         source = (out / "payloads" / f"{m['id']}.source").read_bytes().decode("utf-8")
-        r = engine.compress(text.encode())
+        r = engine.compress(text.encode(), m.get("path", ""))
         view = r["output"]
         lossless = bool(r.get("lossless_to_model"))
         expanded = engine.expand(view) if view != text else text

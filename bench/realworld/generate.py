@@ -29,7 +29,8 @@ MAX_BYTES = 400_000  # a tool result an agent would plausibly get back whole
 def variants(src: Source, rng: random.Random) -> list[Payload]:
     """The tool results an agent gets for one source: a command's Bash result; a file's Bash
     `cat`, its Claude Code Read (whole, or a window with offset/limit) and `cat -n`."""
-    base = dict(family=src.family, name=src.name, declared=src.declared)
+    path = src.name if src.kind == "file" and src.name.startswith("/") else ""
+    base = dict(family=src.family, name=src.name, declared=src.declared, path=path)
     out = [Payload(id="", variant="bash", text=src.text, source=src.text, **base)]
     if src.kind == "file":
         out.append(Payload(id="", variant="read", text=claude_listing(src.text), source=src.text, **base))
@@ -69,7 +70,7 @@ def generate(seed: int, out: Path, sample: int = 0, families: set[str] | None = 
             (out / "payloads" / f"{p.id}.txt").write_bytes(p.text.encode("utf-8"))
             (out / "payloads" / f"{p.id}.source").write_bytes(p.source.encode("utf-8"))
             m.write(json.dumps({"id": p.id, "family": p.family, "variant": p.variant, "name": p.name,
-                                "declared": list(p.declared), "first_line": p.first_line,
+                                "declared": list(p.declared), "path": p.path, "first_line": p.first_line,
                                 "needles": p.needles}, ensure_ascii=False) + "\n")
     return payloads
 

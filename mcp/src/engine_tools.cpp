@@ -84,6 +84,7 @@ Tool compress_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Session
          {{"type", "string"}, {"enum", type_enum}, {"description", "Force a type; default: detect."}}},
         {"type", {{"type", "string"}, {"description", "Alias of content_type."}}},
         {"query", {{"type", "string"}, {"description", "What you look for; matching parts are kept."}}},
+        {"path", {{"type", "string"}, {"description", "The file the input shows, if any."}}},
         {"budget",
          {{"type", "integer"},
           {"minimum", 0},
@@ -103,14 +104,16 @@ Tool compress_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Session
   t.annotations = read_only_annotations(false);
   t.handler = [engine, totals](const Json& args, const CallContext&) {
     ToolResult err;
-    std::string input, type, alias, query;
+    std::string input, type, alias, query, path;
     std::optional<std::int64_t> budget;
     if (!required_string(args, "input", &input, &err) ||
         !string_arg(args, "content_type", &type, &err) || !string_arg(args, "type", &alias, &err) ||
-        !string_arg(args, "query", &query, &err) || !count_arg(args, "budget", &budget, &err)) {
+        !string_arg(args, "query", &query, &err) || !string_arg(args, "path", &path, &err) ||
+        !count_arg(args, "budget", &budget, &err)) {
       return err;
     }
     Options opts;
+    opts.source_path = path;
     opts.mode = "compress";
     if (budget) opts.budget_tokens = *budget;
     opts.type = type.empty() ? alias : type;

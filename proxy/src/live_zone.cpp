@@ -1,12 +1,42 @@
 #include "live_zone.h"
 
 #include <cctype>
+#include <map>
 #include <set>
+
+#include "caveman/tool_source.h"
 
 namespace caveman::proxy {
 namespace {
 
 using Ids = std::set<std::string>;
+using Paths = std::map<std::string, std::string>;  // tool call id → the file it names
+
+// The string members of a call's arguments: an object node, or (OpenAI) a JSON text.
+ToolArgs string_args(const JsonDoc& doc, NodeId args) {
+  ToolArgs out;
+  if (doc.is(args, JsonKind::kString)) {
+    std::optional<JsonDoc> parsed = JsonDoc::parse(doc.node(args).text);
+    if (parsed) return string_args(*parsed, parsed->root());
+    return out;
+  }
+  if (!doc.is(args, JsonKind::kObject)) return out;
+  for (const auto& [key, value] : doc.node(args).members) {
+    if (doc.is(value, JsonKind::kString)) out.emplace_back(key, doc.node(value).text);
+  }
+  return out;
+}
+
+void note_path(const JsonDoc& doc, std::string_view name, std::string_view id, NodeId args,
+               Paths* paths) {
+  std::string path = tool_source_path(name, string_args(doc, args));
+  if (!path.empty()) (*paths)[std::string(id)] = std::move(path);
+}
+
+std::string path_of(const Paths& paths, const std::string& id) {
+  auto it = paths.find(id);
+  return it == paths.end() ? std::string() : it->second;
+}
 
 class Extractor {
  public:
@@ -17,7 +47,8 @@ class Extractor {
   void offer(NodeId id, bool live, bool tool_result) {
     if (!doc_.is(id, JsonKind::kString)) return;
     if (doc_.node(id).text.size() < min_bytes_) return;
-    out_->candidates.push_back(Candidate{id, live, tool_result, tool_result && page_});
+    out_->candidates.push_back(Candidate{id, live, tool_result, tool_result && page_,
+                                         tool_result ? path_ : std::string()});
   }
 
   // Parts arrays of text blocks: {"type":"text"|"input_text","text":…}.
@@ -53,6 +84,7 @@ class Extractor {
   std::size_t min_bytes_;
   LiveZone* out_;
   bool page_ = false;  // the tool outputs offered now come from a web-fetch tool
+  std::string path_;   // …and show this file
 };
 
 // What the agent itself just asked for (a grep pattern, a command) says what it looks for in
@@ -117,6 +149,7 @@ void anthropic(const JsonDoc& doc, Extractor& x) {
   if (msgs.empty()) return;
 
   Ids retrieve_ids, fetch_ids;
+  Paths paths;
   for (NodeId m : msgs) {
     if (doc.get_string(m, "role") != "assistant") continue;
     NodeId content = doc.get(m, "content");
@@ -127,6 +160,7 @@ void anthropic(const JsonDoc& doc, Extractor& x) {
       if (is_retrieve_tool_name(name))
         retrieve_ids.insert(std::string(doc.get_string(block, "id")));
       if (is_fetch_tool_name(name)) fetch_ids.insert(std::string(doc.get_string(block, "id")));
+      note_path(doc, name, doc.get_string(block, "id"), doc.get(block, "input"), &paths);
     }
   }
 
@@ -173,8 +207,10 @@ void anthropic(const JsonDoc& doc, Extractor& x) {
         std::string id(doc.get_string(block, "tool_use_id"));
         if (retrieve_ids.count(id)) continue;
         x.page_ = fetch_ids.count(id) > 0;
+        x.path_ = path_of(paths, id);
         x.offer_text_parts(doc.get(block, "content"), live, true);
         x.page_ = false;
+        x.path_.clear();
       }
     }
   }
@@ -196,6 +232,7 @@ void openai_chat(const JsonDoc& doc, Extractor& x) {
   const std::vector<NodeId>& msgs = doc.node(messages).items;
 
   Ids retrieve_ids, fetch_ids;
+  Paths paths;
   for (NodeId m : msgs) {
     NodeId calls = doc.get(m, "tool_calls");
     if (!doc.is(calls, JsonKind::kArray)) continue;
@@ -203,6 +240,8 @@ void openai_chat(const JsonDoc& doc, Extractor& x) {
       std::string_view name = doc.get_string(doc.get(call, "function"), "name");
       if (is_retrieve_tool_name(name)) retrieve_ids.insert(std::string(doc.get_string(call, "id")));
       if (is_fetch_tool_name(name)) fetch_ids.insert(std::string(doc.get_string(call, "id")));
+      note_path(doc, name, doc.get_string(call, "id"), doc.get(doc.get(call, "function"), "arguments"),
+                &paths);
     }
   }
   // Live: the latest user message and the tool results after the last non-tool message.
@@ -223,8 +262,10 @@ void openai_chat(const JsonDoc& doc, Extractor& x) {
       if (retrieve_ids.count(id)) continue;
       bool live = last_non_tool == msgs.size() || i > last_non_tool;
       x.page_ = fetch_ids.count(id) > 0;
+      x.path_ = path_of(paths, id);
       x.offer_text_parts(content, live, true);
       x.page_ = false;
+      x.path_.clear();
     }
   }
   if (latest_user < msgs.size()) x.out_->query = x.human_text(doc.get(msgs[latest_user], "content"));
@@ -241,12 +282,14 @@ void openai_responses(const JsonDoc& doc, Extractor& x) {
   const std::vector<NodeId>& items = doc.node(input).items;
 
   Ids retrieve_ids, fetch_ids;
+  Paths paths;
   for (NodeId item : items) {
     if (doc.get_string(item, "type") != "function_call") continue;
     std::string_view name = doc.get_string(item, "name");
     if (is_retrieve_tool_name(name))
       retrieve_ids.insert(std::string(doc.get_string(item, "call_id")));
     if (is_fetch_tool_name(name)) fetch_ids.insert(std::string(doc.get_string(item, "call_id")));
+    note_path(doc, name, doc.get_string(item, "call_id"), doc.get(item, "arguments"), &paths);
   }
   auto is_tool_item = [&](NodeId item) {
     std::string_view type = doc.get_string(item, "type");
@@ -265,8 +308,10 @@ void openai_responses(const JsonDoc& doc, Extractor& x) {
       if (retrieve_ids.count(id)) continue;
       bool live = last_other == items.size() || i > last_other;
       x.page_ = fetch_ids.count(id) > 0;
+      x.path_ = path_of(paths, id);
       x.offer_text_parts(doc.get(item, "output"), live, true);
       x.page_ = false;
+      x.path_.clear();
     } else if (doc.get_string(item, "role") == "user") {
       x.offer_text_parts(doc.get(item, "content"), i == latest_user, false);
     }
@@ -286,9 +331,21 @@ void gemini(const JsonDoc& doc, Extractor& x) {
       break;
     }
   }
+  Paths paths;  // Gemini pairs a functionResponse with the latest functionCall of its name
   for (std::size_t i = 0; i < turns.size(); ++i) {
     std::string_view role = doc.get_string(turns[i], "role");
-    if (!role.empty() && role != "user") continue;
+    if (!role.empty() && role != "user") {
+      NodeId parts = doc.get(turns[i], "parts");
+      if (!doc.is(parts, JsonKind::kArray)) continue;
+      for (NodeId part : doc.node(parts).items) {
+        NodeId fc = doc.get(part, "functionCall");
+        std::string_view name = doc.get_string(fc, "name");
+        if (fc == kNoNode) continue;
+        paths.erase(std::string(name));
+        note_path(doc, name, name, doc.get(fc, "args"), &paths);
+      }
+      continue;
+    }
     bool live = i == latest_user;
     NodeId parts = doc.get(turns[i], "parts");
     if (!doc.is(parts, JsonKind::kArray)) continue;
@@ -299,8 +356,10 @@ void gemini(const JsonDoc& doc, Extractor& x) {
       NodeId response = doc.get(fr, "response");
       if (!doc.is(response, JsonKind::kObject)) continue;
       x.page_ = is_fetch_tool_name(doc.get_string(fr, "name"));
+      x.path_ = path_of(paths, std::string(doc.get_string(fr, "name")));
       for (const auto& [key, value] : doc.node(response).members) x.offer(value, live, true);
       x.page_ = false;
+      x.path_.clear();
     }
   }
   for (std::size_t i = turns.size(); i-- > 0;) {

@@ -25,6 +25,7 @@ struct Candidate {
   bool live = false;
   bool tool_result = false;  // a tool output (else user text)
   bool fetched_page = false;  // the output of a web-fetch tool (is_fetch_tool_name)
+  std::string source_path;    // the file the producing call names (caveman/tool_source.h)
 };
 
 struct LiveZone {

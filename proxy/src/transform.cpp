@@ -3,12 +3,25 @@
 #include <algorithm>
 
 #include "caveman/tokens.h"
+#include "caveman/tool_source.h"
 
 namespace caveman::proxy {
 namespace {
 
 constexpr std::string_view kMarkerOpen = "<<ccr:";
 constexpr std::string_view kMarkerClose = ">>";
+
+// A fetched page may be read as page text, the same bytes from a file may not, and a file's
+// name steers detection (docs/spec/detect.md#hints): their views differ, so do their keys.
+std::string cache_scope(const Candidate& c) {
+  if (c.fetched_page) return std::string(kPageScope);
+  std::string scope(kUnlockedScope);
+  if (std::string_view family = source_family(c.source_path); !family.empty()) {
+    scope += ':';
+    scope += family;
+  }
+  return scope;
+}
 
 }  // namespace
 
@@ -72,7 +85,7 @@ CompressKnobs Transformer::recompact_knobs() const {
 // the same handle, when that saves a quarter of what was sent; remembered in place.
 std::optional<std::string> Transformer::tighten(const std::string& original,
                                                 const std::string& sent, const std::string& key,
-                                                const std::string& query, bool fetched_page,
+                                                const std::string& query, const Candidate& c,
                                                 TransformOutcome* out) const {
   std::string handle = handle_from_replacement(sent);
   if (handle.empty() ||
@@ -80,7 +93,8 @@ std::optional<std::string> Transformer::tighten(const std::string& original,
     return std::nullopt;
   }
   Options options = block_options(recompact_knobs(), query);
-  options.page_text = fetched_page;
+  options.page_text = c.fetched_page;
+  options.source_path = c.source_path;
   CompressResult r = engine_->compress(original, options);
   if (r.passed_through()) return std::nullopt;
   std::string replacement = std::move(r.output);
@@ -116,13 +130,11 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
   for (const Candidate& c : zone.candidates) {
     const JsonNode& node = doc.node(c.node);
     const std::string& original = node.text;
-    // A fetched page may be read as page text, the same bytes from a file may not: their
-    // views differ, and so do their cache keys.
-    std::string key = prefix_cache_key(c.fetched_page ? kPageScope : kUnlockedScope, original);
+    std::string key = prefix_cache_key(cache_scope(c), original);
     if (std::optional<std::string> hit = cache_->lookup(key)) {
       if (!c.live && knobs_.recompact && c.tool_result) {
         if (std::optional<std::string> tighter =
-                tighten(original, *hit, key, zone.query, c.fetched_page, &out))
+                tighten(original, *hit, key, zone.query, c, &out))
           hit = tighter;
       }
       splices.push_back(Splice{node.begin, node.end, json_quote(*hit)});
@@ -139,6 +151,7 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
 
     Options options = block_options(recompact ? recompact_knobs() : knobs_, zone.query);
     options.page_text = c.fetched_page;
+    options.source_path = c.source_path;
     CompressResult r = engine_->compress(original, options);
     if (r.passed_through() || r.tokens_before - r.tokens_after <= kMarkerTokens) continue;
     if (!knobs_.context_cached && !marked &&

@@ -89,7 +89,7 @@ class Transformer {
  private:
   std::optional<std::string> tighten(const std::string& original, const std::string& sent,
                                      const std::string& key, const std::string& query,
-                                     bool fetched_page, TransformOutcome* out) const;
+                                     const Candidate& c, TransformOutcome* out) const;
   CompressKnobs recompact_knobs() const;
 
   const Engine* engine_;

@@ -30,6 +30,7 @@ class Payload:
     id: str
     family: str
     variant: str  # bash | read | read-window | read-catn
+    path: str  # the file the tool names (Read's file_path, `cat PATH`); "" for a command's output
     name: str
     declared: tuple[str, ...]
     text: str  # the bytes the agent's tool result carries

@@ -48,6 +48,8 @@ def _take(ctx: Context, rng, family: str, suffixes, declared, k: int, **kw) -> l
         text = read_text(p)
         if text is None or not text.strip() or "\x00" in text:
             continue
+        if declared == ("xml",) and not text.lstrip().startswith("<"):
+            continue  # Java's .policy files are grant blocks, not XML
         if declared == ("config",) and text.lstrip().startswith("<?xml"):
             out.append(Source("xml", str(p), text, ("xml",), kind="file"))  # fontconfig and D-Bus .conf files
             continue

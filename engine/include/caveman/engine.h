@@ -55,6 +55,10 @@ struct Options {
   // The input is a page the agent fetched from the web (WebFetch, a browser): HTML may be
   // given as its page text. false (the default): HTML gets lossless views only.
   bool page_text = false;
+  // The file the input shows, when the tool that produced it names one (a Read's file_path,
+  // the one file a `cat`/`head`/`sed -n` command prints). Its extension is a hint detection
+  // weighs against the content (docs/spec/detect.md#hints), never proof on its own.
+  std::string source_path;
 };
 
 struct CompressResult {
@@ -96,6 +100,8 @@ struct SimResult {
 // Deterministic; never consults a registry. Line-number gutters and <file> wrappers are
 // looked through.
 std::string detect(std::string_view input);
+// The same, with the name of the file the input shows (Options::source_path).
+std::string detect(std::string_view input, std::string_view source_path);
 
 // Decodes a factored view (docs/formats.md) into the exact bytes it stands for, without the
 // recovery store; text without factored blocks comes back unchanged and elision markers

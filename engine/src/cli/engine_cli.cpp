@@ -98,10 +98,10 @@ int cmd_compress(const Flags& f, Io& io) {
   return kExitOk;
 }
 
-int cmd_detect(const Flags&, Io& io) {
+int cmd_detect(const Flags& f, Io& io) {
   Result<std::string> input = read_stdin(io);
   if (!input.ok()) return fail(io, "read stdin", input.status());
-  io.out << detect(input.value()) << "\n";
+  io.out << detect(input.value(), f.compress.source_path) << "\n";
   return kExitOk;
 }
 
@@ -230,7 +230,12 @@ void add_options(CLI::App& app, Flags* f) {
       ->transform(base::decimal());
   compress->add_flag("--page", f->compress.page_text,
                      "The input is a page fetched from the web: HTML may become its page text");
+  compress->add_option("--path", f->compress.source_path,
+                       "The file the input shows (a Read's file_path): its extension is a "
+                       "detection hint");
   compress->add_flag("--json", f->json, "The report and the output as one JSON object on stdout");
+  app.get_subcommand("detect")->add_option("--path", f->compress.source_path,
+                                           "The file the input shows: its extension is a hint");
   CLI::App* retrieve = app.get_subcommand("retrieve");
   retrieve->add_option("handle", f->handle, "ccr_..., ccr_obj_... or ccr://<id>")->required();
   retrieve->add_option("query", f->query, "Only the records that match");

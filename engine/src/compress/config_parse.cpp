@@ -68,6 +68,16 @@ bool is_yaml_key(std::string_view t, std::size_t* colon = nullptr) {
   return true;
 }
 
+// "2004:", "a3f0:", "- 0x1f:", "10.2:": a key of hex digits and separators with at least one
+// decimal digit — an address or offset, not a setting's name.
+bool numeric_key(std::string_view t) {
+  if (t.substr(0, 2) == "- ") t = text::trim_ascii(t.substr(2));
+  std::string_view key = t.substr(0, t.find(':'));
+  if (key.substr(0, 2) == "0x") key.remove_prefix(2);
+  return key.find_first_of("0123456789") != std::string_view::npos &&
+         key.find_first_not_of("0123456789abcdefABCDEF._-") == std::string_view::npos;
+}
+
 // "key: |", "key: >-", "key: |2 # comment"
 bool ends_with_block_scalar(std::string_view t) {
   std::size_t colon = 0;
@@ -180,12 +190,19 @@ std::vector<ConfigLineInfo> classify_config_lines(const std::vector<std::string_
 std::optional<ConfigShape> classify_config(std::string_view input) {
   if (input.empty() || !text::is_valid_utf8(input)) return std::nullopt;
   ConfigShape shape{ConfigKind::kToml};
-  for (const ConfigLineInfo& info : classify_config_lines(text::split_all(input, '\n'))) {
+  std::vector<std::string_view> lines = text::split_all(input, '\n');
+  std::vector<ConfigLineInfo> kinds = classify_config_lines(lines);
+  int numeric_keys = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const ConfigLineInfo& info = kinds[i];
     shape.has_block_scalar = shape.has_block_scalar || info.block_header;
     switch (info.kind) {
       case ConfigLine::kSection: ++shape.sections; break;
       case ConfigLine::kAssignment: ++shape.assignments; break;
-      case ConfigLine::kYamlKey: ++shape.yaml_keys; break;
+      case ConfigLine::kYamlKey:
+        ++shape.yaml_keys;
+        if (numeric_key(text::trim_ascii(lines[i]))) ++numeric_keys;
+        break;
       case ConfigLine::kProse: ++shape.prose; break;
       default: break;  // blank, comment, plain list item, block content: uncounted
     }
@@ -199,7 +216,10 @@ std::optional<ConfigShape> classify_config(std::string_view input) {
     return shape;
   }
   int significant = shape.yaml_keys + shape.assignments + shape.sections + shape.prose;
-  if (shape.yaml_keys >= 6 && shape.yaml_keys * 2 >= significant &&
+  // Keys that are numbers (`2004:` in a disassembly, `0x1f:` in a dump) are addresses, not
+  // settings: YAML allows them, but a file of mostly such keys is a listing.
+  int named_keys = shape.yaml_keys - numeric_keys;
+  if (named_keys >= 6 && named_keys * 2 >= significant &&
       shape.prose * 4 <= significant && yaml_parses(input)) {
     shape.kind = ConfigKind::kYaml;
     return shape;

@@ -750,9 +750,11 @@ std::string detect_body(std::string_view body) {
 
 }  // namespace core
 
-std::string detect(std::string_view input) {
+std::string detect(std::string_view input) { return detect(input, {}); }
+
+std::string detect(std::string_view input, std::string_view source_path) {
   core::Unwrapped u = core::unwrap_input(input);
-  return core::detect_body(u.body);
+  return core::detect_body(u.body, source_path);
 }
 
 }  // namespace caveman

@@ -47,6 +47,14 @@ bool looks_json_fragment(std::string_view s);
 // Detect on already-unwrapped text.
 std::string detect_body(std::string_view body);
 
+// The family a file's name declares by its extension (config, code, html, xml, json), or
+// empty (docs/spec/detect.md#hints).
+std::string_view type_of_path(std::string_view path);
+
+// detect_body, then the name of the file the body shows: when detection proved no type
+// strongly and the body carries the marks of the family the name declares, that family.
+std::string detect_body(std::string_view body, std::string_view source_path);
+
 }  // namespace caveman::core
 
 #endif  // CAVEMAN_CORE_DETECT_RULES_H_

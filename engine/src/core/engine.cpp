@@ -188,7 +188,7 @@ std::optional<Attempt> attempt(const Registry& registry, CallCounter& counter,
     body = input;
   }
   std::string forced = options.type == "auto" ? "" : options.type;
-  *ct = forced.empty() ? core::detect_body(body) : forced;
+  *ct = forced.empty() ? core::detect_body(body, options.source_path) : forced;
   // A limited Read of pretty-printed JSON is no JSON document, so the json compressor cannot
   // take it; its line numbers (about two tokens a line) go at least, as they do when a whole
   // document is minified. The handle keeps the listing.

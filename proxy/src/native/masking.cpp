@@ -8,6 +8,7 @@
 
 #include "caveman/base/split.h"
 #include "caveman/base/text.h"
+#include "caveman/tool_source.h"
 
 namespace caveman::proxy::native {
 namespace {
@@ -60,6 +61,18 @@ std::string decision_id_for(const MaskInput& in, std::string_view content_hash) 
   std::string seed = std::string(in.session_id) + '\0' + std::string(in.tool_name) + '\0' +
                      std::string(content_hash) + '\0' + std::string(policy_name(in.policy));
   return "dec_" + ccr::sha256_hex(seed).substr(0, 24);
+}
+
+// The file the call names (Read's file_path, `cat F`): a detection hint.
+std::string source_path_of(std::string_view tool_name, std::string_view input_json) {
+  if (input_json.empty()) return {};
+  Json in = Json::parse(input_json, nullptr, false);
+  if (in.is_discarded() || !in.is_object()) return {};
+  ToolArgs args;
+  for (const auto& [key, value] : in.items()) {
+    if (value.is_string()) args.emplace_back(key, value.get<std::string>());
+  }
+  return tool_source_path(tool_name, args);
 }
 
 }  // namespace
@@ -120,12 +133,14 @@ Result<MaskOutcome> mask_tool_output(const Engine& engine, ccr::Store& store, co
   MaskOutcome m;
   std::string content_hash = "sha256:" + ccr::sha256_hex(in.output);
   m.decision_id = decision_id_for(in, content_hash);
-  m.content_type = detect(in.output);
+  std::string source_path = source_path_of(in.tool_name, in.tool_input_json);
+  m.content_type = detect(in.output, source_path);
   m.tokens_before = -1;
 
   if (safe_in_place(m.content_type) || in.policy == PolicyMode::kMax) {
     Options options;
     options.mode = "compress";
+    options.source_path = std::move(source_path);
     CompressResult r = engine.compress(in.output, options);
     m.tokens_before = r.tokens_before;  // counted once: BPE over megabytes is the slow part
     if (!r.passed_through() && !r.recovery_handle.empty()) {

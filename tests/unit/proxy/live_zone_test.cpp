@@ -123,6 +123,41 @@ TEST(ProxyLiveZone, FetchToolOutputsAreMarkedAsFetchedPages) {
   }
 }
 
+// The file a call names travels with its result, in each wire format (docs/spec/detect.md#hints).
+std::vector<std::string> source_paths(Endpoint e, const std::string& body) {
+  std::optional<JsonDoc> doc = JsonDoc::parse(body);
+  EXPECT_TRUE(doc) << body;
+  std::vector<std::string> out;
+  if (!doc) return out;
+  for (const Candidate& c : extract_live_zone(e, *doc, 10).candidates) {
+    if (c.tool_result) out.push_back(c.source_path);
+  }
+  return out;
+}
+
+TEST(ProxyLiveZone, ToolResultsCarryTheFileTheirCallNames) {
+  EXPECT_EQ(source_paths(Endpoint::kMessages, R"({"messages":[
+ {"role":"assistant","content":[{"type":"tool_use","id":"r1","name":"Read","input":{"file_path":"/etc/a.conf"}},
+                                {"type":"tool_use","id":"b1","name":"Bash","input":{"command":"cat -n src/x.py"}},
+                                {"type":"tool_use","id":"g1","name":"Grep","input":{"pattern":"x","path":"/etc"}}]},
+ {"role":"user","content":[{"type":"tool_result","tool_use_id":"r1","content":"READ RESULT BYTES"},
+                           {"type":"tool_result","tool_use_id":"b1","content":"BASH RESULT BYTES"},
+                           {"type":"tool_result","tool_use_id":"g1","content":"GREP RESULT BYTES"}]}]})"),
+            (std::vector<std::string>{"/etc/a.conf", "src/x.py", ""}));
+  EXPECT_EQ(source_paths(Endpoint::kChatCompletions, R"({"messages":[
+ {"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"read_file","arguments":"{\"absolute_path\":\"/p/a.yaml\"}"}}]},
+ {"role":"tool","tool_call_id":"c1","content":"READ FILE OUTPUT"}]})"),
+            (std::vector<std::string>{"/p/a.yaml"}));
+  EXPECT_EQ(source_paths(Endpoint::kResponses, R"({"input":[
+ {"type":"function_call","call_id":"k1","name":"exec_command","arguments":"{\"cmd\":\"sed -n '1,80p' a.toml\"}"},
+ {"type":"function_call_output","call_id":"k1","output":"SED OUTPUT BYTES"}]})"),
+            (std::vector<std::string>{"a.toml"}));
+  EXPECT_EQ(source_paths(Endpoint::kGenerateContent, R"({"contents":[
+ {"role":"model","parts":[{"functionCall":{"name":"read_file","args":{"absolute_path":"/p/b.svg"}}}]},
+ {"role":"user","parts":[{"functionResponse":{"name":"read_file","response":{"output":"SVG FILE BYTES"}}}]}]})"),
+            (std::vector<std::string>{"/p/b.svg"}));
+}
+
 TEST(ProxyLiveZone, MinimumSizeIsInDecodedBytes) {
   std::string body = R"({"messages":[{"role":"user","content":"0123456789"}]})";
   EXPECT_EQ(extract(Endpoint::kMessages, body, nullptr, 10).size(), 1u);
