@@ -9,7 +9,7 @@
 #include <string>
 
 #include "caveman/tokens.h"
-#include "compress/diff_words.h"
+#include "compress/diff/diff_words.h"
 #include "compress/factor/expand.h"
 #include "compress/factor/json_digests.h"
 #include "compress/factor/json_table.h"

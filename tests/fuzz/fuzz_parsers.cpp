@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "compress/config_parse.h"
-#include "compress/table_parse.h"
+#include "compress/config/config_parse.h"
+#include "compress/tabular/table_parse.h"
 #include "fuzz_util.h"
 #include "json/json.h"
 

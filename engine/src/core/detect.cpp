@@ -5,13 +5,13 @@
 #include <vector>
 
 #include "caveman/engine.h"
-#include "compress/aligned_parse.h"
-#include "compress/config_parse.h"
+#include "compress/config/config_parse.h"
 #include "compress/diagnostics/diagnostics.h"
 #include "compress/markup/markup.h"
 #include "compress/records/stanzas.h"
-#include "compress/table_parse.h"
+#include "compress/tabular/aligned_parse.h"
 #include "compress/tabular/columns.h"
+#include "compress/tabular/table_parse.h"
 #include "core/detect_rules.h"
 #include "core/wrappers.h"
 #include "json/json.h"

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "compress/config_parse.h"
+#include "compress/config/config_parse.h"
 #include "compress/markup/markup.h"
 #include "core/detect_rules.h"
 #include "text/lines.h"

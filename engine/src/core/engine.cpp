@@ -11,8 +11,8 @@
 
 #include "caveman/base/codes.h"
 #include "caveman/base/text.h"
+#include "compress/common/indent_blocks.h"
 #include "compress/factor/expand.h"
-#include "compress/indent_blocks.h"
 #include "core/detect_rules.h"
 #include "core/wrappers.h"
 #include "json/json.h"

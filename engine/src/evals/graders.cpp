@@ -11,7 +11,7 @@
 #include "compress/code/language.h"
 #include "compress/code/parse.h"
 #include "compress/code/sniff.h"
-#include "compress/table_parse.h"
+#include "compress/tabular/table_parse.h"
 #include "evals/json_schema.h"
 #include "evals/marker_facts.h"
 #include "json/json.h"

@@ -5,13 +5,13 @@
 #include <tuple>
 #include <utility>
 
-#include "compress/diff_facts.h"
-#include "compress/diff_words.h"
-#include "compress/selector.h"
-#include "compress/summary.h"
-#include "compress/table_parse.h"
-#include "compress/terminal_clean.h"
-#include "compress/text_sections.h"
+#include "compress/common/selector.h"
+#include "compress/common/summary.h"
+#include "compress/diff/diff_facts.h"
+#include "compress/diff/diff_words.h"
+#include "compress/tabular/table_parse.h"
+#include "compress/terminal/terminal_clean.h"
+#include "compress/text/text_sections.h"
 #include "evals/summary_facts.h"
 #include "json/json.h"
 #include "text/lines.h"

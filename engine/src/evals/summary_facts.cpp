@@ -5,7 +5,7 @@
 #include <optional>
 #include <set>
 
-#include "compress/go_float.h"
+#include "compress/common/go_float.h"
 #include "text/utf8.h"
 
 namespace caveman::evals {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "compress/table_parse.h"
+#include "compress/tabular/table_parse.h"
 #include "core/wrappers.h"
 #include "json/json.h"
 #include "text/bm25.h"

@@ -23,7 +23,7 @@
 #include <string_view>
 #include <vector>
 
-#include "compress/aligned_parse.h"
+#include "compress/tabular/aligned_parse.h"
 
 namespace caveman::compress::factor {
 

@@ -4,10 +4,10 @@
 #include <map>
 #include <vector>
 
-#include "compress/elide_lines.h"
+#include "compress/common/elide_lines.h"
+#include "compress/common/problem_lines.h"
+#include "compress/common/selector.h"
 #include "compress/factor/line_blocks.h"
-#include "compress/problem_lines.h"
-#include "compress/selector.h"
 #include "text/bm25.h"
 #include "text/lines.h"
 #include "text/words.h"

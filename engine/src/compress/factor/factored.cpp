@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 
+#include "compress/common/problem_lines.h"
 #include "compress/compressors.h"
 #include "compress/factor/block_syntax.h"
 #include "compress/factor/budget.h"
@@ -12,7 +13,6 @@
 #include "compress/factor/grep_view.h"
 #include "compress/factor/line_blocks.h"
 #include "compress/factor/prose_view.h"
-#include "compress/problem_lines.h"
 
 namespace caveman::compress {
 namespace {

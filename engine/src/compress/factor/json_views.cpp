@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "compress/common/selector.h"
 #include "compress/compressors.h"
 #include "compress/factor/decorator.h"
 #include "compress/factor/json_digests.h"
 #include "compress/factor/json_table.h"
-#include "compress/selector.h"
 #include "text/lines.h"
 
 namespace caveman::compress {

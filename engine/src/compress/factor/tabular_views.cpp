@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <memory>
 
-#include "compress/aligned_parse.h"
 #include "compress/compressors.h"
-#include "compress/factor/decorator.h"
 #include "compress/factor/aligned_syntax.h"
 #include "compress/factor/block_syntax.h"
 #include "compress/factor/csv_syntax.h"
+#include "compress/factor/decorator.h"
 #include "compress/factor/expand.h"
-#include "compress/table_parse.h"
+#include "compress/tabular/aligned_parse.h"
+#include "compress/tabular/table_parse.h"
 #include "text/lines.h"
 
 namespace caveman::compress {

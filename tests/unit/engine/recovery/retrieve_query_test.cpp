@@ -10,7 +10,7 @@
 
 #include "caveman/ccr.h"
 #include "caveman/engine.h"
-#include "compress/table_parse.h"
+#include "compress/tabular/table_parse.h"
 #include "json/json.h"
 #include "support/test_support.h"
 

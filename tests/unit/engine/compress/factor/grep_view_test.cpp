@@ -6,11 +6,11 @@
 #include <string>
 
 #include "caveman/tokens.h"
+#include "compress/common/problem_lines.h"
 #include "compress/compressors.h"
 #include "compress/factor/block_syntax.h"
 #include "compress/factor/expand.h"
 #include "compress/factor/grep_syntax.h"
-#include "compress/problem_lines.h"
 #include "support/corpus.h"
 
 namespace caveman::compress::factor {
