@@ -3,6 +3,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "text/lines.h"
@@ -90,6 +91,26 @@ bool ends_with_block_scalar(std::string_view t) {
   return rest.empty() || rest[0] == '#';
 }
 
+// '[' minus ']' outside quoted strings and comments: a TOML array left open by its line.
+int open_brackets(std::string_view t) {
+  int depth = 0;
+  char quote = 0;
+  for (char c : t) {
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#') {
+      break;
+    } else if (c == '[') {
+      ++depth;
+    } else if (c == ']') {
+      --depth;
+    }
+  }
+  return depth;
+}
+
 }  // namespace
 
 int yaml_indent(std::string_view line) {
@@ -151,10 +172,17 @@ bool yaml_parses(std::string_view input) {
 std::vector<ConfigLineInfo> classify_config_lines(const std::vector<std::string_view>& lines) {
   std::vector<ConfigLineInfo> out(lines.size());
   int block_indent = -1;  // indent of the key that opened a block scalar
+  int array_depth = 0;    // brackets a TOML `key = [` line left open
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string_view raw = lines[i];
     std::string_view t = text::trim_ascii(raw);
     ConfigLineInfo& info = out[i];
+    if (array_depth > 0) {  // the items of a multi-line array, and its closing bracket
+      if (!t.empty() && t[0] != '#') info.kind = ConfigLine::kBlockContent;
+      if (!t.empty() && t[0] == '#') info.kind = ConfigLine::kComment;
+      array_depth += open_brackets(t);
+      continue;
+    }
     if (block_indent >= 0) {
       if (t.empty()) continue;  // blank (possibly inside the block)
       if (yaml_indent(raw) > block_indent) {
@@ -176,6 +204,7 @@ std::vector<ConfigLineInfo> classify_config_lines(const std::vector<std::string_
       info.kind = ConfigLine::kSection;
     } else if (is_assignment(t)) {
       info.kind = ConfigLine::kAssignment;
+      array_depth = std::max(0, open_brackets(t.substr(t.find('='))));
     } else if (is_yaml_key(t)) {
       info.kind = ConfigLine::kYamlKey;
     } else if (t.substr(0, 2) == "- ") {

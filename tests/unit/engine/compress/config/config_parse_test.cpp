@@ -65,6 +65,23 @@ TEST(ConfigParseTest, ClassifiesFiles) {
   EXPECT_FALSE(classify_config("k = \xff\n"));
 }
 
+// The items of a TOML array written over several lines (pyproject's dependencies, a policy's
+// tool list) belong to their key: without that they read as prose and the file as no config.
+TEST(ConfigParseTest, MultiLineTomlArrayItemsAreTheirKeysContent) {
+  std::string toml =
+      "[project]\nname = \"x\"\ndependencies = [\n  \"a>=1\",\n  # pinned\n  \"b[c]==2\",\n]\n"
+      "[tool.x]\nk = 1\nlist = [\"]\", [1,\n  2]]\nafter = 3\n";
+  std::vector<ConfigLineInfo> kinds = classify_config_lines(text::split_all(toml, '\n'));
+  EXPECT_EQ(kinds[3].kind, ConfigLine::kBlockContent);  // "a>=1",
+  EXPECT_EQ(kinds[4].kind, ConfigLine::kComment);
+  EXPECT_EQ(kinds[5].kind, ConfigLine::kBlockContent);  // "b[c]==2", — brackets in a string
+  EXPECT_EQ(kinds[6].kind, ConfigLine::kBlockContent);  // ]
+  EXPECT_EQ(kinds[7].kind, ConfigLine::kSection);
+  EXPECT_EQ(kinds[10].kind, ConfigLine::kBlockContent);  // 2]]
+  EXPECT_EQ(kinds[11].kind, ConfigLine::kAssignment);
+  EXPECT_TRUE(classify_config(toml));
+}
+
 TEST(ConfigParseTest, YamlParsesAndIndent) {
   EXPECT_TRUE(yaml_parses("a: 1\n---\nb: 2\n"));
   EXPECT_FALSE(yaml_parses("a: [1, 2\n"));
