@@ -12,6 +12,7 @@
 #include "caveman/base/codes.h"
 #include "caveman/base/text.h"
 #include "compress/common/indent_blocks.h"
+#include "compress/factor/block_syntax.h"
 #include "compress/factor/expand.h"
 #include "core/detect_rules.h"
 #include "core/wrappers.h"
@@ -161,7 +162,11 @@ std::optional<Attempt> weigh(const Compressor& c, CompressorOutput out,
   bool lossless = content_lossless && layers.empty();
   std::int64_t saved = reference - a.tokens_after;
   if (!content_lossless && saved < options.min_lossy_saving_tokens) return std::nullopt;
-  if (!content_lossless && options.context_tokens > 0 &&
+  // A factored view loses nothing, yet its lines are not the input's: a model that looks for
+  // a line by its exact text (agents quote what they act on) asks for the original. So in a
+  // prompt of known size it must pay like a view that leaves content out.
+  bool literal = content_lossless && !compress::factor::contains_block(a.output);
+  if (!literal && options.context_tokens > 0 &&
       !lossy_view_pays(saved, a.tokens_after, options.context_tokens, options.context_cached)) {
     return std::nullopt;
   }
