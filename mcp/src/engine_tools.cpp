@@ -76,21 +76,25 @@ Tool compress_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Session
   Json type_enum = Json::array();
   for (std::string_view ty : kContentTypes) type_enum.push_back(std::string(ty));
   for (std::string_view ty : kForcedOnly) type_enum.push_back(std::string(ty));
-  t.input_schema = Json{
-      {"type", "object"},
-      {"properties",
-       {{"input", {{"type", "string"}, {"description", "Text to compress."}}},
-        {"content_type",
-         {{"type", "string"}, {"enum", type_enum}, {"description", "Force a type; default: detect."}}},
-        {"type", {{"type", "string"}, {"description", "Alias of content_type."}}},
-        {"query", {{"type", "string"}, {"description", "What you look for; matching parts are kept."}}},
-        {"path", {{"type", "string"}, {"description", "The file the input shows, if any."}}},
-        {"budget",
-         {{"type", "integer"},
-          {"minimum", 0},
-          {"description", "Token budget: a line view still larger is cut to about this size "
-                          "(default 25000; 0 = no budget)."}}}}},
-      {"required", Json::array({"input"})}};
+  t.input_schema =
+      Json{{"type", "object"},
+           {"properties",
+            {{"input", {{"type", "string"}, {"description", "Text to compress."}}},
+             {"content_type",
+              {{"type", "string"},
+               {"enum", type_enum},
+               {"description", "Force a type; default: detect."}}},
+             {"type", {{"type", "string"}, {"description", "Alias of content_type."}}},
+             {"query",
+              {{"type", "string"}, {"description", "What you look for; matching parts are kept."}}},
+             {"path", {{"type", "string"}, {"description", "The file the input shows, if any."}}},
+             {"budget",
+              {{"type", "integer"},
+               {"minimum", 0},
+               {"description",
+                "Token budget: a line view still larger is cut to about this size "
+                "(default 25000; 0 = no budget)."}}}}},
+           {"required", Json::array({"input"})}};
   t.output_schema = schema::object({{"compressed", "string"},
                                     {"ratio", "number"},
                                     {"tokens_before", "integer"},

@@ -240,8 +240,8 @@ void openai_chat(const JsonDoc& doc, Extractor& x) {
       std::string_view name = doc.get_string(doc.get(call, "function"), "name");
       if (is_retrieve_tool_name(name)) retrieve_ids.insert(std::string(doc.get_string(call, "id")));
       if (is_fetch_tool_name(name)) fetch_ids.insert(std::string(doc.get_string(call, "id")));
-      note_path(doc, name, doc.get_string(call, "id"), doc.get(doc.get(call, "function"), "arguments"),
-                &paths);
+      note_path(doc, name, doc.get_string(call, "id"),
+                doc.get(doc.get(call, "function"), "arguments"), &paths);
     }
   }
   // Live: the latest user message and the tool results after the last non-tool message.

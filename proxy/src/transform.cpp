@@ -133,8 +133,7 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
     std::string key = prefix_cache_key(cache_scope(c), original);
     if (std::optional<std::string> hit = cache_->lookup(key)) {
       if (!c.live && knobs_.recompact && c.tool_result) {
-        if (std::optional<std::string> tighter =
-                tighten(original, *hit, key, zone.query, c, &out))
+        if (std::optional<std::string> tighter = tighten(original, *hit, key, zone.query, c, &out))
           hit = tighter;
       }
       splices.push_back(Splice{node.begin, node.end, json_quote(*hit)});

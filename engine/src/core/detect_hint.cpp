@@ -22,13 +22,13 @@ using Suffixes = std::vector<std::string_view>;
 const std::array<std::pair<std::string_view, Suffixes>, 5>& families() {
   static const std::array<std::pair<std::string_view, Suffixes>, 5> kFamilies{{
       {"config",
-       {".conf", ".cnf", ".cfg", ".ini", ".toml", ".yaml", ".yml", ".service", ".socket",
-        ".timer", ".mount", ".target", ".path", ".desktop", ".properties", ".env",
-        ".editorconfig", ".gitconfig", ".npmrc"}},
-      {"code",
-       {".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".py", ".pyi", ".js", ".mjs",
-        ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".vue", ".go", ".rs", ".java", ".kt",
-        ".rb", ".php", ".cs", ".swift", ".scala", ".lua", ".sh", ".bash", ".zsh", ".pl"}},
+       {".conf", ".cnf", ".cfg", ".ini", ".toml", ".yaml", ".yml", ".service", ".socket", ".timer",
+        ".mount", ".target", ".path", ".desktop", ".properties", ".env", ".editorconfig",
+        ".gitconfig", ".npmrc"}},
+      {"code", {".c",     ".h",   ".cc",  ".cpp",  ".cxx", ".hh", ".hpp", ".hxx", ".py",
+                ".pyi",   ".js",  ".mjs", ".cjs",  ".jsx", ".ts", ".mts", ".cts", ".tsx",
+                ".vue",   ".go",  ".rs",  ".java", ".kt",  ".rb", ".php", ".cs",  ".swift",
+                ".scala", ".lua", ".sh",  ".bash", ".zsh", ".pl"}},
       {"html", {".html", ".htm", ".xhtml"}},
       {"xml", {".xml", ".svg", ".xsd", ".xsl", ".xslt", ".plist", ".wsdl", ".rss", ".atom"}},
       {"json", {".json", ".jsonc", ".geojson", ".webmanifest"}},
@@ -107,8 +107,8 @@ std::string_view type_of_path(std::string_view path) {
   std::string name = lower(slash == std::string_view::npos ? path : path.substr(slash + 1));
   for (const auto& [family, suffixes] : families()) {
     for (std::string_view suffix : suffixes) {
-      if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(),
-                                                       suffix.size(), suffix) == 0) {
+      if (name.size() >= suffix.size() &&
+          name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
         return family;
       }
     }

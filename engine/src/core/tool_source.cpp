@@ -18,7 +18,8 @@ std::string lower(std::string_view s) {
 
 // The last segment of an MCP tool name ("mcp__fs__read_file" → "read_file").
 std::string_view bare_name(std::string_view name) {
-  if (std::size_t sep = name.rfind("__"); sep != std::string_view::npos) name.remove_prefix(sep + 2);
+  if (std::size_t sep = name.rfind("__"); sep != std::string_view::npos)
+    name.remove_prefix(sep + 2);
   return name;
 }
 
@@ -73,7 +74,7 @@ std::string printed_file(std::string_view segment) {
   if (!w || w->empty()) return {};
   const std::string& cmd = (*w)[0];
   static const std::vector<std::string_view> kPrinters = {"cat", "head", "tail", "nl",
-                                                          "sed", "less", "bat", "more"};
+                                                          "sed", "less", "bat",  "more"};
   if (std::find(kPrinters.begin(), kPrinters.end(), cmd) == kPrinters.end()) return {};
   std::vector<std::string> operands;
   for (std::size_t i = 1; i < w->size(); ++i) {
@@ -103,12 +104,10 @@ std::string shell_source_path(std::string_view command) {
   std::string_view first = command.substr(0, bar);
   while (bar != std::string_view::npos) {
     std::size_t next = command.find('|', bar + 1);
-    std::string_view rest = command.substr(bar + 1, next == std::string_view::npos
-                                                        ? std::string_view::npos
-                                                        : next - bar - 1);
+    std::string_view rest = command.substr(
+        bar + 1, next == std::string_view::npos ? std::string_view::npos : next - bar - 1);
     std::optional<std::vector<std::string>> w = words(rest);
-    if (!w || w->empty() || ((*w)[0] != "head" && (*w)[0] != "tail" && (*w)[0] != "nl"))
-      return {};
+    if (!w || w->empty() || ((*w)[0] != "head" && (*w)[0] != "tail" && (*w)[0] != "nl")) return {};
     bar = next;
   }
   return printed_file(first);

@@ -13,8 +13,8 @@ namespace caveman::compress {
 namespace {
 
 bool is_name_char(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-         c == '_' || c == '.' || c == '-';
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '.' || c == '-';
 }
 
 bool is_section(std::string_view t) {
@@ -116,9 +116,12 @@ int open_brackets(std::string_view t) {
 int yaml_indent(std::string_view line) {
   int n = 0;
   for (char c : line) {
-    if (c == ' ') n += 1;
-    else if (c == '\t') n += 2;
-    else break;
+    if (c == ' ')
+      n += 1;
+    else if (c == '\t')
+      n += 2;
+    else
+      break;
   }
   return n;
 }
@@ -226,18 +229,25 @@ std::optional<ConfigShape> classify_config(std::string_view input) {
     const ConfigLineInfo& info = kinds[i];
     shape.has_block_scalar = shape.has_block_scalar || info.block_header;
     switch (info.kind) {
-      case ConfigLine::kSection: ++shape.sections; break;
-      case ConfigLine::kAssignment: ++shape.assignments; break;
+      case ConfigLine::kSection:
+        ++shape.sections;
+        break;
+      case ConfigLine::kAssignment:
+        ++shape.assignments;
+        break;
       case ConfigLine::kYamlKey:
         ++shape.yaml_keys;
         if (numeric_key(text::trim_ascii(lines[i]))) ++numeric_keys;
         break;
-      case ConfigLine::kProse: ++shape.prose; break;
-      default: break;  // blank, comment, plain list item, block content: uncounted
+      case ConfigLine::kProse:
+        ++shape.prose;
+        break;
+      default:
+        break;  // blank, comment, plain list item, block content: uncounted
     }
   }
-  bool triple_quotes = input.find("\"\"\"") != std::string_view::npos ||
-                       input.find("'''") != std::string_view::npos;
+  bool triple_quotes =
+      input.find("\"\"\"") != std::string_view::npos || input.find("'''") != std::string_view::npos;
   bool sectioned = shape.sections >= 2 && shape.assignments >= 4;
   bool flat = shape.sections == 0 && shape.yaml_keys == 0 && shape.assignments >= 8;
   if (shape.prose == 0 && !triple_quotes && (sectioned || flat)) {
@@ -248,8 +258,8 @@ std::optional<ConfigShape> classify_config(std::string_view input) {
   // Keys that are numbers (`2004:` in a disassembly, `0x1f:` in a dump) are addresses, not
   // settings: YAML allows them, but a file of mostly such keys is a listing.
   int named_keys = shape.yaml_keys - numeric_keys;
-  if (named_keys >= 6 && named_keys * 2 >= significant &&
-      shape.prose * 4 <= significant && yaml_parses(input)) {
+  if (named_keys >= 6 && named_keys * 2 >= significant && shape.prose * 4 <= significant &&
+      yaml_parses(input)) {
     shape.kind = ConfigKind::kYaml;
     return shape;
   }

@@ -63,11 +63,13 @@ TEST(DetectHintTest, ContentProofWinsOverName) {
 
 // A disassembly's `2004:` addresses are no YAML keys.
 TEST(DetectHintTest, DisassemblyAddressesAreNoSettings) {
-  std::string od = "\n/usr/bin/x:     file format elf64-x86-64\n\n\nDisassembly of section .init:\n\n"
-                   "0000000000002000 <.init>:\n";
+  std::string od =
+      "\n/usr/bin/x:     file format elf64-x86-64\n\n\nDisassembly of section .init:\n\n"
+      "0000000000002000 <.init>:\n";
   for (int i = 0; i < 40; ++i) {
     char line[96];
-    std::snprintf(line, sizeof line, "    %x:\t48 83 ec 08          \tsub    $0x8,%%rsp\n", 0x2000 + i * 4);
+    std::snprintf(line, sizeof line, "    %x:\t48 83 ec 08          \tsub    $0x8,%%rsp\n",
+                  0x2000 + i * 4);
     od += line;
   }
   EXPECT_NE(detect(od), "config");

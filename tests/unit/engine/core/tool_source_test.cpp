@@ -7,7 +7,8 @@ namespace caveman {
 namespace {
 
 TEST(ToolSourceTest, ReadToolsOfEachAgentNameTheirFile) {
-  EXPECT_EQ(tool_source_path("Read", {{"file_path", "/etc/a.conf"}, {"offset", "3"}}), "/etc/a.conf");
+  EXPECT_EQ(tool_source_path("Read", {{"file_path", "/etc/a.conf"}, {"offset", "3"}}),
+            "/etc/a.conf");
   EXPECT_EQ(tool_source_path("read_file", {{"absolute_path", "/p/x.py"}}), "/p/x.py");
   EXPECT_EQ(tool_source_path("read", {{"filePath", "/p/y.ts"}}), "/p/y.ts");
   EXPECT_EQ(tool_source_path("mcp__fs__read_text_file", {{"path", "/p/z.yaml"}}), "/p/z.yaml");
