@@ -1,11 +1,11 @@
 // Detection with the name of the file an output shows (docs/spec/detect.md#hints): the
 // extension proposes a family, the content must still carry that family's marks, and a type
 // the content proves on its own wins over the name.
-#include <algorithm>
 #include <array>
 #include <utility>
 #include <vector>
 
+#include "caveman/base/text.h"
 #include "compress/config/config_parse.h"
 #include "compress/markup/markup.h"
 #include "core/detect_rules.h"
@@ -34,13 +34,6 @@ const std::array<std::pair<std::string_view, Suffixes>, 5>& families() {
       {"json", {".json", ".jsonc", ".geojson", ".webmanifest"}},
   }};
   return kFamilies;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; });
-  return out;
 }
 
 // What detection answers when nothing proved a type strongly: a name may overrule these.
@@ -104,7 +97,8 @@ bool carries_marks(std::string_view family, std::string_view body) {
 
 std::string_view type_of_path(std::string_view path) {
   std::size_t slash = path.find_last_of("/\\");
-  std::string name = lower(slash == std::string_view::npos ? path : path.substr(slash + 1));
+  std::string name =
+      base::ascii_lower(slash == std::string_view::npos ? path : path.substr(slash + 1));
   for (const auto& [family, suffixes] : families()) {
     for (std::string_view suffix : suffixes) {
       if (name.size() >= suffix.size() &&

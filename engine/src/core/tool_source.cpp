@@ -2,19 +2,13 @@
 #include "caveman/tool_source.h"
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 
+#include "caveman/base/text.h"
 #include "core/detect_rules.h"
 
 namespace caveman {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out;
-  for (char c : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // The last segment of an MCP tool name ("mcp__fs__read_file" → "read_file").
 std::string_view bare_name(std::string_view name) {
@@ -116,7 +110,7 @@ std::string shell_source_path(std::string_view command) {
 std::string_view source_family(std::string_view path) { return core::type_of_path(path); }
 
 std::string tool_source_path(std::string_view tool_name, const ToolArgs& args) {
-  std::string name = lower(bare_name(tool_name));
+  std::string name = base::ascii_lower(bare_name(tool_name));
   for (std::string_view key : {"command", "cmd"}) {
     if (const std::string* c = arg(args, key)) {
       bool shell = name == "bash" || name == "shell" || name == "run_shell_command" ||
