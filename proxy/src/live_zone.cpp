@@ -10,6 +10,25 @@ namespace caveman::proxy {
 namespace {
 
 using Ids = std::set<std::string>;
+
+// `text` without its <system-reminder>…</system-reminder> spans, trimmed; "" when nothing else.
+std::string without_reminders(std::string_view text) {
+  constexpr std::string_view kOpen = "<system-reminder>", kClose = "</system-reminder>";
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t open = text.find(kOpen); open != std::string_view::npos;
+       open = text.find(kOpen, at)) {
+    std::size_t close = text.find(kClose, open);
+    if (close == std::string_view::npos) break;
+    out += text.substr(at, open - at);
+    at = close + kClose.size();
+  }
+  out += text.substr(at);
+  std::size_t first = out.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return {};
+  std::size_t last = out.find_last_not_of(" \t\r\n");
+  return out.substr(first, last - first + 1);
+}
 using Paths = std::map<std::string, std::string>;  // tool call id → the file it names
 
 // The string members of a call's arguments: an object node, or (OpenAI) a JSON text.
@@ -64,9 +83,11 @@ class Extractor {
     }
   }
 
-  // Text of a human message: a string, or its text parts joined by newlines.
+  // Text of a human message: a string, or its text parts joined by newlines, without the
+  // agent's own <system-reminder> blocks (Claude Code's reminders are no words of the human,
+  // and their many common words would crowd a query's rare ones out).
   std::string human_text(NodeId content) const {
-    if (doc_.is(content, JsonKind::kString)) return doc_.node(content).text;
+    if (doc_.is(content, JsonKind::kString)) return without_reminders(doc_.node(content).text);
     std::string out;
     if (!doc_.is(content, JsonKind::kArray)) return out;
     for (NodeId part : doc_.node(content).items) {
@@ -74,8 +95,10 @@ class Extractor {
       if (type != "text" && type != "input_text") continue;
       NodeId text = doc_.get(part, "text");
       if (!doc_.is(text, JsonKind::kString)) continue;
+      std::string words = without_reminders(doc_.node(text).text);
+      if (words.empty()) continue;
       if (!out.empty()) out += '\n';
-      out += doc_.node(text).text;
+      out += words;
     }
     return out;
   }

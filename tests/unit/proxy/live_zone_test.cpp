@@ -100,6 +100,21 @@ TEST(ProxyLiveZone, AnthropicRetrieveResultsAreNeverCandidates) {
   EXPECT_FALSE(is_retrieve_tool_name("__caveman_retrieve"));
 }
 
+// Claude Code's <system-reminder> blocks are no words of the human: a message of reminders
+// only is skipped, and reminders inside the human's text are cut out of the query.
+TEST(ProxyLiveZone, QueryLeavesTheAgentsRemindersOut) {
+  std::string body = R"({"messages":[
+ {"role":"user","content":[{"type":"text","text":"<system-reminder>\nAs you answer, use the context below.\n</system-reminder>"},
+                           {"type":"text","text":"what version is router? <system-reminder>todo list is empty</system-reminder>"}]},
+ {"role":"assistant","content":[{"type":"tool_use","id":"a","name":"Read","input":{"file_path":"packages.json"}}]},
+ {"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"x"},
+                           {"type":"text","text":"<system-reminder>The file is large; read it in parts.</system-reminder>"}]}
+]})";
+  std::string query;
+  extract(Endpoint::kMessages, body, &query);
+  EXPECT_EQ(query, "what version is router?");
+}
+
 // A web-fetch tool's output may become page text; a file read's may not (docs/proxy.md).
 TEST(ProxyLiveZone, FetchToolOutputsAreMarkedAsFetchedPages) {
   std::string body = R"({"messages":[
