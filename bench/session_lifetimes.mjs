@@ -229,6 +229,7 @@ async function runLong(session, mode) {
   };
   const turnOut = [];
   let code = null;
+  let finished = false;
   try {
     for (let t = 0; t < turns.length; t += 1) {
       if (t > 0) await clock(session.gaps[t - 1]);
@@ -254,7 +255,13 @@ async function runLong(session, mode) {
     await new Promise((r) => setTimeout(r, 300));
     exited = true;
     await clock(AFTER_EXIT_MS);
+    finished = true;
   } finally {
+    if (!finished) {  // the proxy's log and usage rows, for the failure's cause
+      const kept = fs.mkdtempSync(`${work}-failed-`);
+      fs.cpSync(cavemanHome, kept, { recursive: true, filter: (src) => !src.endsWith('ccr.db') });
+      console.error(`  ${session.id} ${mode.id}: failed; the proxy's state kept in ${kept}`);
+    }
     if (child.exitCode === null) child.kill('SIGKILL');
     try {
       const state = JSON.parse(fs.readFileSync(path.join(cavemanHome, 'run', `${port}.json`), 'utf8'));
@@ -312,6 +319,11 @@ async function runLong(session, mode) {
     recallRetrieves: lazyRecall ? lazyRecall.st.retrieves : 0, recallRereads: lazyRecall ? lazyRecall.st.rereads : 0,
     recompactions, recompactSaved, stderr: stderr.slice(-1500),
   };
+  if (args.includes('--keep')) {  // debugging: the next configuration runs in the same paths
+    out.work = fs.mkdtempSync(`${work}-kept-`);
+    fs.renameSync(path.join(cavemanHome, 'caveman.db'), path.join(out.work, 'caveman.db'));
+    console.error(`  kept ${out.work}`);
+  }
   fs.rmSync(work, { recursive: true, force: true });
   for (const sub of session.subs) fs.rmSync(workDirFor(sub.id), { recursive: true, force: true });
   return out;
