@@ -56,9 +56,11 @@ const nodeBin = path.join(root, 'tests/e2e/node_modules/.bin');
 const latestAgentsBin = process.env.CAVEMAN_AGENTS_BIN_DIR || '';
 const claudeBin = path.join(latestAgentsBin || nodeBin, 'claude');
 const model = opt('--model', 'claude-sonnet-4-6');
-const seeds = opt('--seeds', '1,2,3').split(',').map(Number);
-const perSession = Number(opt('--per-session', '10'));
-const sessionsPerSeed = Number(opt('--per-seed', '2'));
+// --from-json FILE: the tables again from a run's --json, without running anything.
+const saved = opt('--from-json', '') ? JSON.parse(fs.readFileSync(opt('--from-json', ''), 'utf8')) : null;
+const seeds = saved ? saved.seeds : opt('--seeds', '1,2,3').split(',').map(Number);
+const perSession = saved ? saved.perSession : Number(opt('--per-session', '10'));
+const sessionsPerSeed = saved ? saved.sessionsPerSeed ?? 2 : Number(opt('--per-seed', '2'));
 const markdown = args.includes('--markdown');
 const strict = args.includes('--check');
 const jsonOut = opt('--json', '');
@@ -78,7 +80,7 @@ const ALL_MODES = [
 // --direct (debugging the scripts only): Claude Code talks to the stand-in without Caveman; the
 // pauses move the stand-in's clock.
 if (args.includes('--direct')) ALL_MODES.push({ id: 'direct', direct: true, wrap: [], yaml: '' });
-const wantModes = args.includes('--direct') ? ['direct'] : opt('--modes', '') ? opt('--modes', '').split(',').map((x) => x.trim()) : ALL_MODES.map((m) => m.id);
+const wantModes = saved ? Object.keys(saved.results[0].by) : args.includes('--direct') ? ['direct'] : opt('--modes', '') ? opt('--modes', '').split(',').map((x) => x.trim()) : ALL_MODES.map((m) => m.id);
 const MODES = ALL_MODES.filter((m) => wantModes.includes(m.id));
 if (MODES.length !== wantModes.length) throw new Error(`--modes: one of ${ALL_MODES.map((m) => m.id).join(', ')}`);
 
@@ -87,17 +89,17 @@ if (MODES.length !== wantModes.length) throw new Error(`--modes: one of ${ALL_MO
 const genStart = Date.now();
 const perSeed = sessionsPerSeed * perSession;
 const LONG = [];
-for (const seed of seeds) {
+for (const seed of saved ? [] : seeds) {
   const subs = generatedSessions({ root, seed, count: perSeed, log: (m) => console.error(`  ${m}`) });
   for (let i = 0; i + perSession <= subs.length; i += perSession) {
     LONG.push({ id: `long-${seed}-${i / perSession + 1}`, seed, subs: subs.slice(i, i + perSession) });
   }
 }
-const genSeconds = (Date.now() - genStart) / 1000;
-let SESSIONS = LONG;
+const genSeconds = saved ? saved.genSeconds : (Date.now() - genStart) / 1000;
+let SESSIONS = saved ? saved.results.map((r) => ({ id: r.id, subs: r.subs.map((id) => ({ id })), gaps: r.gaps })) : LONG;
 if (opt('--only', '')) SESSIONS = SESSIONS.filter((s) => opt('--only', '').split(',').includes(s.id));
 SESSIONS = SESSIONS.slice(0, Number(opt('--sessions', '0')) || Infinity);
-for (const s of SESSIONS) s.gaps = pauseSchedule(`session-lifetimes:${s.id}`, s.subs.length); // before turns 2..n+1 (the recall turn last)
+for (const s of saved ? [] : SESSIONS) s.gaps = pauseSchedule(`session-lifetimes:${s.id}`, s.subs.length); // before turns 2..n+1 (the recall turn last)
 
 const projOf = (sub) => path.join(workDirFor(sub.id), 'proj');
 
@@ -331,8 +333,8 @@ async function runLong(session, mode) {
 
 // ---------------------------------------------------------------------------------------------
 const t0 = Date.now();
-const results = [];
-for (const session of SESSIONS) {
+const results = saved ? SESSIONS.map((session, i) => ({ session, by: saved.results[i].by })) : [];
+for (const session of saved ? [] : SESSIONS) {
   const row = { session, by: {} };
   for (const mode of MODES) {
     const t1 = Date.now();
@@ -353,16 +355,19 @@ for (const session of SESSIONS) {
   }
   results.push(row);
 }
-const runSeconds = (Date.now() - t0) / 1000;
-if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ seeds, perSession, genSeconds, runSeconds, results: results.map((r) => ({ id: r.session.id, subs: r.session.subs.map((s) => s.id), gaps: r.session.gaps, by: r.by })) }, null, 1));
+const runSeconds = saved ? saved.runSeconds : (Date.now() - t0) / 1000;
+if (jsonOut && !saved) fs.writeFileSync(jsonOut, JSON.stringify({ seeds, perSession, sessionsPerSeed, genSeconds, runSeconds, results: results.map((r) => ({ id: r.session.id, subs: r.session.subs.map((s) => s.id), gaps: r.session.gaps, by: r.by })) }, null, 1));
 
 // ---------------------------------------------------------------------------------------------
 const usd = (n) => (Number.isFinite(n) ? `$${n.toFixed(4)}` : 'failed');
 const k = (n) => Number(n || 0).toLocaleString('en-US');
-const mins = (ms) => (ms >= HOUR_MS ? `${(ms / HOUR_MS).toFixed(1)} h` : ms >= MINUTE_MS ? `${Math.round(ms / MINUTE_MS)} min` : `${Math.round(ms / 1000)} s`);
+const mins = (ms) => (ms >= HOUR_MS ? `${(ms / HOUR_MS).toFixed(2)} h` : ms >= 10 * MINUTE_MS ? `${Math.round(ms / MINUTE_MS)} min`
+  : ms >= MINUTE_MS ? `${(ms / MINUTE_MS).toFixed(1)} min` : `${Math.round(ms / 1000)} s`);
 const ids = MODES.map((m) => m.id);
 const has = (id) => ids.includes(id);
+const ok = (id) => results.every((r) => Number.isFinite(r.by[id].usd));  // a failed run (in JSON: null) leaves no total
 const tot = (id, f = (x) => x.usd) => results.reduce((n, r) => n + f(r.by[id]), 0);
+const totUsd = (id) => (ok(id) ? tot(id) : NaN);
 const problems = [];
 const claudeVersion = (() => {
   try {
@@ -389,7 +394,7 @@ L.push(`| session | requests | final prompt | pauses | > 5 min | ${ids.join(' | 
 L.push(`| --- | ---: | ---: | --- | ---: | ${ids.map(() => '---:').join(' | ')} | ---: | ---: |`);
 for (const r of results) {
   const b = r.by[ids[0]];
-  const cells = ids.map((id) => `${usd(r.by[id].usd)}${r.by[id].pings ? ` (${r.by[id].pings})` : ''}`);
+  const cells = ids.map((id) => `${usd(r.by[id].usd ?? NaN)}${r.by[id].pings ? ` (${r.by[id].pings})` : ''}`);
   const a = has('active') ? r.by.active.usd : NaN;
   L.push(`| ${r.session.id} | ${b.requests} | ${k(b.finalPrompt)} | ${r.session.gaps.map(mins).join(', ')} | ${r.session.gaps.filter((g) => g > 5 * MINUTE_MS).length} | ${cells.join(' | ')} | ` +
     `${has('record 5m') && has('active') ? `${(a / r.by['record 5m'].usd).toFixed(2)}×` : ''} | ${has('record 1h') && has('active') ? `${(a / r.by['record 1h'].usd).toFixed(2)}×` : ''} |`);
@@ -397,7 +402,7 @@ for (const r of results) {
 const ratio5 = has('active') && has('record 5m') ? tot('active') / tot('record 5m') : NaN;
 const ratio1 = has('active') && has('record 1h') ? tot('active') / tot('record 1h') : NaN;
 L.push(`| **total** | ${tot(ids[0], (x) => x.requests)} | | | ${results.reduce((n, r) => n + r.session.gaps.filter((g) => g > 5 * MINUTE_MS).length, 0)} | ` +
-  `${ids.map((id) => `**${usd(tot(id))}**${tot(id, (x) => x.pings) ? ` (${tot(id, (x) => x.pings)})` : ''}`).join(' | ')} | **${ratio5.toFixed(2)}×** | **${ratio1.toFixed(2)}×** |`);
+  `${ids.map((id) => `**${usd(totUsd(id))}**${tot(id, (x) => x.pings) ? ` (${tot(id, (x) => x.pings)})` : ''}`).join(' | ')} | **${ratio5.toFixed(2)}×** | **${ratio1.toFixed(2)}×** |`);
 L.push('', '| configuration | answers correct | sessions correct | requests | cache write (1 h part) | cache read | pings (dollars) | retrieves (last turn) | re-reads (last turn) | re-compactions (tokens saved) | churn on a warm prefix | peak prompt |');
 L.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const id of ids) {
@@ -405,6 +410,17 @@ for (const id of ids) {
     `${k(tot(id, (x) => x.write || 0))} (${k(tot(id, (x) => x.write1h || 0))}) | ${k(tot(id, (x) => x.read || 0))} | ${tot(id, (x) => x.pings)} (${usd(tot(id, (x) => x.pingUsd))}) | ` +
     `${tot(id, (x) => x.retrieves || 0)} (${tot(id, (x) => x.recallRetrieves || 0)}) | ${tot(id, (x) => x.rereads || 0)} (${tot(id, (x) => x.recallRereads || 0)}) | ` +
     `${tot(id, (x) => x.recompactions || 0)} (${k(tot(id, (x) => x.recompactSaved || 0))}) | ${k(tot(id, (x) => x.warmChurn || 0))} | ${k(Math.max(...results.map((r) => r.by[id].peak || 0)))} |`);
+}
+// Each lever's dollars: the step from the configuration before it, summed over the sessions.
+const steps = [['compression', 'record 5m', 'compress'], ['keepalive', 'compress', '+ keepalive'], ['re-compaction', '+ keepalive', '+ re-compaction'],
+  ['active\'s optimizers (the frontier planner)', '+ re-compaction', 'active 5m'], ['the lifetime choice', has('active 5m') ? 'active 5m' : '+ re-compaction', 'active']]
+  .filter(([, a, b]) => has(a) && has(b) && ok(a) && ok(b));
+if (steps.length) {
+  L.push('', 'Each lever, summed over the sessions (the step from the configuration before it; negative saves): ' + steps.map(([name, a, b]) => {
+    const d = tot(b) - tot(a);
+    const worse = results.filter((r) => r.by[b].usd > r.by[a].usd).map((r) => r.session.id);
+    return `${name} ${d < 0 ? '−' : '+'}$${Math.abs(d).toFixed(4)} (${(tot(b) / tot(a)).toFixed(2)}×${worse.length ? `; dearer in ${worse.join(', ')}` : ''})`;
+  }).join('; ') + '.');
 }
 L.push('', 'Sessions (their turns, in order; the last turn refers back to turns 1 and 2):',
   ...results.map((r) => `- ${r.session.id}: ${r.session.subs.map((s) => s.id).join(', ')}, recall.`));
