@@ -378,8 +378,8 @@ const claudeVersion = (() => {
 })();
 const L = [];
 L.push('## session-lifetimes: long, paused sessions of Claude Code (issue 37)', '');
-L.push(`\`bench/session_lifetimes.sh\` (\`node bench/session_lifetimes.mjs --seeds ${seeds.join(',')} --per-session ${perSession} --markdown\`): ` +
-  `${results.length} long sessions of Claude Code ${claudeVersion} under \`caveman wrap claude\`, one \`claude -p --input-format stream-json\` process per session fed one user turn at a time ` +
+L.push(`\`bench/session_lifetimes.sh\` (\`node bench/session_lifetimes.mjs --seeds ${seeds.join(',')} --per-session ${perSession} --per-seed ${sessionsPerSeed} --markdown\`): ` +
+  `${results.length} long sessions of Claude Code ${claudeVersion.replace(/ \(Claude Code\)$/, '')} under \`caveman wrap claude\`, one \`claude -p --input-format stream-json\` process per session fed one user turn at a time ` +
   '(the agent stays alive through the pauses, as an interactive session does), against the scripted, honest model of the session benchmark on the billing stand-in ' +
   `(${model}, list prices, o200k counts). Each session chains ${perSession} generated sessions (\`bench/session/generate.mjs\`, seeds ${seeds.join(', ')}, in the generator's order) ` +
   'as its user turns, each in its own real project (the agent\'s `--add-dir`), and a last turn that quotes again the first results of turns 1 and 2 ' +
