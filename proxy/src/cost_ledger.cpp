@@ -76,6 +76,14 @@ void CostLedger::charge_guard(UsageRow& row, const Usage& usage) const {
       caching && !row.cache_lapsed ? static_cast<double>(std::min(previous, client_prompt)) : 0.0;
   double fresh = static_cast<double>(client_prompt) - cached;
   double fresh_rate = caching && price->cache_write_5m > 0 ? price->cache_write_5m : price->input;
+  // The cache lifetime is its own lever (anthropic-cache-ttl, or the client's own ttl): the
+  // client's bytes would have been written at the same 5-minute / 1-hour split, so the 1-hour
+  // premium is not charged to compression (it was, and the guard stopped compression in every
+  // long session where the lifetime choice took the hour).
+  if (caching && u.cache_write_1h > 0 && u.cache_write > 0 && price->cache_write_1h > 0) {
+    double hour_share = std::min(1.0, static_cast<double>(u.cache_write_1h) / static_cast<double>(u.cache_write));
+    fresh_rate = (1.0 - hour_share) * fresh_rate + hour_share * price->cache_write_1h;
+  }
   double record = (cached * price->cache_read + fresh * fresh_rate +
                    static_cast<double>(u.output) * price->output) * 1e-6;
   double actual = price_usage(provider, *price, u).total();

@@ -91,5 +91,27 @@ TEST(CostLedgerGuard, AWriteAfterALapseIsNotChargedToCompression) {
   EXPECT_FALSE(book.stopped(9));
 }
 
+// Issue 37: the lifetime choice writes the prompt at the 1-hour rate (2x input instead of
+// 1.25x); the record estimate prices the client's bytes at the same split, so compression
+// that saved a little is not blamed for the premium (it was, and active mode stopped
+// compressing every long Claude Code session after its fourth request).
+TEST(CostLedgerGuard, TheOneHourPremiumIsNotChargedToCompression) {
+  Config config;
+  SessionBook book;
+  CostLedger ledger(&config, nullptr, &book);
+  auto body = std::make_shared<const std::string>(std::string(100, ' '));
+  auto client = std::make_shared<const std::string>(std::string(101, ' '));  // compression saved 1%
+  for (int i = 0; i < 5; ++i) {
+    UsageRow row = compressed_row(body);
+    row.raw_body = client;
+    Usage u = usage(0, 4000 + 100 * i, i == 0 ? 0 : 4000 + 100 * (i - 1));
+    if (i > 0) u.cache_write = 100;
+    u.cache_write_1h = u.cache_write;  // every write at the 1-hour rate
+    ledger.enrich(row, u, 0);
+    EXPECT_TRUE(row.guard_note.empty()) << row.guard_note;
+  }
+  EXPECT_FALSE(book.stopped(9));
+}
+
 }  // namespace
 }  // namespace caveman::proxy
