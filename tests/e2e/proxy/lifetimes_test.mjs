@@ -19,6 +19,17 @@ import { providersYaml, recentRows, startProxy } from './harness.mjs';
 import { startMockUpstream } from '../lib/mock_upstream.mjs';
 import { createBiller, createVirtualClock, price, MINUTE_MS } from '../lib/billing.mjs';
 
+// The newest `n` usage rows once `pred` holds of them (rows are written after each response,
+// by the proxy's usage writer), or as they are after 10 s.
+async function rowsWhen(home, n, pred) {
+  for (let i = 0; i < 100; i++) {
+    const rows = recentRows(home, n);
+    if (pred(rows)) return rows;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return recentRows(home, n);
+}
+
 const MODEL = 'claude-sonnet-4-6';
 const SYSTEM = 'You are a careful build engineer. ' + 'Follow the house rules exactly. '.repeat(400);
 const output = (i) => Array.from({ length: 60 }, (_, k) => `step ${i}.${k}: compiled unit_${k}.o in ${k % 9} ms`).join('\n');
@@ -119,7 +130,8 @@ await withStack(FIVE, async (proxy, mock) => {
   const withUsd = dollars(s.usages) + pingUsd;
   console.log(`20-minute pause: without keepalive $${withoutUsd.toFixed(6)}, with $${withUsd.toFixed(6)} (pings $${pingUsd.toFixed(6)})`);
   check(withUsd < withoutUsd, `keepalive is cheaper (${withUsd} < ${withoutUsd})`);
-  const rows = recentRows(proxy.home, 50);
+  // The usage writer stores a request's row after its response: wait for the bridged turn's.
+  const rows = await rowsWhen(proxy.home, 50, (rs) => rs.some((r) => r.keepalive_avoided_tokens > 2000));
   const kinds = rows.filter((r) => r.kind === 'keepalive');
   check(kinds.length === 4 && kinds.every((r) => r.optimization_ids === 'caveman-keepalive' && r.status_code === 200),
     `4 usage rows of kind keepalive (${kinds.length})`);
@@ -267,7 +279,8 @@ await withStack('', async (proxy, mock) => {
     body: JSON.stringify({ model: 'gpt-5.4', prompt_cache_retention: 'in_memory', messages: [{ role: 'user', content: 'hi' }] }),
   });
   check(mock.modelRequests().at(-1).json.prompt_cache_retention === 'in_memory', 'the client\'s in_memory is kept');
-  check(recentRows(proxy.home, 5).some((r) => r.cache_retention === 'in_memory'), 'the row records the client\'s in_memory');
+  check((await rowsWhen(proxy.home, 5, (rs) => rs.some((r) => r.cache_retention === 'in_memory')))
+    .some((r) => r.cache_retention === 'in_memory'), 'the row records the client\'s in_memory');
   // A 30-minute pause: the 24h entry is still read.
   await advance(proxy, 30 * MINUTE_MS);
   mock.enqueue({ text: 'ok' });
