@@ -45,7 +45,8 @@ bool is_sep(char c) {
 // Largest k ≤ len (len ≤ their common prefix) at which both `a` and `b` split at a
 // separator: just after one, or just before one in both ("file.js-58-" / "file.js:60:").
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_number_mark(char c) { return c == '.' || c == ','; }
+// Marks inside a number: a decimal point, a thousands comma, a clock's colon (`14:37:35`).
+bool is_number_mark(char c) { return c == '.' || c == ',' || c == ':'; }
 
 // A cut of a shared prefix of length len that would fall inside a number: after `1.` or `1,`,
 // before `.5`, or between a sign and its digits (docs/formats.md: templates split only at
