@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <utility>
 
 #include "compress/factor/block_syntax.h"
 #include "compress/factor/config_sections.h"
@@ -187,7 +188,7 @@ class Factorer {
     std::optional<Block> ahead;  // best_block(i) when it was computed as the look-ahead
     bool have_ahead = false;
     for (std::size_t i = 0; i < lines_.size();) {
-      std::optional<Block> best = have_ahead ? std::move(ahead) : best_block(i);
+      std::optional<Block> best = have_ahead ? std::exchange(ahead, std::nullopt) : best_block(i);
       have_ahead = false;
       // One line of look-ahead: when the block starting on the next line saves more per
       // line, this line stays literal (the last hit of one file before the next file's).
