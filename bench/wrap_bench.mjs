@@ -21,10 +21,10 @@
 // longer compressed) fails CI. Raise a floor when a change raises the saving for good.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../tests/e2e/lib/harness.mjs';
 import { startMockUpstream } from '../tests/e2e/lib/mock_upstream.mjs';
 
 const kHandlePattern = /<<ccr:(ccr_[0-9a-f]{32})>>|recovery_handle\\?"\s*:\s*\\?"(ccr_[0-9a-f]{32})|ccr:\/\/(ccr_obj_[0-9a-f]{32})/g;
@@ -84,16 +84,6 @@ function taskText(task) {
 function countTokens(text) {
   if (!text) return 0;
   return Number(execFileSync(path.join(binDir, 'caveman-engine'), ['count'], { input: text, maxBuffer: 64 << 20 }).toString().trim());
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function blockText(b) {

@@ -3,7 +3,6 @@
 // how it reads a tool result, the ground truth, small process helpers, and the churn meter on the
 // billing stand-in.
 import { execFileSync, execSync, spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { anthropicBlocks, price } from '../../tests/e2e/lib/billing.mjs';
@@ -15,17 +14,9 @@ export function setBinDir(dir) {
   binDir = path.resolve(dir);
 }
 
-export const kHandle = /<<ccr:(ccr_[0-9a-f]{32})>>|recovery_handle\\?"\s*:\s*\\?"(ccr_[0-9a-f]{32})|ccr:\/\/(ccr_obj_[0-9a-f]{32})/g;
-export function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../tests/e2e/lib/harness.mjs';
 
+export const kHandle = /<<ccr:(ccr_[0-9a-f]{32})>>|recovery_handle\\?"\s*:\s*\\?"(ccr_[0-9a-f]{32})|ccr:\/\/(ccr_obj_[0-9a-f]{32})/g;
 export function textOf(v) {
   if (v == null) return '';
   if (typeof v === 'string') return v;

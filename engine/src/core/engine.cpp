@@ -165,8 +165,8 @@ std::optional<Attempt> weigh(const Compressor& c, CompressorOutput out,
   // A factored view loses nothing, yet its lines are not the input's: a model that looks for
   // a line by its exact text (agents quote what they act on) asks for the original. So in a
   // prompt of known size it must pay like a view that leaves content out.
-  bool literal = content_lossless && !compress::factor::contains_block(a.output);
-  if (!literal && options.context_tokens > 0 &&
+  if (options.context_tokens > 0 &&
+      (!content_lossless || compress::factor::contains_block(a.output)) &&
       !lossy_view_pays(saved, a.tokens_after, options.context_tokens, options.context_cached)) {
     return std::nullopt;
   }

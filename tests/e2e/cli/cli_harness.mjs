@@ -4,9 +4,10 @@
 // background proxy a wrap session left running (by the pid of its run-state file).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { binDir, bin, tempHome } from '../lib/harness.mjs';
+import { binDir, bin, freePort, tempHome } from '../lib/harness.mjs';
+
+export { freePort };
 import { latestToolResult } from '../lib/mock_upstream.mjs';
 
 export const nodeBin = path.resolve('node_modules/.bin');
@@ -19,16 +20,6 @@ export const claudeBinDir = latestAgentsBin || nodeBin;
 export const claudeBin = path.join(claudeBinDir, 'claude');
 // The other real coding agents, pinned in tests/e2e/agents (Codex, Gemini CLI, opencode, Qwen Code).
 export const agentsBin = latestAgentsBin || path.resolve('agents/node_modules/.bin');
-
-export function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export function providersYaml(mockUrl) {
   return `providers:\n  anthropic:\n    base_url: ${mockUrl}\n  openai:\n    base_url: ${mockUrl}\n` +

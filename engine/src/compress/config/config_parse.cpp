@@ -181,8 +181,7 @@ std::vector<ConfigLineInfo> classify_config_lines(const std::vector<std::string_
     std::string_view t = text::trim_ascii(raw);
     ConfigLineInfo& info = out[i];
     if (array_depth > 0) {  // the items of a multi-line array, and its closing bracket
-      if (!t.empty() && t[0] != '#') info.kind = ConfigLine::kBlockContent;
-      if (!t.empty() && t[0] == '#') info.kind = ConfigLine::kComment;
+      if (!t.empty()) info.kind = t[0] == '#' ? ConfigLine::kComment : ConfigLine::kBlockContent;
       array_depth += open_brackets(t);
       continue;
     }
