@@ -138,6 +138,7 @@ TreePtr parse_raw(Language lang, std::string_view text) {
   if (text.size() > kMaxParseBytes) return nullptr;
   std::unique_ptr<TSParser, ParserDeleter> parser(ts_parser_new());
   if (!parser || !ts_parser_set_language(parser.get(), ts_language(lang))) return nullptr;
+  ts_parser_set_timeout_micros(parser.get(), kParseBaseMicros + kParseMicrosPerByte * text.size());
   return TreePtr(ts_parser_parse_string(parser.get(), nullptr, text.data(),
                                         static_cast<std::uint32_t>(text.size())));
 }

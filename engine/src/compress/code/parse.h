@@ -6,6 +6,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -22,6 +23,12 @@ using TreePtr = std::unique_ptr<TSTree, TreeDeleter>;
 // Inputs beyond this size are not parsed. Tree-sitter 0.20.7 parses JavaScript at about
 // 1.5–4 MB/s here, so this bounds one parse to a few seconds (and offsets fit 32 bits).
 inline constexpr std::size_t kMaxParseBytes = 8u << 20;
+// A parse still running after 2 s plus 4 µs a byte (250 KB/s, several times slower than any
+// real source parses) is abandoned: no tree, the compressor declines, the input passes through.
+// A fuzzed 28 KB C++ file kept tree-sitter 0.20's error recovery busy for minutes — a hang on
+// the proxy's request path.
+inline constexpr std::uint64_t kParseBaseMicros = 2'000'000;
+inline constexpr std::uint64_t kParseMicrosPerByte = 4;
 
 // Parses `text` as `lang`. Null when the runtime rejects the grammar (ABI mismatch) or the
 // text is larger than kMaxParseBytes. The tree may contain ERROR/MISSING nodes.
