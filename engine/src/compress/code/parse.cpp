@@ -106,7 +106,8 @@ std::vector<Token> significant_tokens(std::string_view s) {
 // GUARDED_BY, EXCLUSIVE_LOCKS_REQUIRED, ABSL_MUST_USE_RESULT: upper case, digits, `_`,
 // at least one `_`, not starting or ending with `_`.
 bool macro_shaped(std::string_view w) {
-  if (w.size() < 3 || w.front() == '_' || w.back() == '_' || !(w.front() >= 'A' && w.front() <= 'Z'))
+  if (w.size() < 3 || w.front() == '_' || w.back() == '_' ||
+      !(w.front() >= 'A' && w.front() <= 'Z'))
     return false;
   bool underscore = false;
   for (char c : w) {
@@ -121,8 +122,8 @@ bool macro_shaped(std::string_view w) {
 
 // Keywords after which a name starts an expression, not a declarator suffix.
 constexpr std::array<std::string_view, 14> kExpressionKeywords = {
-    "return", "case",   "throw",  "co_return", "co_yield", "else",     "do",
-    "goto",   "new",    "delete", "sizeof",    "alignof",  "decltype", "typeid"};
+    "return", "case", "throw",  "co_return", "co_yield", "else",     "do",
+    "goto",   "new",  "delete", "sizeof",    "alignof",  "decltype", "typeid"};
 // Keywords that may sit between a declarator and an annotation macro.
 constexpr std::array<std::string_view, 5> kDeclaratorSuffixes = {"const", "override", "final",
                                                                  "noexcept", "volatile"};
@@ -134,11 +135,16 @@ bool in(const std::array<std::string_view, N>& set, std::string_view w) {
 
 }  // namespace
 
-TreePtr parse_raw(Language lang, std::string_view text) {
+std::uint64_t parse_budget_micros(std::size_t bytes) {
+  return kParseBaseMicros + kParseMicrosPerByte * bytes;
+}
+
+TreePtr parse_raw(Language lang, std::string_view text, std::uint64_t budget_micros) {
   if (text.size() > kMaxParseBytes) return nullptr;
   std::unique_ptr<TSParser, ParserDeleter> parser(ts_parser_new());
   if (!parser || !ts_parser_set_language(parser.get(), ts_language(lang))) return nullptr;
-  ts_parser_set_timeout_micros(parser.get(), kParseBaseMicros + kParseMicrosPerByte * text.size());
+  ts_parser_set_timeout_micros(
+      parser.get(), budget_micros != 0 ? budget_micros : parse_budget_micros(text.size()));
   return TreePtr(ts_parser_parse_string(parser.get(), nullptr, text.data(),
                                         static_cast<std::uint32_t>(text.size())));
 }
@@ -160,8 +166,12 @@ std::unique_ptr<CleanParse> parse_clean(Language lang, std::string_view source) 
 std::string mask_annotation_macros(std::string_view source) {
   std::string out(source);
   std::vector<Token> toks = significant_tokens(source);
-  auto text = [&](std::size_t k) { return source.substr(toks[k].start, toks[k].end - toks[k].start); };
-  auto is_punct = [&](std::size_t k, char c) { return !toks[k].ident && source[toks[k].start] == c; };
+  auto text = [&](std::size_t k) {
+    return source.substr(toks[k].start, toks[k].end - toks[k].start);
+  };
+  auto is_punct = [&](std::size_t k, char c) {
+    return !toks[k].ident && source[toks[k].start] == c;
+  };
   // Index of the token closing the argument list opened at `open`, or npos.
   auto matching_paren = [&](std::size_t open) {
     int depth = 0;
@@ -186,9 +196,9 @@ std::string mask_annotation_macros(std::string_view source) {
     }
     if (last + 1 >= toks.size()) continue;
     std::size_t n = last + 1;
-    bool ok = toks[n].ident ? (macro_shaped(text(n)) || in(kDeclaratorSuffixes, text(n)))
-                            : std::string_view(";{,=:").find(source[toks[n].start]) !=
-                                  std::string_view::npos;
+    bool ok = toks[n].ident
+                  ? (macro_shaped(text(n)) || in(kDeclaratorSuffixes, text(n)))
+                  : std::string_view(";{,=:").find(source[toks[n].start]) != std::string_view::npos;
     if (!ok) continue;
     for (std::size_t b = toks[i].start; b < toks[last].end; ++b) {
       if (out[b] != '\n' && out[b] != '\r') out[b] = ' ';

@@ -30,9 +30,13 @@ inline constexpr std::size_t kMaxParseBytes = 8u << 20;
 inline constexpr std::uint64_t kParseBaseMicros = 2'000'000;
 inline constexpr std::uint64_t kParseMicrosPerByte = 4;
 
-// Parses `text` as `lang`. Null when the runtime rejects the grammar (ABI mismatch) or the
-// text is larger than kMaxParseBytes. The tree may contain ERROR/MISSING nodes.
-TreePtr parse_raw(Language lang, std::string_view text);
+// The parse budget of `bytes` of input: kParseBaseMicros + kParseMicrosPerByte a byte.
+std::uint64_t parse_budget_micros(std::size_t bytes);
+
+// Parses `text` as `lang`. Null when the runtime rejects the grammar (ABI mismatch), the
+// text is larger than kMaxParseBytes, or the parse outlives `budget_micros` (default:
+// parse_budget_micros). The tree may contain ERROR/MISSING nodes.
+TreePtr parse_raw(Language lang, std::string_view text, std::uint64_t budget_micros = 0);
 
 // A successful, error-free parse. `text` is what was parsed: the caller's bytes, or for
 // C/C++ a copy in which annotation macros were blanked (same length, same offsets).

@@ -1,9 +1,9 @@
-#include "compress/code/parse.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
+
+#include "compress/code/parse.h"
 
 namespace caveman::compress::code {
 namespace {
@@ -31,7 +31,8 @@ TEST(CodeParseTest, MasksAnnotationMacrosAfterDeclarators) {
   EXPECT_EQ(masked.find("EXCLUSIVE_LOCKS_REQUIRED"), std::string::npos);
   EXPECT_EQ(masked.find("NO_THREAD_SAFETY_ANALYSIS"), std::string::npos);
   EXPECT_NE(masked.find("Version* const version "), std::string::npos);
-  EXPECT_EQ(std::count(masked.begin(), masked.end(), '\n'), std::count(src.begin(), src.end(), '\n'));
+  EXPECT_EQ(std::count(masked.begin(), masked.end(), '\n'),
+            std::count(src.begin(), src.end(), '\n'));
 }
 
 TEST(CodeParseTest, LeavesExpressionsCommentsStringsAndDirectivesAlone) {
@@ -59,6 +60,21 @@ TEST(CodeParseTest, CppWithAnnotationMacrosParsesOnlyThroughTheMask) {
 
 TEST(CodeParseTest, OtherLanguagesAreNeverMasked) {
   EXPECT_EQ(parse_clean(Language::kJavaScript, "x GUARDED_BY(mu);\n"), nullptr);
+}
+
+// A parse that outlives its budget yields no tree, so the compressor declines and the input
+// passes through: a fuzzed file once kept tree-sitter's error recovery busy for minutes.
+TEST(CodeParseTest, AParseThatOutlivesItsBudgetYieldsNoTree) {
+  std::string src;
+  for (int i = 0; i < 4000; ++i)
+    src += "int f" + std::to_string(i) + "(int a) { return a * 2 + 1; }\n";
+  EXPECT_NE(parse_raw(Language::kC, src), nullptr);
+  EXPECT_EQ(parse_raw(Language::kC, src, /*budget_micros=*/1), nullptr);
+}
+
+TEST(CodeParseTest, TheBudgetGrowsWithTheInput) {
+  EXPECT_EQ(parse_budget_micros(0), kParseBaseMicros);
+  EXPECT_EQ(parse_budget_micros(28'000), kParseBaseMicros + 28'000 * kParseMicrosPerByte);
 }
 
 }  // namespace
