@@ -130,7 +130,8 @@ void append_words_but_paths(std::string_view text, std::string* query) {
   }
 }
 
-void append_recent_tool_inputs(const JsonDoc& doc, const std::vector<NodeId>& msgs, std::string* query) {
+void append_recent_tool_inputs(const JsonDoc& doc, const std::vector<NodeId>& msgs,
+                               std::string* query) {
   std::size_t taken = 0;
   for (std::size_t i = msgs.size(); i-- > 0 && taken < kRecentToolInputs;) {
     if (doc.get_string(msgs[i], "role") != "assistant") continue;
@@ -291,7 +292,8 @@ void openai_chat(const JsonDoc& doc, Extractor& x) {
       x.path_.clear();
     }
   }
-  if (latest_user < msgs.size()) x.out_->query = x.human_text(doc.get(msgs[latest_user], "content"));
+  if (latest_user < msgs.size())
+    x.out_->query = x.human_text(doc.get(msgs[latest_user], "content"));
 }
 
 void openai_responses(const JsonDoc& doc, Extractor& x) {
@@ -339,7 +341,8 @@ void openai_responses(const JsonDoc& doc, Extractor& x) {
       x.offer_text_parts(doc.get(item, "content"), i == latest_user, false);
     }
   }
-  if (latest_user < items.size()) x.out_->query = x.human_text(doc.get(items[latest_user], "content"));
+  if (latest_user < items.size())
+    x.out_->query = x.human_text(doc.get(items[latest_user], "content"));
 }
 
 void gemini(const JsonDoc& doc, Extractor& x) {
@@ -422,11 +425,9 @@ bool declares_retrieve(const JsonDoc& doc) {
 }  // namespace
 
 bool is_fetch_tool_name(std::string_view name) {
-  // The last segment of an MCP tool name ("mcp__fetch__fetch", "server__web_fetch").
-  if (std::size_t sep = name.rfind("__"); sep != std::string_view::npos)
-    name.remove_prefix(sep + 2);
+  // "mcp__fetch__fetch", "server__web_fetch", "WebFetch", "fetch_url".
   std::string bare;
-  for (char c : name) {
+  for (char c : bare_tool_name(name)) {
     if (c != '_' && c != '-')
       bare += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
@@ -454,12 +455,21 @@ LiveZone extract_live_zone(Endpoint endpoint, const JsonDoc& doc, std::size_t mi
   LiveZone zone = inspect_request(endpoint, doc);
   Extractor x(doc, min_bytes, &zone);
   switch (endpoint) {
-    case Endpoint::kMessages: anthropic(doc, x); break;
-    case Endpoint::kChatCompletions: openai_chat(doc, x); break;
-    case Endpoint::kResponses: openai_responses(doc, x); break;
+    case Endpoint::kMessages:
+      anthropic(doc, x);
+      break;
+    case Endpoint::kChatCompletions:
+      openai_chat(doc, x);
+      break;
+    case Endpoint::kResponses:
+      openai_responses(doc, x);
+      break;
     case Endpoint::kGenerateContent:
-    case Endpoint::kStreamGenerate: gemini(doc, x); break;
-    default: break;
+    case Endpoint::kStreamGenerate:
+      gemini(doc, x);
+      break;
+    default:
+      break;
   }
   return zone;
 }

@@ -13,6 +13,10 @@ namespace caveman {
 // A tool call's string arguments, as (name, value) pairs in call order.
 using ToolArgs = std::vector<std::pair<std::string, std::string>>;
 
+// The last segment of an MCP tool name as agents spell it ("mcp__fs__read_file" →
+// "read_file"); other names unchanged.
+std::string_view bare_tool_name(std::string_view name);
+
 // The path a read tool names (Claude Code's Read `file_path`, Gemini CLI's and Qwen Code's
 // read_file `absolute_path`/`file_path`, opencode's read `filePath`, any tool whose name holds
 // "read" and that has one `path`), or the one file a shell call prints (`command`/`cmd` of

@@ -10,13 +10,6 @@
 namespace caveman {
 namespace {
 
-// The last segment of an MCP tool name ("mcp__fs__read_file" → "read_file").
-std::string_view bare_name(std::string_view name) {
-  if (std::size_t sep = name.rfind("__"); sep != std::string_view::npos)
-    name.remove_prefix(sep + 2);
-  return name;
-}
-
 const std::string* arg(const ToolArgs& args, std::string_view key) {
   for (const auto& [k, v] : args) {
     if (k == key) return &v;
@@ -92,6 +85,12 @@ std::string printed_file(std::string_view segment) {
 
 }  // namespace
 
+std::string_view bare_tool_name(std::string_view name) {
+  if (std::size_t sep = name.rfind("__"); sep != std::string_view::npos)
+    name.remove_prefix(sep + 2);
+  return name;
+}
+
 std::string shell_source_path(std::string_view command) {
   // `cat -n f | head -80`: the first command names the file, the rest only cut lines.
   std::size_t bar = command.find('|');
@@ -110,7 +109,7 @@ std::string shell_source_path(std::string_view command) {
 std::string_view source_family(std::string_view path) { return core::type_of_path(path); }
 
 std::string tool_source_path(std::string_view tool_name, const ToolArgs& args) {
-  std::string name = base::ascii_lower(bare_name(tool_name));
+  std::string name = base::ascii_lower(bare_tool_name(tool_name));
   for (std::string_view key : {"command", "cmd"}) {
     if (const std::string* c = arg(args, key)) {
       bool shell = name == "bash" || name == "shell" || name == "run_shell_command" ||

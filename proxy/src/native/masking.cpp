@@ -20,16 +20,16 @@ constexpr std::size_t kTailLines = 10;
 constexpr std::size_t kMaxPreviewLine = 240;
 
 bool contains_any(std::string_view haystack, std::initializer_list<std::string_view> needles) {
-  return std::any_of(needles.begin(), needles.end(),
-                     [&](std::string_view n) { return haystack.find(n) != std::string_view::npos; });
+  return std::any_of(needles.begin(), needles.end(), [&](std::string_view n) {
+    return haystack.find(n) != std::string_view::npos;
+  });
 }
 
-std::string command_of(std::string_view input_json) {
-  if (input_json.empty()) return {};
-  Json in = Json::parse(input_json, nullptr, false);
-  if (in.is_discarded() || !in.is_object()) return {};
-  for (const char* key : {"command", "cmd"}) {
-    if (auto it = in.find(key); it != in.end() && it->is_string()) return base::ascii_lower(it->get<std::string>());
+std::string command_of(const ToolArgs& args) {
+  for (std::string_view key : {"command", "cmd"}) {
+    for (const auto& [k, v] : args) {
+      if (k == key) return base::ascii_lower(v);
+    }
   }
   return {};
 }
@@ -63,21 +63,20 @@ std::string decision_id_for(const MaskInput& in, std::string_view content_hash) 
   return "dec_" + ccr::sha256_hex(seed).substr(0, 24);
 }
 
-// The file the call names (Read's file_path, `cat F`): a detection hint.
-std::string source_path_of(std::string_view tool_name, std::string_view input_json) {
-  if (input_json.empty()) return {};
-  Json in = Json::parse(input_json, nullptr, false);
-  if (in.is_discarded() || !in.is_object()) return {};
+}  // namespace
+
+ToolArgs tool_args_of(std::string_view input_json) {
   ToolArgs args;
+  if (input_json.empty()) return args;
+  Json in = Json::parse(input_json, nullptr, false);
+  if (in.is_discarded() || !in.is_object()) return args;
   for (const auto& [key, value] : in.items()) {
     if (value.is_string()) args.emplace_back(key, value.get<std::string>());
   }
-  return tool_source_path(tool_name, args);
+  return args;
 }
 
-}  // namespace
-
-std::string_view object_kind_for(std::string_view tool_name, std::string_view input_json) {
+std::string_view object_kind_for(std::string_view tool_name, const ToolArgs& args) {
   std::string tool = base::ascii_lower(tool_name);
   if (tool == "read" || tool == "view" || tool == "notebookread" || tool == "read_file") {
     return "FileObservation";
@@ -87,14 +86,14 @@ std::string_view object_kind_for(std::string_view tool_name, std::string_view in
   }
   if (tool == "webfetch") return "DocumentationExcerpt";
   if (contains_any(tool, {"snapshot", "browser"})) return "BrowserSnapshot";
-  std::string cmd = command_of(input_json);
+  std::string cmd = command_of(args);
   if (!cmd.empty()) {
     if (contains_any(cmd, {"pytest", "go test", "npm test", "npm run test", "yarn test", "ctest",
                            "jest", "vitest", "cargo test", "make test", "unittest", "gtest"})) {
       return "TestResult";
     }
-    if (contains_any(cmd, {"make", "cmake --build", "ninja", "cargo build", "go build", "npm run build",
-                           "tsc", "gcc ", "g++ ", "clang", "mvn ", "gradle"})) {
+    if (contains_any(cmd, {"make", "cmake --build", "ninja", "cargo build", "go build",
+                           "npm run build", "tsc", "gcc ", "g++ ", "clang", "mvn ", "gradle"})) {
       return "BuildResult";
     }
     if (contains_any(cmd, {"git diff", "git show", "diff -"})) return "DiffSnapshot";
@@ -104,14 +103,15 @@ std::string_view object_kind_for(std::string_view tool_name, std::string_view in
   return "CommandResult";
 }
 
-std::string pointer_stub(std::string_view tool_name, std::string_view kind, std::string_view object_id,
-                         std::string_view output) {
+std::string pointer_stub(std::string_view tool_name, std::string_view kind,
+                         std::string_view object_id, std::string_view output) {
   std::vector<std::string_view> lines = base::split_lines(output);
   std::string out = "[caveman] The " + std::string(tool_name.empty() ? "tool" : tool_name) +
                     " output (" + with_commas(output.size()) + " bytes, " +
                     with_commas(lines.size()) + " lines) is stored as ccr://" +
                     std::string(object_id) + " (" + std::string(kind) + ").\n";
-  out += "Read it exactly with caveman_retrieve {\"recovery_handle\":\"ccr://" + std::string(object_id) +
+  out += "Read it exactly with caveman_retrieve {\"recovery_handle\":\"ccr://" +
+         std::string(object_id) +
          "\"} (add \"query\" for only the matching part) or `caveman-engine retrieve ccr://" +
          std::string(object_id) + "`.\n";
   if (lines.size() <= kHeadLines + kTailLines) {
@@ -133,7 +133,8 @@ Result<MaskOutcome> mask_tool_output(const Engine& engine, ccr::Store& store, co
   MaskOutcome m;
   std::string content_hash = "sha256:" + ccr::sha256_hex(in.output);
   m.decision_id = decision_id_for(in, content_hash);
-  std::string source_path = source_path_of(in.tool_name, in.tool_input_json);
+  ToolArgs args = tool_args_of(in.tool_input_json);  // parsed once: the hint and the kind
+  std::string source_path = tool_source_path(in.tool_name, args);  // a detection hint
   m.content_type = detect(in.output, source_path);
   m.tokens_before = -1;
 
@@ -149,11 +150,12 @@ Result<MaskOutcome> mask_tool_output(const Engine& engine, ccr::Store& store, co
       m.recovery_ref = r.recovery_handle;
       m.replacement = std::move(r.output);
       if (!m.replacement.empty() && m.replacement.back() != '\n') m.replacement += '\n';
-      m.replacement += "[caveman] " + m.content_type + " output compressed (" +
-                       with_commas(static_cast<std::uint64_t>(r.tokens_before)) + " → " +
-                       with_commas(static_cast<std::uint64_t>(r.tokens_after)) +
-                       " tokens, inferred); exact original: caveman_retrieve {\"recovery_handle\":\"" +
-                       r.recovery_handle + "\"}\n";
+      m.replacement +=
+          "[caveman] " + m.content_type + " output compressed (" +
+          with_commas(static_cast<std::uint64_t>(r.tokens_before)) + " → " +
+          with_commas(static_cast<std::uint64_t>(r.tokens_after)) +
+          " tokens, inferred); exact original: caveman_retrieve {\"recovery_handle\":\"" +
+          r.recovery_handle + "\"}\n";
       m.tokens_after = static_cast<std::int64_t>(engine.counter().count(m.replacement));
       m.reason = "over threshold; " + m.content_type + " compressed in place";
       return m;
@@ -161,8 +163,9 @@ Result<MaskOutcome> mask_tool_output(const Engine& engine, ccr::Store& store, co
     // Not smaller or no store: fall through to the typed object.
   }
 
-  if (m.tokens_before < 0) m.tokens_before = static_cast<std::int64_t>(engine.counter().count(in.output));
-  std::string_view kind = object_kind_for(in.tool_name, in.tool_input_json);
+  if (m.tokens_before < 0)
+    m.tokens_before = static_cast<std::int64_t>(engine.counter().count(in.output));
+  std::string_view kind = object_kind_for(in.tool_name, args);
   ccr::TypedObject o;
   o.type = std::string(kind);
   o.source = "tool:" + std::string(in.tool_name);

@@ -16,6 +16,7 @@
 #include "caveman/ccr.h"
 #include "caveman/engine.h"
 #include "caveman/status.h"
+#include "caveman/tool_source.h"
 #include "native/protocol.h"
 
 namespace caveman::proxy::native {
@@ -37,9 +38,9 @@ struct MaskOutcome {
   std::string recovery_ref;  // "ccr://ccr_obj_…" for a stub, the blob handle when compressed
   std::string object_id;     // set for a stub
   std::string content_type;
-  std::string method;        // the engine's method, or "ccr-pointer"
+  std::string method;  // the engine's method, or "ccr-pointer"
   std::string reason;
-  std::string decision_id;   // "dec_" + 24 hex, deterministic
+  std::string decision_id;  // "dec_" + 24 hex, deterministic
   std::int64_t tokens_before = 0;
   std::int64_t tokens_after = 0;
 };
@@ -47,10 +48,13 @@ struct MaskOutcome {
 // Errors: the store's (kResourceExhausted when full, kIo, …).
 Result<MaskOutcome> mask_tool_output(const Engine& engine, ccr::Store& store, const MaskInput& in);
 
+// A tool call's string arguments from its input JSON; empty when it is not an object.
+ToolArgs tool_args_of(std::string_view input_json);
+
 // The typed-object kind for a tool's output ("CommandResult" when nothing more specific
 // fits): test and build commands, file reads, searches, diffs, fetched docs, browser
 // snapshots.
-std::string_view object_kind_for(std::string_view tool_name, std::string_view input_json);
+std::string_view object_kind_for(std::string_view tool_name, const ToolArgs& args);
 
 // The pointer stub that replaces an output stored as a typed object.
 std::string pointer_stub(std::string_view tool_name, std::string_view kind,

@@ -36,10 +36,11 @@ std::optional<std::string> shell_command(const HostAdapter& host, const Json& in
   if (!input.contains("command") || !input["command"].is_string()) return std::nullopt;
   if (input.value("is_background", false)) return std::nullopt;
   // Codex ties updatedInput to an approval: only where nothing would be asked anyway.
-  if (host.id == "codex" && in.value("permission_mode", "") != "bypassPermissions") return std::nullopt;
+  if (host.id == "codex" && in.value("permission_mode", "") != "bypassPermissions")
+    return std::nullopt;
   std::string command = input["command"];
   if (command.find("caveman-shrink") != std::string::npos) return std::nullopt;
-  std::string_view kind = object_kind_for(tool, input.dump());
+  std::string_view kind = object_kind_for(tool, {{"command", command}});
   if (kind != "TestResult" && kind != "BuildResult") return std::nullopt;
   return command;
 }
@@ -73,7 +74,8 @@ std::optional<std::string> shrink_rewrite(const HostAdapter& host, std::string_v
 
 std::string find_shrink_binary() {
   if (off(std::getenv("CAVEMAN_SHRINK_HOOK"))) return {};
-  if (const char* forced = std::getenv("CAVEMAN_SHRINK_BIN"); forced != nullptr && *forced != '\0') {
+  if (const char* forced = std::getenv("CAVEMAN_SHRINK_BIN");
+      forced != nullptr && *forced != '\0') {
     return ::access(forced, X_OK) == 0 ? std::string(forced) : std::string();
   }
   char buf[PATH_MAX];

@@ -40,17 +40,19 @@ NativeRequest tool_after(std::string name, std::string input_json, std::string o
 std::string log_output(int lines) {
   std::string s;
   for (int i = 0; i < lines; ++i) {
-    s += "2026-11-30T10:00:" + std::to_string(10 + i % 50) + "Z INFO worker-" + std::to_string(i % 7) +
-         " processed batch " + std::to_string(i) + " in 12ms\n";
-    if (i % 997 == 0) s += "2026-11-30T10:00:00Z ERROR worker-3 failed batch " + std::to_string(i) + ": timeout\n";
+    s += "2026-11-30T10:00:" + std::to_string(10 + i % 50) + "Z INFO worker-" +
+         std::to_string(i % 7) + " processed batch " + std::to_string(i) + " in 12ms\n";
+    if (i % 997 == 0)
+      s += "2026-11-30T10:00:00Z ERROR worker-3 failed batch " + std::to_string(i) + ": timeout\n";
   }
   return s;
 }
 
 // Prose the engine detects as text: under policy safe it is masked as a typed object.
 std::string opaque_output(std::size_t bytes) {
-  static const char* kWords[] = {"the", "river", "carried", "small", "stones", "past", "an",
-                                 "old", "mill", "while", "children", "watched", "from", "bridge"};
+  static const char* kWords[] = {"the",      "river",   "carried", "small", "stones",
+                                 "past",     "an",      "old",     "mill",  "while",
+                                 "children", "watched", "from",    "bridge"};
   std::string s;
   std::uint32_t x = 12345;
   int words = 0;
@@ -168,15 +170,17 @@ TEST_F(NativeRuntimeTest, OpaqueOutputBecomesTypedObjectStub) {
 }
 
 TEST_F(NativeRuntimeTest, ObjectKindsFollowTheTool) {
-  EXPECT_EQ(object_kind_for("Read", "{}"), "FileObservation");
-  EXPECT_EQ(object_kind_for("Grep", "{}"), "SearchResult");
-  EXPECT_EQ(object_kind_for("WebFetch", "{}"), "DocumentationExcerpt");
-  EXPECT_EQ(object_kind_for("mcp__browse__snapshot", "{}"), "BrowserSnapshot");
-  EXPECT_EQ(object_kind_for("Bash", "{\"command\":\"cmake --build build\"}"), "BuildResult");
-  EXPECT_EQ(object_kind_for("Bash", "{\"command\":\"go test ./...\"}"), "TestResult");
-  EXPECT_EQ(object_kind_for("Bash", "{\"command\":\"git diff HEAD~1\"}"), "DiffSnapshot");
-  EXPECT_EQ(object_kind_for("Bash", "{\"command\":\"echo hi\"}"), "CommandResult");
-  EXPECT_EQ(object_kind_for("Bash", "not json"), "CommandResult");
+  EXPECT_EQ(object_kind_for("Read", tool_args_of("{}")), "FileObservation");
+  EXPECT_EQ(object_kind_for("Grep", tool_args_of("{}")), "SearchResult");
+  EXPECT_EQ(object_kind_for("WebFetch", tool_args_of("{}")), "DocumentationExcerpt");
+  EXPECT_EQ(object_kind_for("mcp__browse__snapshot", tool_args_of("{}")), "BrowserSnapshot");
+  EXPECT_EQ(object_kind_for("Bash", tool_args_of("{\"command\":\"cmake --build build\"}")),
+            "BuildResult");
+  EXPECT_EQ(object_kind_for("Bash", tool_args_of("{\"command\":\"go test ./...\"}")), "TestResult");
+  EXPECT_EQ(object_kind_for("Bash", tool_args_of("{\"command\":\"git diff HEAD~1\"}")),
+            "DiffSnapshot");
+  EXPECT_EQ(object_kind_for("Bash", tool_args_of("{\"command\":\"echo hi\"}")), "CommandResult");
+  EXPECT_EQ(object_kind_for("Bash", tool_args_of("not json")), "CommandResult");
 }
 
 TEST_F(NativeRuntimeTest, RecordPolicyTransformsNothing) {
