@@ -26,7 +26,9 @@ namespace {
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+bool contains(std::string_view s, std::string_view p) {
+  return s.find(p) != std::string_view::npos;
+}
 
 // Number of elements split_all(s, '\n') would return.
 std::size_t line_count(std::string_view s) {
@@ -110,8 +112,8 @@ bool looks_diff(std::string_view s) {
     std::size_t nl = s.find('\n', start);
     std::size_t end = nl == std::string_view::npos ? s.size() : nl;
     std::string_view line = s.substr(start, end - start);
-    if (starts_with(line, "diff --git ") || starts_with(line, "@@ ") ||
-        starts_with(line, "--- ") || starts_with(line, "+++ ")) {
+    if (starts_with(line, "diff --git ") || starts_with(line, "@@ ") || starts_with(line, "--- ") ||
+        starts_with(line, "+++ ")) {
       ++matches;
     } else if (!line.empty() && (line[0] == '+' || line[0] == '-')) {
       // The byte after the sign may be the newline itself, but must exist.
@@ -134,8 +136,8 @@ bool has_code_structure(std::string_view s) {
                              "#include", "#!", "//", "/*"}) {
     if (starts_with(t, p)) return true;
   }
-  for (std::string_view p : {"\nimport ", "\nexport ", "\npackage ", "\nfunc ", "\ndef ",
-                             "\nclass ", "\nconst "}) {
+  for (std::string_view p :
+       {"\nimport ", "\nexport ", "\npackage ", "\nfunc ", "\ndef ", "\nclass ", "\nconst "}) {
     if (contains(s, p)) return true;
   }
   return false;
@@ -175,8 +177,8 @@ bool looks_log(std::string_view s) {
   if (lines.size() < 4) return false;
   std::size_t matches = 0;
   for (std::string_view line : lines) {
-    if (text::contains_word_ci(line, {"trace", "debug", "info", "warn", "warning", "error",
-                                      "fatal", "panic"}) ||
+    if (text::contains_word_ci(
+            line, {"trace", "debug", "info", "warn", "warning", "error", "fatal", "panic"}) ||
         bracket_tag_start(line) || has_timestamp(line) || has_word_clock(line)) {
       ++matches;
     }
@@ -190,15 +192,21 @@ bool looks_code(std::string_view s) { return !looks_log(s) && code_rule(s); }
 bool code_rule(std::string_view s) {
   if (starts_with(text::trim_space(s), "#!")) return true;
   static constexpr std::array<std::string_view, 25> kKeywords = {
-      "func", "package", "import", "def", "class", "function", "return", "const", "let",
-      "var", "public", "private", "protected", "static", "void", "struct", "interface",
-      "namespace", "module", "fn", "impl", "trait", "export", "async", "await"};
+      "func",  "package", "import",    "def",       "class",   "function",  "return",
+      "const", "let",     "var",       "public",    "private", "protected", "static",
+      "void",  "struct",  "interface", "namespace", "module",  "fn",        "impl",
+      "trait", "export",  "async",     "await"};
   std::size_t keywords = 0;
   for (std::size_t i = 0; i < s.size() && keywords < 3; ++i) {
     if (!is_alpha(s[i]) || (i > 0 && text::is_word_byte(s[i - 1]))) continue;
     std::size_t j = i;
     while (j < s.size() && text::is_word_byte(s[j])) ++j;
     std::string_view word = s.substr(i, j - i);
+    // `package.json`, `module.exports`: a name with a member or extension, no keyword use.
+    if (j < s.size() && s[j] == '.') {
+      i = j;
+      continue;
+    }
     for (std::string_view k : kKeywords) {
       if (word == k) {
         ++keywords;
@@ -236,8 +244,8 @@ bool looks_search_result(std::string_view s) {
     }
     if (line.empty()) continue;
     char c = line[0];
-    bool pathish = c == '.' || c == '/' || c == '~' || c == '_' || c == '-' || is_alpha(c) ||
-                   is_digit(c);
+    bool pathish =
+        c == '.' || c == '/' || c == '~' || c == '_' || c == '-' || is_alpha(c) || is_digit(c);
     if (!pathish) continue;
     std::size_t colon = line.find(':', 1);
     if (colon == std::string_view::npos || colon - 1 > 240) continue;
@@ -255,7 +263,8 @@ namespace {
 bool is_space_or_tab(char c) { return c == ' ' || c == '\t'; }
 
 std::string_view rtrim(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 std::string_view ltrim(std::string_view s) {
@@ -264,9 +273,9 @@ std::string_view ltrim(std::string_view s) {
 }
 
 bool log_level_word(std::string_view line) {
-  return text::contains_word_ci(line, {"trace", "debug", "info", "notice", "warn", "warning",
-                                       "error", "err", "fatal", "panic", "critical", "crit",
-                                       "verbose", "silly", "severe"});
+  return text::contains_word_ci(
+      line, {"trace", "debug", "info", "notice", "warn", "warning", "error", "err", "fatal",
+             "panic", "critical", "crit", "verbose", "silly", "severe"});
 }
 
 bool loose_timestamp(std::string_view line) {
@@ -425,7 +434,8 @@ bool search_context(std::string_view line) {
   if (rtrim(line) == "--") return true;
   std::size_t i = 0;
   while (i < line.size() && is_digit(line[i])) ++i;
-  if (i > 0 && i < line.size() && line[i] == '-' && (i + 1 >= line.size() || !is_digit(line[i + 1])))
+  if (i > 0 && i < line.size() && line[i] == '-' &&
+      (i + 1 >= line.size() || !is_digit(line[i + 1])))
     return true;  // "12-" context line of grep on a single file
   i = 0;
   while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != ':') {
@@ -440,13 +450,13 @@ bool search_context(std::string_view line) {
 }
 
 bool comment_line(std::string_view t) {
-  if (starts_with(t, "*") || starts_with(t, "/*") || starts_with(t, "//") ||
-      starts_with(t, "--") || starts_with(t, "<!--")) {
+  if (starts_with(t, "*") || starts_with(t, "/*") || starts_with(t, "//") || starts_with(t, "--") ||
+      starts_with(t, "<!--")) {
     return true;
   }
   if (!starts_with(t, "#")) return false;
-  for (std::string_view d : {"#include", "#define", "#if", "#endif", "#else", "#elif",
-                             "#pragma", "#undef"}) {
+  for (std::string_view d :
+       {"#include", "#define", "#if", "#endif", "#else", "#elif", "#pragma", "#undef"}) {
     if (starts_with(t, d)) return false;
   }
   return true;
@@ -455,19 +465,20 @@ bool comment_line(std::string_view t) {
 // Starts with a code keyword (or `self.`, `this.`, a brace/bracket or a decorator).
 bool keyword_start(std::string_view t) {
   static constexpr std::string_view kStarts[] = {
-      "def",   "class",   "if",       "elif",   "else",      "for",     "while",  "return",
-      "import", "from",   "const",    "let",    "var",       "function", "public", "private",
-      "protected", "static", "void",  "struct", "#include",  "#define", "#if",    "#endif",
-      "func",  "package", "type",     "try",    "except",    "catch",   "finally", "with",
-      "async", "await",   "export",   "switch", "case",      "break",   "continue", "yield",
-      "raise", "throw",   "new",      "enum",   "interface", "namespace", "template", "using",
-      "typedef"};
+      "def",     "class",   "if",        "elif",      "else",     "for",    "while",
+      "return",  "import",  "from",      "const",     "let",      "var",    "function",
+      "public",  "private", "protected", "static",    "void",     "struct", "#include",
+      "#define", "#if",     "#endif",    "func",      "package",  "type",   "try",
+      "except",  "catch",   "finally",   "with",      "async",    "await",  "export",
+      "switch",  "case",    "break",     "continue",  "yield",    "raise",  "throw",
+      "new",     "enum",    "interface", "namespace", "template", "using",  "typedef"};
   if (t.empty()) return false;
   // Called for every line of every detected payload: compare only the keywords that share
   // the line's first byte (most lines share none).
   for (std::string_view k : kStarts) {
     if (k[0] != t[0]) continue;
-    if (starts_with(t, k) && (t.size() == k.size() || !text::is_word_byte(t[k.size()]))) return true;
+    if (starts_with(t, k) && (t.size() == k.size() || !text::is_word_byte(t[k.size()])))
+      return true;
   }
   if (starts_with(t, "self.") || starts_with(t, "this.")) return true;
   return !t.empty() && (t[0] == '}' || t[0] == '{' || t[0] == ')' || t[0] == ']' || t[0] == '@');
@@ -533,8 +544,10 @@ LineStats line_stats(std::string_view s) {
       ++st.md_fences;
     if (!comment_line(t)) {
       ++non_comment;
-      if (code_line(t)) ++st.code_lines;
-      else if (prose_line(t)) ++st.prose_lines;
+      if (code_line(t))
+        ++st.code_lines;
+      else if (prose_line(t))
+        ++st.prose_lines;
     }
     if (!is_space_or_tab(line[0]) && !only_punctuation(t)) unindented.push_back(t);
   }
@@ -575,8 +588,8 @@ LineStats line_stats(std::string_view s) {
   st.unindented = unindented.size();
   for (std::size_t i = 0; i < unindented.size(); ++i) {
     // Repeated comments or keyword-led code lines are code's own regularity, not a log's.
-    bool template_line = templates[masked[i]] >= 3 && !comment_line(unindented[i]) &&
-                         !keyword_start(unindented[i]);
+    bool template_line =
+        templates[masked[i]] >= 3 && !comment_line(unindented[i]) && !keyword_start(unindented[i]);
     if (log_signal(unindented[i]) || template_line) ++st.unindented_log;
   }
   st.non_comment = non_comment;
@@ -689,7 +702,8 @@ bool json_fragment_line(std::string_view line) {
   if (!t.empty() && t.back() == ',') t.remove_suffix(1);
   if (t.empty()) return false;
   char c = t.front();
-  if (c == '"') return t.size() >= 2 && (t.back() == '"' || t.find("\": ") != std::string_view::npos);
+  if (c == '"')
+    return t.size() >= 2 && (t.back() == '"' || t.find("\": ") != std::string_view::npos);
   if (c == '{' || c == '[') return t.size() == 1 || t == "{}" || t == "[]";
   if (c == '}' || c == ']') return t.size() == 1;
   if (t == "true" || t == "false" || t == "null") return true;
