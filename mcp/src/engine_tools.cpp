@@ -194,19 +194,18 @@ Tool retrieve_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Retriev
   Tool t;
   t.name = "caveman_retrieve";
   t.title = "Retrieve an exact original";
+  // Every request of a wrapped session carries this schema (docs/economics.md): keep it short.
   t.description =
-      "Last resort: the exact original bytes behind a ccr_… handle (from caveman_compress or a "
-      "<<ccr:…>> marker). Pass query to get only the matching whole records. Markers already "
-      "state verified facts; retrieve only what they cannot answer.";
+      "The exact original behind a <<ccr:…>> marker, when the view lacks what you need. query: "
+      "only the matching records.";
   t.input_schema = Json{
       {"type", "object"},
       {"properties",
-       {{"recovery_handle", {{"type", "string"}, {"description", "ccr_… handle or marker."}}},
-        {"query", {{"type", "string"}, {"description", "Optional: narrow to matching records."}}},
+       {{"recovery_handle", {{"type", "string"}, {"description", "ccr_… handle"}}},
+        {"query", {{"type", "string"}}},
         {"max_bytes",
          {{"type", "integer"}, {"minimum", 1},
-          {"description", "Optional budget: a larger original is returned only after the user "
-                          "confirms (when the client supports elicitation)."}}}}},
+          {"description", "larger originals need the user's approval"}}}}},
       {"required", Json::array({"recovery_handle"})}};
   t.annotations = read_only_annotations(true);
   t.exempt_result_cap = true;  // exact originals may legitimately exceed the result cap
