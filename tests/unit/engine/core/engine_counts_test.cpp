@@ -18,21 +18,23 @@ std::string log_of(std::size_t min_bytes) {
     s += "2026-11-30 04:" + std::to_string(10 + i % 50) + ":00 INFO worker " +
          std::to_string(i % 7) + " processed batch " + std::to_string(i) + " in " +
          std::to_string(3 + i % 11) + " ms\n";
-    if (i % 997 == 0) s += "2026-11-30 04:00:00 ERROR worker 3 lost its lease on shard " +
-                           std::to_string(i) + "\n";
+    if (i % 997 == 0)
+      s += "2026-11-30 04:00:00 ERROR worker 3 lost its lease on shard " + std::to_string(i) + "\n";
   }
   return s;
 }
 
+// Pretty-printed, as an API answers: over 1 MiB it gets the lossless table view (a lossy view
+// is not weighed at that size, and this layout is one the table takes).
 std::string json_of(std::size_t min_bytes) {
-  std::string s = "{\"results\": [\n";
+  std::string s = "{\n  \"results\": [\n";
   for (int i = 0; s.size() < min_bytes; ++i) {
     if (i > 0) s += ",\n";
-    s += " {\"id\": " + std::to_string(i) + ", \"status\": \"" +
-         (i % 3 ? "shipped" : "pending") + "\", \"amount\": " + std::to_string(i % 500) + "." +
-         std::to_string(i % 100) + "}";
+    s += "    {\n      \"id\": " + std::to_string(i) + ",\n      \"status\": \"" +
+         (i % 3 ? "shipped" : "pending") + "\",\n      \"amount\": " + std::to_string(i % 500) +
+         "." + std::to_string(i % 100) + "\n    }";
   }
-  s += "\n]}\n";
+  s += "\n  ]\n}\n";
   return s;
 }
 
@@ -56,11 +58,7 @@ TEST(EngineCounts, SmallLogCountedInline) { expect_exact_counts(log_of(200 * 102
 
 TEST(EngineCounts, LargeLogCountedOnASecondThread) { expect_exact_counts(log_of(1100 * 1024)); }
 
-TEST(EngineCounts, LargeJsonCountedOnASecondThread) {
-  GTEST_SKIP() << "issue 36: a large JSON with rare lines gets no lossy view (json_views "
-                  "keeps_needles); to be rewritten on a repeated-element document";
-  expect_exact_counts(json_of(1100 * 1024));
-}
+TEST(EngineCounts, LargeJsonCountedOnASecondThread) { expect_exact_counts(json_of(1100 * 1024)); }
 
 }  // namespace
 }  // namespace caveman

@@ -18,14 +18,16 @@ std::optional<std::string> run(std::string_view input, std::string_view query = 
 
 std::size_t count(std::string_view hay, std::string_view needle) {
   std::size_t n = 0;
-  for (std::size_t p = hay.find(needle); p != std::string_view::npos; p = hay.find(needle, p + 1)) ++n;
+  for (std::size_t p = hay.find(needle); p != std::string_view::npos; p = hay.find(needle, p + 1))
+    ++n;
   return n;
 }
 
-// id,state,region with a constant state and region: every data row is represented.
+// Rows alike but for their id. The note cell holds a blank: a selector's literal text is
+// counted in whole unchanged words, so a row of one blank-free word is never hidden.
 std::vector<std::string> uniform_rows(int n) {
-  std::vector<std::string> rows = {"id,state,region"};
-  for (int i = 1; i <= n; ++i) rows.push_back(std::to_string(i) + ",ok,emea");
+  std::vector<std::string> rows = {"id,state,region,note"};
+  for (int i = 1; i <= n; ++i) rows.push_back(std::to_string(i) + ",ok,emea,nightly rotation");
   return rows;
 }
 
@@ -58,14 +60,12 @@ TEST(CsvWriteTest, GoQuotingRules) {
   EXPECT_EQ(csv_record({"l1\nl2"}, ',', false), "\"l1\nl2\"");
 }
 
-TEST(TabularTest, ElidesUniformRowsWithAFactBearingMarker) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines "
-                  "stay, markers carry selectors); to be rewritten on inputs of repeated lines";
+TEST(TabularTest, ElidesUniformRowsBehindASelector) {
   std::vector<std::string> rows = uniform_rows(20);
   auto out = run(csv(rows));
   ASSERT_TRUE(out);
   std::string expected = csv({rows[0], rows[1], rows[2], rows[3]});
-  expected += "… 15 rows elided (caveman): all state=ok region=emea; range id=4..18 …,,\n";
+  expected += "… 15 rows matching \"{n},ok,emea,nightly rotation\" elided (caveman) …\n";
   expected += rows[19] + "\n" + rows[20] + "\n";
   EXPECT_EQ(*out, expected);
 }
@@ -77,152 +77,119 @@ TEST(TabularTest, DeclinesSmallTablesAndNonTables) {
 }
 
 TEST(TabularTest, ReentryGuard) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines "
-                  "stay, markers carry selectors); to be rewritten on inputs of repeated lines";
   auto out = run(csv(uniform_rows(20)));
   ASSERT_TRUE(out);
   EXPECT_FALSE(run(*out));
 }
 
 TEST(TabularTest, KeepsProblemRows) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines "
-                  "stay, markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> rows = uniform_rows(20);
-  rows[10] = "10,denied,emea";
+  rows[10] = "10,denied,emea,nightly rotation";
   auto out = run(csv(rows));
   ASSERT_TRUE(out);
-  EXPECT_NE(out->find("\n10,denied,emea\n"), std::string::npos);
+  EXPECT_NE(out->find("\n10,denied,emea,nightly rotation\n"), std::string::npos) << *out;
+  EXPECT_NE(out->find("rows matching"), std::string::npos) << *out;
 }
 
 // A release list: nightly builds dominate; the few stable releases break the shape
 // (no "-dev." part, fractional seconds) and are kept, the nightlies are elided.
 TEST(TabularTest, KeepsRowsThatBreakTheDominantShape) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines "
-                  "stay, markers carry selectors); to be rewritten on inputs of repeated lines";
-  std::vector<std::string> rows = {"version,published_utc"};
+  std::vector<std::string> rows = {"version,published_utc,channel"};
   for (int i = 1; i <= 60; ++i) {
     rows.push_back("5.9.0-dev.202506" + std::to_string(10 + i % 20) + ",2025-06-" +
-                   std::to_string(10 + i % 20) + "T07:16:10+00:00");
+                   std::to_string(10 + i % 20) + "T07:16:10+00:00,nightly build");
   }
-  rows[20] = "5.6.3,2024-10-23T19:09:23.863000+00:00";
-  rows[41] = "7.0.2,2026-07-08T17:37:37.109000+00:00";
+  rows[20] = "5.6.3,2024-10-23T19:09:23.863000+00:00,nightly build";
+  rows[41] = "7.0.2,2026-07-08T17:37:37.109000+00:00,nightly build";
   auto out = run(csv(rows));
   ASSERT_TRUE(out);
-  EXPECT_NE(out->find("\n5.6.3,2024-10-23T19:09:23.863000+00:00\n"), std::string::npos) << *out;
-  EXPECT_NE(out->find("\n7.0.2,2026-07-08T17:37:37.109000+00:00\n"), std::string::npos) << *out;
-  EXPECT_NE(out->find("rows elided (caveman)"), std::string::npos);
+  EXPECT_NE(out->find("\n5.6.3,2024-10-23T19:09:23.863000+00:00,nightly build\n"),
+            std::string::npos)
+      << *out;
+  EXPECT_NE(out->find("\n7.0.2,2026-07-08T17:37:37.109000+00:00,nightly build\n"),
+            std::string::npos)
+      << *out;
+  EXPECT_NE(out->find("rows matching"), std::string::npos);
 }
 
 // Without a dominant shape (twelve formats, none above 10% of the rows) the rule keeps
 // nothing: otherwise every row would count as a minority and nothing would be elided.
 TEST(TabularTest, NoDominantShapeNoMinorityRule) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines "
-                  "stay, markers carry selectors); to be rewritten on inputs of repeated lines";
   const std::string seps = ".-/:+~=;@%^!";
-  std::vector<std::string> rows = {"id,state,region"};
+  std::vector<std::string> rows = {"id,state,region,note"};
   for (int i = 0; i < 60; ++i) {
-    rows.push_back(std::to_string(i) + seps[static_cast<std::size_t>(i) % seps.size()] + "7,ok,emea");
+    rows.push_back(std::to_string(i) + seps[static_cast<std::size_t>(i) % seps.size()] +
+                   "7,ok,emea,nightly rotation");
   }
   auto out = run(csv(rows));
   ASSERT_TRUE(out);
-  EXPECT_EQ(count(*out, "rows elided (caveman)"), 1u) << *out;
+  EXPECT_EQ(count(*out, "rows matching"), 1u) << *out;
 }
 
 TEST(TabularTest, KeepsNumericExtremes) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines "
-                  "stay, markers carry selectors); to be rewritten on inputs of repeated lines";
-  std::vector<std::string> rows = {"id,latency,region"};
-  for (int i = 1; i <= 20; ++i) rows.push_back("r" + std::to_string(i) + "," + std::to_string(100 + i) + ",emea");
-  rows[9] = "r9,5,emea";     // minimum
-  rows[12] = "r12,900,emea";  // maximum
+  std::vector<std::string> rows = {"id,latency,region,note"};
+  for (int i = 1; i <= 20; ++i) {
+    rows.push_back("r" + std::to_string(i) + "," + std::to_string(100 + i) +
+                   ",emea,nightly rotation");
+  }
+  rows[9] = "r9,5,emea,nightly rotation";      // minimum
+  rows[12] = "r12,900,emea,nightly rotation";  // maximum
   auto out = run(csv(rows));
   ASSERT_TRUE(out);
-  EXPECT_NE(out->find("\nr9,5,emea\n"), std::string::npos);
-  EXPECT_NE(out->find("\nr12,900,emea\n"), std::string::npos);
+  EXPECT_NE(out->find("\nr9,5,emea,nightly rotation\n"), std::string::npos) << *out;
+  EXPECT_NE(out->find("\nr12,900,emea,nightly rotation\n"), std::string::npos) << *out;
+  EXPECT_NE(out->find("rows matching"), std::string::npos) << *out;
 }
 
 TEST(TabularTest, ExtremesNeedSeventyPercentNumericRows) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines "
-                  "stay, markers carry selectors); to be rewritten on inputs of repeated lines";
   // 13 of 20 latency cells are numbers (65%): the column is not numeric, so its extremes
   // in the middle are not kept. One more number (70%) makes it numeric.
   auto make = [](int numeric) {
-    std::vector<std::string> rows = {"host,latency"};
+    std::vector<std::string> rows = {"host,latency,note"};
     for (int i = 1; i <= 20; ++i) {
       bool number = i <= numeric;
       std::string v = number ? std::to_string(100 + i) : "n/a";
       if (i == 10) v = "1";
       if (i == 11) v = "999";
-      rows.push_back("web," + v);
+      rows.push_back("web," + v + ",nightly rotation");
     }
     return csv(rows);
   };
   auto below = run(make(13));
   ASSERT_TRUE(below);
-  EXPECT_EQ(below->find("web,999\n"), std::string::npos);
+  EXPECT_EQ(below->find("web,999,"), std::string::npos) << *below;
   auto at = run(make(14));
   ASSERT_TRUE(at);
-  EXPECT_NE(at->find("\nweb,1\n"), std::string::npos);
-  EXPECT_NE(at->find("\nweb,999\n"), std::string::npos);
+  EXPECT_NE(at->find("\nweb,1,nightly rotation\n"), std::string::npos) << *at;
+  EXPECT_NE(at->find("\nweb,999,nightly rotation\n"), std::string::npos) << *at;
 }
 
+// Two kappa rows, so neither is rare: without the query a selector hides them with the rest.
 TEST(TabularTest, QueryKeepsMatchingRow) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines "
-                  "stay, markers carry selectors); to be rewritten on inputs of repeated lines";
-  std::vector<std::string> rows = uniform_rows(20);
-  for (std::size_t i = 1; i < rows.size(); ++i) rows[i] += ",alpha beta gamma delta epsilon zeta eta theta";
-  rows[0] += ",notes";
-  rows[10] = "10,ok,emea,alpha beta gamma delta epsilon zeta eta kappa";
-  EXPECT_EQ(run(csv(rows))->find("kappa"), std::string::npos);
+  std::vector<std::string> rows = {"id,state,region,notes"};
+  for (int i = 1; i <= 20; ++i) {
+    rows.push_back(std::to_string(i) + ",ok,emea,alpha beta gamma delta epsilon zeta eta theta");
+  }
+  rows[8] = "8,ok,emea,alpha beta gamma delta epsilon zeta eta kappa";
+  rows[12] = "12,ok,emea,alpha beta gamma delta epsilon zeta eta kappa";
+  auto plain = run(csv(rows));
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->find("kappa"), std::string::npos) << *plain;
   auto q = run(csv(rows), "kappa");
   ASSERT_TRUE(q);
-  EXPECT_NE(q->find(rows[10]), std::string::npos);
-}
-
-TEST(TabularTest, MarkerCellIsQuotedWhenTheSummaryHasACommaOrTab) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines "
-                  "stay, markers carry selectors); to be rewritten on inputs of repeated lines";
-  std::vector<std::string> rows = {"id,state,region"};
-  const char* states[] = {"a", "b", "c", "d", "e", "f", "g"};
-  for (int i = 1; i <= 20; ++i) rows.push_back("ord-" + std::to_string(1000 + i) + "," + states[i % 7] + "x" + std::to_string(i) + ",emea");
-  auto out = run(csv(rows));
-  ASSERT_TRUE(out);
-  // Coverage entries read "N distinct, MIN..MAX": the comma forces Go-style quoting.
-  // States cycle through 7 masked shapes, so the gate keeps the first of each.
-  EXPECT_NE(out->find("\nord-1007,ax7,emea\n\"… 11 rows elided (caveman): all region=emea; id: "
-                      "ord-1008..ord-1018 all 11 present; state: 11 distinct, ax14..gx13 …\",,\n"),
-            std::string::npos)
-      << *out;
-}
-
-TEST(TabularTest, NoteRowAfterManyElidedBytes) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
-                  "markers carry selectors); to be rewritten on inputs of repeated lines";
-  std::vector<std::string> rows = {"id,state,region,comment"};
-  for (int i = 1; i <= 400; ++i) rows.push_back(std::to_string(i) + ",ok,emea,routine nightly rotation");
-  auto out = run(csv(rows));
-  ASSERT_TRUE(out);
-  EXPECT_NE(out->find("\"… caveman: elided rows resemble shown rows and match the stated "
-                      "invariants — answer from this view; if you truly cannot, one broad "
-                      "caveman_retrieve …\",,,\n"),
-            std::string::npos);
-  // Small elisions carry no note.
-  EXPECT_EQ(run(csv(uniform_rows(20)))->find("caveman: elided rows"), std::string::npos);
+  EXPECT_NE(q->find("\n" + rows[8] + "\n"), std::string::npos) << *q;
+  EXPECT_NE(q->find("\n" + rows[12] + "\n"), std::string::npos) << *q;
 }
 
 TEST(TabularTest, CrlfAndNoTrailingNewline) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
-                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> rows = uniform_rows(20);
   auto out = run(csv(rows, "\r\n", /*trailing=*/false));
   ASSERT_TRUE(out);
-  EXPECT_NE(out->find("range id=4..18 …,,\r\n"), std::string::npos);
+  EXPECT_NE(out->find("\" elided (caveman) …\r\n"), std::string::npos) << *out;
   EXPECT_EQ(out->substr(out->size() - rows[20].size()), rows[20]);
 }
 
 TEST(TabularTest, MixedLineEndingsUseTheMajority) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
-                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> rows = uniform_rows(20);
   std::string input;
   for (std::size_t i = 0; i < rows.size(); ++i) input += rows[i] + (i % 3 == 0 ? "\r\n" : "\n");
@@ -230,45 +197,40 @@ TEST(TabularTest, MixedLineEndingsUseTheMajority) {
   ASSERT_TRUE(out);
   EXPECT_EQ(out->find('\r'), std::string::npos);
   std::string crlf_major;
-  for (std::size_t i = 0; i < rows.size(); ++i) crlf_major += rows[i] + (i % 3 == 0 ? "\n" : "\r\n");
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    crlf_major += rows[i] + (i % 3 == 0 ? "\n" : "\r\n");
   out = run(crlf_major);
   ASSERT_TRUE(out);
   EXPECT_EQ(out->find("region\n"), std::string::npos);
-  EXPECT_NE(out->find("\r\n1,ok,emea\r\n"), std::string::npos);
+  EXPECT_NE(out->find("\r\n1,ok,emea,nightly rotation\r\n"), std::string::npos);
 }
 
 TEST(TabularTest, KeptRowsAreCopiedVerbatim) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
-                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> rows = uniform_rows(20);
-  rows[1] = "\"1\",\"ok\",emea";  // unnecessary quotes survive as written
+  rows[1] = "\"1\",\"ok\",emea,nightly rotation";  // unnecessary quotes survive as written
   auto out = run(csv(rows));
   ASSERT_TRUE(out);
   EXPECT_EQ(out->find(rows[1]), rows[0].size() + 1);
 }
 
 TEST(TabularTest, MarkdownTable) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
-                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> rows = {"| id | state |", "|----|-------|"};
   for (int i = 1; i <= 20; ++i) rows.push_back("| " + std::to_string(i) + "  | ok    |");
   auto out = run(csv(rows));
   ASSERT_TRUE(out);
   std::string expected = csv({rows[0], rows[1], rows[2], rows[3], rows[4]});
-  expected += "| … 15 rows elided (caveman): all state=ok; range id=4..18 … |  |\n";
+  expected += "… 15 rows matching \"| {n}  | ok    |\" elided (caveman) …\n";
   expected += rows[20] + "\n" + rows[21] + "\n";
   EXPECT_EQ(*out, expected);
 }
 
 TEST(TabularTest, CommentedTsvKeepsPreludeAndComments) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
-                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::string in = "# zone table\n#codes\tcoordinates\tTZ\tcomments\n";
   for (int i = 0; i < 30; ++i) {
     in += "AQ\t-6617+11031\tAntarctica/Casey";
-    if (i % 2) in += "\tCasey";
+    if (i >= 15) in += "\tCasey station";
     in += "\n";
-    if (i == 15) in += "# mid comment\n";
+    if (i == 20) in += "# mid comment\n";
   }
   in += "#@AQ\tAntarctica/\n";
   auto out = run(in);
@@ -276,28 +238,29 @@ TEST(TabularTest, CommentedTsvKeepsPreludeAndComments) {
   EXPECT_EQ(out->rfind("# zone table\n#codes\tcoordinates\tTZ\tcomments\nAQ\t", 0), 0u);
   EXPECT_NE(out->find("\n# mid comment\n"), std::string::npos);
   EXPECT_NE(out->find("\n#@AQ\tAntarctica/\n"), std::string::npos);
-  // Markers are 4 cells wide and name the columns from the header comment.
-  EXPECT_NE(out->find("rows elided (caveman): all codes=AQ coordinates=-6617+11031 "
-                      "TZ=Antarctica/Casey; comments: Casey×6 absent×6 …\t\t\t\n"),
+  // A run ends at a comment line, and a selector covers rows of one shape only.
+  EXPECT_NE(out->find("rows matching \"AQ\t-6617+11031\tAntarctica/Casey\" elided (caveman) …\n"),
+            std::string::npos)
+      << *out;
+  EXPECT_NE(out->find("rows matching \"AQ\t-6617+11031\tAntarctica/Casey\tCasey station\" elided "
+                      "(caveman) …\n# mid comment\n"),
             std::string::npos)
       << *out;
 }
 
 TEST(TabularTest, DeterministicAndIdempotent) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
-                  "markers carry selectors); to be rewritten on inputs of repeated lines";
-  std::vector<std::string> rows = {"host,status,latency_ms"};
+  std::vector<std::string> rows = {"host,status,latency_ms,note"};
   for (int i = 0; i < 500; ++i) {
     rows.push_back("web-" + std::to_string(i % 9) + "," + (i % 50 == 0 ? "FAILED" : "ok") + "," +
-                   std::to_string(20 + (i * 37) % 90));
+                   std::to_string(20 + (i * 37) % 90) + ",nightly probe");
   }
   std::string input = csv(rows);
   auto a = run(input);
   auto b = run(input);
   ASSERT_TRUE(a);
   EXPECT_EQ(*a, *b);
+  EXPECT_EQ(count(*a, ",FAILED,"), 10u);  // failure rows are never hidden
   EXPECT_FALSE(run(*a));  // second pass: re-entry guard, so the engine passes it through
-  EXPECT_TRUE(parse_table(*a));  // still a well-formed table
 }
 
 TEST(TabularTest, MalformedAndHugeInputs) {

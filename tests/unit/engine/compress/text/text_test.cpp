@@ -17,7 +17,8 @@ std::optional<std::string> run(std::string_view input, std::string_view query = 
 
 std::size_t count(std::string_view hay, std::string_view needle) {
   std::size_t n = 0;
-  for (std::size_t p = hay.find(needle); p != std::string_view::npos; p = hay.find(needle, p + 1)) ++n;
+  for (std::size_t p = hay.find(needle); p != std::string_view::npos; p = hay.find(needle, p + 1))
+    ++n;
   return n;
 }
 
@@ -142,7 +143,8 @@ TEST(TextTest, HeadingSurvivesWhenItsBodyIsElided) {
   p[10] = "       --follow\n           " + filler(10);
   auto out = run(doc(p));
   ASSERT_TRUE(out);
-  EXPECT_NE(out->find("\n\n       --follow\n… 8 sections elided (caveman) …\n\n"), std::string::npos);
+  EXPECT_NE(out->find("\n\n       --follow\n… 8 sections elided (caveman) …\n\n"),
+            std::string::npos);
 }
 
 TEST(TextTest, LineModeKeepsLineLayout) {
@@ -150,8 +152,8 @@ TEST(TextTest, LineModeKeepsLineLayout) {
   for (int i = 0; i < 60; ++i) lines.push_back(filler(i));
   auto out = run(doc(lines, "\n"));
   ASSERT_TRUE(out);
-  EXPECT_EQ(*out, lines[0] + "\n" + lines[1] + "\n… 56 sections elided (caveman) …\n" +
-                      lines[58] + "\n" + lines[59] + "\n");
+  EXPECT_EQ(*out, lines[0] + "\n" + lines[1] + "\n… 56 sections elided (caveman) …\n" + lines[58] +
+                      "\n" + lines[59] + "\n");
 }
 
 TEST(TextTest, KeptNeighboursKeepTheirOriginalGap) {
@@ -188,17 +190,18 @@ TEST(TextTest, HtmlScriptsBecomeMarkers) {
   EXPECT_NE(out->find("<html><body>… 1 sections elided (caveman) …"), std::string::npos);
 }
 
+// Two kappa paragraphs, so neither is rare: a rare one (its template occurs once) always stays.
 TEST(TextTest, QueryKeepsRelevantSection) {
-  GTEST_SKIP() << "issue 36: pins elision from before needle-safe elision (rare lines stay, "
-                  "markers carry selectors); to be rewritten on inputs of repeated lines";
   std::vector<std::string> p = fillers(20);
-  p[10] = filler(10) + " kappa";
+  p[8] = filler(8) + " kappa";
+  p[12] = filler(12) + " kappa";
   auto plain = run(doc(p));
   ASSERT_TRUE(plain);
-  EXPECT_EQ(plain->find("kappa"), std::string::npos);
+  EXPECT_EQ(plain->find("kappa"), std::string::npos) << *plain;
   auto q = run(doc(p), "kappa");
   ASSERT_TRUE(q);
-  EXPECT_NE(q->find(p[10]), std::string::npos);
+  EXPECT_NE(q->find(p[8]), std::string::npos) << *q;
+  EXPECT_NE(q->find(p[12]), std::string::npos) << *q;
 }
 
 TEST(TextTest, DeterministicAndIdempotent) {
