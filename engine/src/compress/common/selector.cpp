@@ -562,7 +562,10 @@ std::optional<std::string> selector_of(const std::vector<std::string_view>& line
     literal += r.pre + r.suf;
     k = r.last + 1;
   }
-  if (literal < kMinLiteralBytes || out.find('\\') != std::string::npos) return std::nullopt;
+  // A marker is one line: a record with a line break in it (a quoted CSV field) gets none.
+  if (literal < kMinLiteralBytes || out.find_first_of("\\\n\r") != std::string::npos) {
+    return std::nullopt;
+  }
   for (std::size_t i = begin; i < end; ++i) {
     if (!selector_matches(out, lines[i])) return std::nullopt;
   }

@@ -2,9 +2,9 @@
 // the header, the first 3 and last 2 data rows, rows with problem words, the rows holding each
 // numeric column's minimum and maximum, query-relevant rows and every row the redundancy gate calls
 // novel, and rows whose shape breaks the table's dominant pattern (keep_minority_shapes);
-// each elided run becomes a marker row `… N rows elided (caveman): <facts> …` whose
-// facts hold for every elided row. Kept rows and comment lines are copied byte for byte;
-// synthesized rows follow Go's csv writer (or the Markdown `| a | b |` form).
+// each elided run becomes a selector marker line `… N rows matching "TEMPLATE" elided
+// (caveman) …` true of every row it hides (docs/formats.md#markers). Kept rows and comment
+// lines are copied byte for byte.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -18,7 +18,6 @@
 #include "compress/common/selector.h"
 #include "compress/common/summary.h"
 #include "compress/compressors.h"
-#include "compress/tabular/csv_write.h"
 #include "compress/tabular/table_parse.h"
 #include "text/utf8.h"
 #include "text/words.h"
