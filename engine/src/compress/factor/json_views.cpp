@@ -6,6 +6,7 @@
 // view never grows a payload: a candidate is only kept when it is smaller than the input.
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "compress/common/selector.h"
@@ -40,7 +41,10 @@ Candidate tabled(CompressorOutput out, const tokens::Counter& counter) {
   return c;
 }
 
-constexpr std::size_t kMaxNeedleCheckBytes = 1u << 20;
+// Needles not found as a line of the view are searched for in the whole squashed view; past
+// 1 MiB of input that search runs at most this many times, keeping the check linear.
+constexpr std::size_t kLinearCheckBytes = 1u << 20;
+constexpr std::size_t kMaxNeedleSearches = 256;
 
 std::string squashed(std::string_view s) {
   std::string out;
@@ -53,14 +57,22 @@ std::string squashed(std::string_view s) {
 
 // Needle-safe (selector.h): a lossy JSON view states no count and no selector for what it
 // leaves out, so it is used only when every line of the input an answer may depend on (a rare
-// line, a failure signal) is still in it, whitespace aside.
+// line, a failure signal) is still in it, whitespace aside. Most needles are lines of the view
+// as they stand, found by hash; the rest (a line the view re-wrapped) by search.
 bool keeps_needles(std::string_view input, std::string_view view) {
-  if (input.size() > kMaxNeedleCheckBytes) return false;
   std::vector<std::string_view> lines = text::split_all(input);
   std::vector<bool> needles = needle_lines(lines);
+  std::unordered_set<std::string> view_lines;
+  for (std::string_view l : text::split_all(view)) view_lines.insert(squashed(l));
   const std::string v = squashed(view);
+  const std::size_t max_searches =
+      input.size() > kLinearCheckBytes ? kMaxNeedleSearches : lines.size();
+  std::size_t searches = 0;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (needles[i] && v.find(squashed(lines[i])) == std::string::npos) return false;
+    if (!needles[i]) continue;
+    std::string needle = squashed(lines[i]);
+    if (view_lines.contains(needle)) continue;
+    if (++searches > max_searches || v.find(needle) == std::string::npos) return false;
   }
   return true;
 }

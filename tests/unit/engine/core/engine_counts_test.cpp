@@ -24,8 +24,7 @@ std::string log_of(std::size_t min_bytes) {
   return s;
 }
 
-// Pretty-printed, as an API answers: over 1 MiB it gets the lossless table view (a lossy view
-// is not weighed at that size, and this layout is one the table takes).
+// Pretty-printed, as an API answers.
 std::string json_of(std::size_t min_bytes) {
   std::string s = "{\n  \"results\": [\n";
   for (int i = 0; s.size() < min_bytes; ++i) {
