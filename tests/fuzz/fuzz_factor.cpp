@@ -1,8 +1,8 @@
 // The factoring layer: a factored view of any text expands to exactly that text, a view is
 // never factored again, and decoding arbitrary bytes never crashes. The same for JSON table
-// views of any bytes that parse as JSON, for aligned-table and CSV-columns views, and for
-// table headers and rows read on their own, for config sections as tables and unwrapped
-// prose; a word-diff line reads back to the pair it was written for; eliding integrity
+// views of any bytes that parse as JSON, JSON-lines tables, for aligned-table and CSV-columns
+// views, and for table headers and rows read on their own, for config sections as tables and
+// unwrapped prose; a word-diff line reads back to the pair it was written for; eliding integrity
 // digests keeps JSON valid and never grows it.
 #include <cstddef>
 #include <cstdint>
@@ -42,12 +42,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(back.has_value() && *back == input, "table view does not expand to the input");
     FUZZ_CHECK(!factor::json_table_view(*table, counter), "a table view was tabled again");
   }
+  if (std::optional<std::string> lines = factor::json_lines_view(input, {}, counter)) {
+    std::optional<std::string> back = factor::expand_blocks(*lines);
+    FUZZ_CHECK(back.has_value() && *back == input, "JSON-lines view does not expand to the input");
+  }
   if (std::optional<std::string> cut = factor::elide_digests(input)) {
     FUZZ_CHECK(cut->size() < input.size(), "eliding digests grew the text");
     FUZZ_CHECK(caveman::json::parse(*cut).has_value(), "eliding digests broke the JSON");
   }
   // Aligned-table and CSV-columns views of any bytes expand exactly and are final.
-  for (std::optional<std::string> v : {factor::aligned_table_view(input), factor::csv_columns_view(input)}) {
+  for (std::optional<std::string> v :
+       {factor::aligned_table_view(input), factor::csv_columns_view(input)}) {
     if (!v) continue;
     std::optional<std::string> back = factor::expand_blocks(*v);
     FUZZ_CHECK(back.has_value() && *back == input, "tabular view does not expand to the input");

@@ -74,13 +74,22 @@ let state = seed;
 const rand = () => { state = (state * 1103515245 + 12345) % 2147483648; return state / 2147483648; };
 const access = fs.createWriteStream(process.argv[4]);
 const app = fs.createWriteStream(process.argv[5]);
-const log = (level, msg) => app.write(`${new Date().toISOString()} ${level.padEnd(5)} [orders] ${msg}\n`);
+// The same events as a structured log, one JSON object a line (pino's shape).
+const jsonl = fs.createWriteStream(process.argv[6]);
+const LEVELS = { INFO: 30, WARN: 40, ERROR: 50 };
+const jlog = (o) => jsonl.write(JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, hostname: 'orders-1', ...o }) + '\n');
+const log = (level, msg) => {
+  app.write(`${new Date().toISOString()} ${level.padEnd(5)} [orders] ${msg}\n`);
+  jlog({ level: LEVELS[level], msg });
+};
 const srv = express();
 srv.use((req, res, next) => {
   const t0 = process.hrtime.bigint();
   res.on('finish', () => {
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
     access.write(`127.0.0.1 - - [${new Date().toUTCString()}] "${req.method} ${req.originalUrl} HTTP/1.1" ${res.statusCode} ${res.getHeader('content-length') || 0} "-" "${req.headers['user-agent']}" ${ms.toFixed(3)}ms\n`);
+    jlog({ level: res.statusCode >= 500 ? 50 : res.statusCode >= 400 ? 40 : 30, req: { method: req.method, url: req.originalUrl },
+           res: { statusCode: res.statusCode }, responseTime: Math.round(ms * 1000) / 1000, msg: 'request completed' });
   });
   next();
 });
@@ -124,9 +133,9 @@ def service_sources(ctx: Context) -> list[Source]:
     import urllib.request
     for run in range(4):
         port = _free_port()
-        access, applog = d / f"access{run}.log", d / f"app{run}.log"
+        access, applog, jsonlog = d / f"access{run}.log", d / f"app{run}.log", d / f"json{run}.log"
         env = dict(ctx.env, NODE_PATH=str(e2e / "node_modules"))
-        proc = subprocess.Popen(["node", str(d / "server.js"), str(port), str(rng.randint(1, 10**6)), str(access), str(applog)],
+        proc = subprocess.Popen(["node", str(d / "server.js"), str(port), str(rng.randint(1, 10**6)), str(access), str(applog), str(jsonlog)],
                                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             base = f"http://127.0.0.1:{port}"
@@ -171,6 +180,7 @@ def service_sources(ctx: Context) -> list[Source]:
         time.sleep(0.1)
         out.append(Source("access-log", f"access log run {run}", access.read_text(), ("log",), kind="file"))
         out.append(Source("app-log", f"app log run {run}", applog.read_text(), ("log",), kind="file"))
+        out.append(Source("json-log", f"structured log run {run}", jsonlog.read_text(), ("log", "json"), kind="file"))
     if ctx.have("strace"):
         cmds = ["ls -la /etc/ssl", "python3 -c 'import json, ssl'", "cat /etc/hostname /nonexistent", "git --version",
                 "node -e 'require(\"fs\").readFileSync(\"/etc/os-release\")'", "sh -c 'echo hi > /dev/null; exit 3'"]

@@ -710,6 +710,29 @@ bool json_fragment_line(std::string_view line) {
   return t.find_first_not_of("0123456789+-.eE") == std::string_view::npos;
 }
 
+// A structured log: one JSON object a line (pino, bunyan, zap, structlog, Docker's json-file),
+// most of them naming a time, level or message. Such lines are records, not a document.
+bool looks_json_lines_log(std::string_view s) {
+  static constexpr std::array<std::string_view, 9> kLogKeys = {
+      "\"level\":", "\"lvl\":",        "\"severity\":", "\"time\":",   "\"timestamp\":",
+      "\"ts\":",    "\"@timestamp\":", "\"msg\":",      "\"message\":"};
+  std::size_t lines = 0, objects = 0, logged = 0;
+  for (std::string_view line : text::split_all(s)) {
+    line = text::trim_space(line);
+    if (line.empty()) continue;
+    ++lines;
+    if (line.front() != '{' || line.back() != '}' || !json::is_valid(line)) continue;
+    ++objects;
+    for (std::string_view k : kLogKeys) {
+      if (line.find(k) != std::string_view::npos) {
+        ++logged;
+        break;
+      }
+    }
+  }
+  return lines >= 8 && objects * 10 >= lines * 9 && logged * 2 >= objects;
+}
+
 }  // namespace
 
 bool looks_json_fragment(std::string_view s) {
@@ -729,6 +752,7 @@ std::string detect_body(std::string_view body) {
   // Lines cut from pretty-printed JSON (a Read with offset/limit): JSON text, though no
   // document; the json compressor declines it and the pipeline drops only its gutter.
   if (looks_json_fragment(body)) return "json";
+  if (looks_json_lines_log(body)) return "log";
   if (looks_terminal(body)) return "terminal";
   if (looks_diff(body)) return "diff";
   if (compress::diagnostics::is_diagnostics(body)) return "diagnostics";

@@ -67,8 +67,10 @@ std::optional<std::size_t> read_block(const Lines& lines, std::size_t i, const B
 class Output {
  public:
   void line(std::string s) {
-    if (join_ && !lines_.empty()) lines_.back() += s;
-    else lines_.push_back(std::move(s));
+    if (join_ && !lines_.empty())
+      lines_.back() += s;
+    else
+      lines_.push_back(std::move(s));
     join_ = false;
   }
   void joined(const std::string& text) {
@@ -99,7 +101,11 @@ std::optional<std::size_t> read_table(const Lines& lines, std::size_t i, const T
                                      lines.begin() + static_cast<std::ptrdiff_t>(i + 1 + t.rows));
   std::optional<std::string> text = decode_json_table(t, rows);
   if (!text) return std::nullopt;
-  out.joined(*text);
+  if (t.lines) {  // whole lines, not a span joined to the lines around it
+    for (std::string_view l : text::split_all(*text)) out.line(std::string(l));
+  } else {
+    out.joined(*text);
+  }
   return i + 1 + t.rows;
 }
 

@@ -11,6 +11,7 @@
 #include "compress/factor/budget.h"
 #include "compress/factor/decorator.h"
 #include "compress/factor/grep_view.h"
+#include "compress/factor/json_table.h"
 #include "compress/factor/line_blocks.h"
 #include "compress/factor/prose_view.h"
 
@@ -80,6 +81,7 @@ Option cheaper_view(std::string_view text, bool lossless, const tokens::Counter&
     }
   };
   if (views.grep) consider(factor::grep_view(text, verbatim));
+  consider(factor::json_lines_view(text, verbatim, counter));
   if (views.prose) consider(factor::unwrap_view(text));
   consider(factor::factor_text(text, verbatim, views.sections));
   return best;

@@ -1,18 +1,21 @@
 #include "compress/factor/json_table.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <set>
 
 #include "compress/factor/expand.h"
+#include "text/lines.h"
 
 namespace caveman::compress::factor {
 namespace {
 
-constexpr int kMaxDepth = 200;           // deeper documents are not tabled
-constexpr int kMaxFlattenDepth = 6;      // dotted columns at most this many keys deep
-constexpr std::size_t kMinRows = 3;      // smaller containers stay as written
+constexpr int kMaxDepth = 200;            // deeper documents are not tabled
+constexpr int kMaxFlattenDepth = 6;       // dotted columns at most this many keys deep
+constexpr std::size_t kMinRows = 3;       // smaller containers stay as written
+constexpr std::size_t kMinLineRows = 8;   // a JSON-lines run shorter than this stays as written
 constexpr std::size_t kMaxColumns = 256;  // wider tables are not worth a header
 
 // A parsed JSON value that remembers its bytes: scalars and keys keep their literal text.
@@ -56,7 +59,8 @@ class Parser {
   // Skips white space; returns what it skipped.
   std::string_view skip_ws() {
     std::size_t from = i_;
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\r' || s_[i_] == '\t')) {
+    while (i_ < s_.size() &&
+           (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\r' || s_[i_] == '\t')) {
       ++i_;
     }
     return s_.substr(from, i_ - from);
@@ -243,7 +247,8 @@ std::optional<KeyOrder> key_order(const std::vector<const Node*>& objs, bool all
         next.emplace_back();
       }
       if (!mine.insert(it->second).second) fits = false;  // a repeated key
-      if (prev != SIZE_MAX && next[prev].insert(it->second).second) added.emplace_back(prev, it->second);
+      if (prev != SIZE_MAX && next[prev].insert(it->second).second)
+        added.emplace_back(prev, it->second);
       prev = it->second;
     }
     if (fits && !added.empty()) fits = acyclic(next);
@@ -335,7 +340,10 @@ const Node* at_path(const Node& obj, const std::vector<std::string_view>& path) 
 }
 
 // The block (header and rows) for container `n`, or nullopt when it is not a table.
-std::optional<std::string> table_block(const Node& n, const std::string& at, int level) {
+// The table of `n` (an array or object of objects) at `at` in `level`'s layout; with `lines`,
+// `n` is the array a JSON-lines text's lines make and the rows stand for those lines.
+std::optional<std::string> table_block(const Node& n, const std::string& at, int level,
+                                       bool lines = false) {
   if (n.kind == Node::Kind::kScalar || n.kids.size() < kMinRows) return std::nullopt;
   std::vector<const Node*> objs;
   for (const Node& k : n.kids) {
@@ -356,9 +364,10 @@ std::optional<std::string> table_block(const Node& n, const std::string& at, int
 
   TableHeader h;
   h.members = n.is_object();
+  h.lines = lines;
   h.rows = objs.size();
-  h.at = at;
-  h.indent_level = level;
+  h.at = lines ? "" : at;
+  h.indent_level = lines ? -1 : level;
   // cells[c][r]: column c of row r, minified; nullopt when absent.
   std::vector<std::vector<std::optional<std::string>>> cells(paths.size());
   for (std::size_t c = 0; c < paths.size(); ++c) {
@@ -545,13 +554,14 @@ std::optional<std::string> decode_json_table(const TableHeader& h,
   }
   const int level = h.indent_level;
   const bool pretty = level >= 0;
-  std::string out(1, h.members ? '{' : '[');
+  if (h.lines && (pretty || h.members)) return std::nullopt;
+  std::string out = h.lines ? "" : std::string(1, h.members ? '{' : '[');
   for (std::size_t r = 0; r < rows.size(); ++r) {
     if (pretty) {
       out += r > 0 ? ",\n" : "\n";
       indent(level + 1, out);
     } else if (r > 0) {
-      out += ',';
+      out += h.lines ? '\n' : ',';
     }
     if (!rows[r].empty() && rows[r].front() == '{') {  // the object as written
       std::optional<Node> whole = Parser(rows[r]).document();
@@ -585,7 +595,7 @@ std::optional<std::string> decode_json_table(const TableHeader& h,
     out += '\n';
     indent(level, out);
   }
-  out += h.members ? '}' : ']';
+  if (!h.lines) out += h.members ? '}' : ']';
   return out;
 }
 
@@ -607,6 +617,70 @@ std::optional<std::string> json_table_view(std::string_view json, const tokens::
   }
   view += json.substr(at);
   return checked_view(std::move(view), json);
+}
+
+}  // namespace caveman::compress::factor
+
+namespace caveman::compress::factor {
+namespace {
+
+// One minified JSON object, the whole line.
+bool object_line(std::string_view line) {
+  return line.size() >= 2 && line.front() == '{' && minified_value_end(line, 0) == line.size();
+}
+
+// The table of a run of object lines, when it costs fewer tokens than the lines.
+std::optional<std::string> lines_block(const std::vector<std::string_view>& run,
+                                       const tokens::Counter& counter) {
+  std::string array = "[";
+  std::size_t bytes = 0;
+  for (std::size_t k = 0; k < run.size(); ++k) {
+    if (k > 0) array += ',';
+    array += run[k];
+    bytes += run[k].size() + 1;
+  }
+  array += ']';
+  std::optional<Node> root = Parser(array).document();
+  if (!root || !root->minified) return std::nullopt;
+  std::optional<std::string> block = table_block(*root, "", -1, true);
+  if (!block || block->size() >= bytes) return std::nullopt;
+  std::string_view text(array.data() + 1, array.size() - 2);
+  if (counter.count(*block) >= counter.count(text)) return std::nullopt;
+  return block;
+}
+
+}  // namespace
+
+std::optional<std::string> json_lines_view(std::string_view text,
+                                           const std::function<bool(std::string_view)>& verbatim,
+                                           const tokens::Counter& counter) {
+  std::vector<std::string_view> lines = text::split_all(text);
+  auto tabled = [&](std::string_view l) { return object_line(l) && !(verbatim && verbatim(l)); };
+  std::string view;
+  bool any = false;
+  auto emit = [&](std::string_view piece, bool first) {
+    if (!first) view += '\n';
+    view += piece;
+  };
+  for (std::size_t i = 0; i < lines.size();) {
+    std::size_t j = i;
+    while (j < lines.size() && tabled(lines[j])) ++j;
+    std::optional<std::string> block;
+    if (j - i >= kMinLineRows) {
+      block = lines_block({lines.begin() + static_cast<std::ptrdiff_t>(i),
+                           lines.begin() + static_cast<std::ptrdiff_t>(j)},
+                          counter);
+    }
+    if (block) {
+      emit(*block, i == 0);
+      any = true;
+      i = j;
+      continue;
+    }
+    for (std::size_t end = std::max(j, i + 1); i < end; ++i) emit(lines[i], i == 0);
+  }
+  if (!any) return std::nullopt;
+  return checked_view(std::move(view), text);
 }
 
 }  // namespace caveman::compress::factor

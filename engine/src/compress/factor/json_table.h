@@ -8,6 +8,7 @@
 #ifndef CAVEMAN_COMPRESS_FACTOR_JSON_TABLE_H_
 #define CAVEMAN_COMPRESS_FACTOR_JSON_TABLE_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,14 @@ namespace caveman::compress::factor {
 // written as a table; nullopt when `json` is not one JSON document, holds no such
 // container, or the view does not expand back to `json` exactly.
 std::optional<std::string> json_table_view(std::string_view json, const tokens::Counter& counter);
+
+// `text` with each run of at least 8 lines that are minified JSON objects (NDJSON, a
+// structured log) written as a table when that costs fewer tokens; lines `verbatim` accepts
+// (problem lines) stay as written and split the runs. nullopt when no run is tabled or the
+// view does not expand back to `text` exactly.
+std::optional<std::string> json_lines_view(std::string_view text,
+                                           const std::function<bool(std::string_view)>& verbatim,
+                                           const tokens::Counter& counter);
 
 // The JSON text a table block stands for; nullopt when the rows do not fit the header.
 std::optional<std::string> decode_json_table(const TableHeader& header,

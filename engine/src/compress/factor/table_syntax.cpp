@@ -17,6 +17,10 @@ constexpr std::string_view kPrettyEnd = "), columns: ";
 constexpr std::string_view kObjectRows =
     "; a row per object: a JSON array of its cells (empty = key absent), or the object itself "
     "when its keys are in another order; joins the lines above and below:]";
+constexpr std::string_view kLines = " lines (one minified JSON object per line), columns: ";
+constexpr std::string_view kLineRows =
+    "; a row per line: a JSON array of its cells (empty = key absent), or the line itself when "
+    "its keys are in another order:]";
 constexpr std::string_view kMemberRows =
     "; a row per member: a JSON array of its key and its cells (empty = key absent), or "
     "{key: object} when its keys are in another order; joins the lines above and below:]";
@@ -141,15 +145,20 @@ std::optional<std::string> write_table_header(const TableHeader& h) {
   if (h.rows == 0 || h.columns.empty()) return std::nullopt;
   std::string out(kOpen);
   out += std::to_string(h.rows);
-  out += h.members ? kMembers : kObjects;
-  if (at_path_end(h.at, 0) != h.at.size()) return std::nullopt;
-  out += h.at;
-  if (h.indent_level < 0) {
-    out += kMinified;
+  if (h.lines) {
+    if (h.members || h.indent_level >= 0 || !h.at.empty()) return std::nullopt;
+    out += kLines;
   } else {
-    out += kPretty;
-    out += std::to_string(h.indent_level);
-    out += kPrettyEnd;
+    out += h.members ? kMembers : kObjects;
+    if (at_path_end(h.at, 0) != h.at.size()) return std::nullopt;
+    out += h.at;
+    if (h.indent_level < 0) {
+      out += kMinified;
+    } else {
+      out += kPretty;
+      out += std::to_string(h.indent_level);
+      out += kPrettyEnd;
+    }
   }
   for (std::size_t i = 0; i < h.columns.size(); ++i) {
     const TableColumn& c = h.columns[i];
@@ -168,9 +177,33 @@ std::optional<std::string> write_table_header(const TableHeader& h) {
       out += *c.constant;
     }
   }
-  out += h.members ? kMemberRows : kObjectRows;
+  out += h.lines ? kLineRows : h.members ? kMemberRows : kObjectRows;
   return out;
 }
+
+namespace {
+
+// After " objects at " / " members at ": the container's path and layout into `h`; the
+// offset after them, or npos.
+std::size_t parse_layout(std::string_view s, std::size_t i, TableHeader& h) {
+  std::size_t end = at_path_end(s, i);
+  if (end == std::string_view::npos) return end;
+  h.at = std::string(s.substr(i, end - i));
+  i = end;
+  std::string_view rest = s.substr(i);
+  if (rest.starts_with(kMinified)) return i + kMinified.size();
+  if (!rest.starts_with(kPretty)) return std::string_view::npos;
+  i += kPretty.size();
+  auto [q, ec] = std::from_chars(s.data() + i, s.data() + s.size(), h.indent_level);
+  if (ec != std::errc() || h.indent_level < 0 || h.indent_level > 1000) {
+    return std::string_view::npos;
+  }
+  i = static_cast<std::size_t>(q - s.data());
+  if (!s.substr(i).starts_with(kPrettyEnd)) return std::string_view::npos;
+  return i + kPrettyEnd.size();
+}
+
+}  // namespace
 
 std::optional<TableHeader> parse_table_header(std::string_view s) {
   TableHeader h;
@@ -178,30 +211,17 @@ std::optional<TableHeader> parse_table_header(std::string_view s) {
   if (!counted) return std::nullopt;
   std::size_t i = s.size() - counted->size();
   std::string_view rest = *counted;
-  if (rest.starts_with(kMembers)) {
+  if (rest.starts_with(kLines)) {
+    h.lines = true;
+    i += kLines.size();
+  } else if (rest.starts_with(kMembers)) {
     h.members = true;
   } else if (!rest.starts_with(kObjects)) {
     return std::nullopt;
   }
-  i += kObjects.size();  // both spellings have the same length
-  std::size_t end = at_path_end(s, i);
-  if (end == std::string_view::npos) return std::nullopt;
-  h.at = std::string(s.substr(i, end - i));
-  i = end;
-  rest = s.substr(i);
-  if (rest.starts_with(kMinified)) {
-    i += kMinified.size();
-  } else if (rest.starts_with(kPretty)) {
-    i += kPretty.size();
-    auto [q, ec2] = std::from_chars(s.data() + i, s.data() + s.size(), h.indent_level);
-    if (ec2 != std::errc() || h.indent_level < 0 || h.indent_level > 1000) return std::nullopt;
-    i = static_cast<std::size_t>(q - s.data());
-    if (!s.substr(i).starts_with(kPrettyEnd)) return std::nullopt;
-    i += kPrettyEnd.size();
-  } else {
-    return std::nullopt;
-  }
-  std::string_view rows_note = h.members ? kMemberRows : kObjectRows;
+  if (!h.lines) i = parse_layout(s, i + kObjects.size(), h);  // both spellings, one length
+  if (i == std::string_view::npos) return std::nullopt;
+  std::string_view rows_note = h.lines ? kLineRows : h.members ? kMemberRows : kObjectRows;
   while (true) {
     TableColumn c;
     while (true) {
@@ -242,7 +262,7 @@ std::string write_table_row(const std::vector<std::optional<std::string>>& cells
 }
 
 std::optional<std::vector<std::optional<std::string_view>>> split_table_row(std::string_view row,
-                                                                          std::size_t cells) {
+                                                                            std::size_t cells) {
   if (row.size() < 2 || row.front() != '[' || row.back() != ']') return std::nullopt;
   std::vector<std::optional<std::string_view>> out;
   std::size_t i = 1;

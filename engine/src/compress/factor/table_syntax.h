@@ -8,7 +8,11 @@
 //   ["2","RootWebArea"]
 //   {"nodeId":"3","role":{"value":"none","type":"internalRole"}}
 //
-// (one line). A column is a dotted path of keys (a key that is not a plain word is written as
+// (one line). A JSON-lines text (one minified object per line: NDJSON, structured logs) is
+// tabled as `[JSON table of 45 lines (one minified JSON object per line), columns: …; a row
+// per line: …:]`; its rows stand for whole lines.
+//
+// A column is a dotted path of keys (a key that is not a plain word is written as
 // its JSON string); `path = VALUE` is a column every row holds with that value, so rows leave
 // it out. The block's text is spliced between the end of the line above and the start of the
 // line below: neither newline is part of the document.
@@ -30,6 +34,7 @@ struct TableColumn {
 
 struct TableHeader {
   bool members = false;  // rows are the members of an object (first cell: the key)
+  bool lines = false;    // rows are the lines of a JSON-lines text (minified, not members)
   std::size_t rows = 0;
   std::string at;         // where the container sits, written for the reader ("nodes")
   int indent_level = -1;  // -1: minified; else 2-space pretty JSON at this nesting level
@@ -51,7 +56,7 @@ std::string write_table_row(const std::vector<std::optional<std::string>>& cells
 
 // Splits a row into exactly `cells` cells; nullopt when it is not such a row.
 std::optional<std::vector<std::optional<std::string_view>>> split_table_row(std::string_view row,
-                                                                          std::size_t cells);
+                                                                            std::size_t cells);
 
 // A key written in a column path: the bare word when the raw literal is a plain word
 // ("[A-Za-z0-9_$@/:+-]+" with no escapes), else the literal itself.

@@ -1,7 +1,6 @@
-#include "caveman/engine.h"
-
 #include <gtest/gtest.h>
 
+#include "caveman/engine.h"
 #include "core/detect_rules.h"
 
 namespace caveman {
@@ -19,6 +18,17 @@ TEST(DetectTest, Json) {
   EXPECT_NE(detect("{\"a\":}"), "json");
 }
 
+TEST(DetectTest, JsonLinesThatNameALevelTimeOrMessageAreALog) {
+  std::string log, rows;
+  for (int i = 0; i < 10; ++i) {
+    log += "{\"level\":30,\"time\":" + std::to_string(1765100000000 + i) + ",\"msg\":\"ok\"}\n";
+    rows += "{\"id\":" + std::to_string(i) + ",\"name\":\"pkg" + std::to_string(i) + "\"}\n";
+  }
+  EXPECT_EQ(detect(log), "log");
+  EXPECT_NE(detect(rows), "log");  // one record a line, but nothing a log names
+  EXPECT_NE(detect(log.substr(0, log.find('\n', 200))), "log");  // too few lines
+}
+
 TEST(DetectTest, Terminal) {
   EXPECT_EQ(detect("\x1b[31mred\x1b[0m text"), "terminal");
   EXPECT_EQ(detect("a\rb\rc\rd"), "terminal");
@@ -26,8 +36,7 @@ TEST(DetectTest, Terminal) {
 }
 
 TEST(DetectTest, Diff) {
-  std::string d =
-      "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-old\n+new\n context\n";
+  std::string d = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-old\n+new\n context\n";
   EXPECT_EQ(detect(d), "diff");
   EXPECT_NE(detect("- item one\n- item two\n- item three\n- item four\n"), "diff");
 }
@@ -78,8 +87,9 @@ TEST(DetectTest, Config) {
   EXPECT_EQ(detect(toml), "config");
   std::string yaml = "a: 1\nb: 2\nc:\n  d: 3\n  e: 4\nf: 5\ng: 6\nh: 7\ni: 8\nj: 9\nk: 10\nl: 11\n";
   EXPECT_EQ(detect(yaml), "config");
-  EXPECT_EQ(detect("a: [unclosed\nb: 2\nc: 3\nd: 4\ne: 5\nf: 6\ng: 7\nh: 8\ni: 9\nj: 10\nk: 11\nl: 12\n"),
-            "text");  // YAML that does not parse
+  EXPECT_EQ(
+      detect("a: [unclosed\nb: 2\nc: 3\nd: 4\ne: 5\nf: 6\ng: 7\nh: 8\ni: 9\nj: 10\nk: 11\nl: 12\n"),
+      "text");  // YAML that does not parse
 }
 
 TEST(DetectTest, FallbackIsText) {
@@ -88,10 +98,12 @@ TEST(DetectTest, FallbackIsText) {
 
 TEST(DetectTest, LooksThroughGutter) {
   std::string listing;
-  for (int i = 1; i <= 10; ++i) listing += "     " + std::to_string(i) + "\t{\"k\": " + std::to_string(i) + "}\n";
+  for (int i = 1; i <= 10; ++i)
+    listing += "     " + std::to_string(i) + "\t{\"k\": " + std::to_string(i) + "}\n";
   // Each line alone is JSON-ish but the whole is not one JSON value.
   std::string json_listing = "     1\t{\n";
-  for (int i = 2; i <= 9; ++i) json_listing += "     " + std::to_string(i) + "\t  \"k" + std::to_string(i) + "\": 1,\n";
+  for (int i = 2; i <= 9; ++i)
+    json_listing += "     " + std::to_string(i) + "\t  \"k" + std::to_string(i) + "\": 1,\n";
   json_listing += "    10\t  \"z\": 2\n    11\t}\n";
   EXPECT_EQ(detect(json_listing), "json");
 }
@@ -119,14 +131,15 @@ TEST(DetectBeyondTest, TestRunnerOutputIsLog) {
   }
   EXPECT_EQ(detect(gtest), "log");
   // doctest -v: code snippets under repeating "Trying:/Expecting:/ok" templates.
-  std::string doctest = repeat_lines({"Trying:", "    x = f(1); return {a: b}", "Expecting:",
-                                      "    {'a': 1}", "ok"}, 10);
+  std::string doctest = repeat_lines(
+      {"Trying:", "    x = f(1); return {a: b}", "Expecting:", "    {'a': 1}", "ok"}, 10);
   EXPECT_EQ(detect(doctest), "log");
 }
 
 TEST(DetectBeyondTest, NpmDebugLogIsLog) {
   std::string log;
-  for (int i = 0; i < 12; ++i) log += std::to_string(i) + " silly config load:file:/x{" + std::to_string(i) + "}\n";
+  for (int i = 0; i < 12; ++i)
+    log += std::to_string(i) + " silly config load:file:/x{" + std::to_string(i) + "}\n";
   EXPECT_EQ(detect(log), "log");
 }
 
@@ -146,15 +159,18 @@ TEST(DetectBeyondTest, GrepOutputOfCodeIsSearchResult) {
 
 TEST(DetectBeyondTest, MarkdownWithCodeBlocksIsText) {
   std::string md = "# Title\n\nSome words here about the thing.\n\n## Usage\n\n```js\n";
-  for (int i = 0; i < 8; ++i) md += "const x" + std::to_string(i) + " = require('y'); function f() { return 1; }\n";
+  for (int i = 0; i < 8; ++i)
+    md += "const x" + std::to_string(i) + " = require('y'); function f() { return 1; }\n";
   md += "```\n\n## More\n\n```\nexport default class A {}\n```\n";
   EXPECT_EQ(detect(md), "text");
 }
 
 TEST(DetectBeyondTest, ReleaseNotesUnderHeadingsAreText) {
-  std::string notes = "# Release notes\n\nThis page lists the maintenance releases of the agent.\n\n";
+  std::string notes =
+      "# Release notes\n\nThis page lists the maintenance releases of the agent.\n\n";
   for (int i = 1; i <= 12; ++i) {
-    notes += "## Version 3." + std::to_string(i) + ".0\n\nMaintenance release " + std::to_string(i) +
+    notes += "## Version 3." + std::to_string(i) + ".0\n\nMaintenance release " +
+             std::to_string(i) +
              ": refreshed the bundled certificate store and rebuilt the agent.\n\n";
   }
   EXPECT_EQ(detect(notes), "text");
@@ -170,8 +186,9 @@ TEST(DetectBeyondTest, ReleaseNotesUnderHeadingsAreText) {
 TEST(DetectBeyondTest, ProseWithBracesIsNotCode) {
   std::string man;
   for (int i = 0; i < 10; ++i) {
-    man += "       The option controls what is shown when the class of the value is {private}\n"
-           "       and the function returns the default import path to the user.\n";
+    man +=
+        "       The option controls what is shown when the class of the value is {private}\n"
+        "       and the function returns the default import path to the user.\n";
   }
   EXPECT_EQ(detect(man), "text");
 }
@@ -184,9 +201,9 @@ TEST(DetectBeyondTest, LogfmtIsLogNotFlatConfig) {
   }
   EXPECT_EQ(detect(logfmt), "log");
   std::string flat;  // a real flat key = value file (postgresql.conf style): distinct keys
-  for (const char* key : {"port", "max_connections", "shared_buffers", "work_mem", "listen",
-                          "ssl", "log_line_prefix", "timezone", "datestyle", "lc_messages",
-                          "fsync", "wal_level", "archive_mode", "max_wal_size"}) {
+  for (const char* key : {"port", "max_connections", "shared_buffers", "work_mem", "listen", "ssl",
+                          "log_line_prefix", "timezone", "datestyle", "lc_messages", "fsync",
+                          "wal_level", "archive_mode", "max_wal_size"}) {
     flat += std::string(key) + " = on    # (change requires restart)\n";
   }
   EXPECT_EQ(detect(flat), "config");
@@ -231,7 +248,8 @@ TEST(DetectTablesTest, MysqlOutputWithBordersIsTabular) {
 
 TEST(DetectTablesTest, ProseAroundASmallAlignedTableIsNotTabular) {
   std::string text;
-  for (int i = 0; i < 12; ++i) text += "This paragraph explains the release in several plain words.\n";
+  for (int i = 0; i < 12; ++i)
+    text += "This paragraph explains the release in several plain words.\n";
   text += " a | b \n---+---\n 1 | 2 \n 3 | 4 \n";
   EXPECT_NE(detect(text), "tabular");
 }
