@@ -32,6 +32,15 @@ bool rule_line(std::string_view l) {
   return marks >= 3;
 }
 
+// Where each run of rule characters starts.
+std::vector<std::size_t> group_starts(std::string_view rule) {
+  std::vector<std::size_t> out;
+  for (std::size_t p = 0; p < rule.size(); ++p) {
+    if (rule[p] != ' ' && (p == 0 || rule[p - 1] == ' ')) out.push_back(p);
+  }
+  return out;
+}
+
 // ls -l's file mode: a type letter and nine permission letters, optionally '.', '+' or '@'.
 bool file_mode(std::string_view l) {
   if (l.size() < 11) return false;
@@ -45,8 +54,10 @@ bool file_mode(std::string_view l) {
 }
 
 // Cell starts: positions where some line has text right after a position that is blank in
-// every line (and lies inside every line), for lines of the table. Empty when fewer than 3.
-std::vector<std::size_t> column_starts(const std::vector<std::string_view>& rows) {
+// every line (and lies inside every line), for lines of the table. Empty when fewer than
+// `min_columns`.
+std::vector<std::size_t> column_starts(const std::vector<std::string_view>& rows,
+                                       std::size_t min_columns = 3) {
   std::size_t width = std::string_view::npos;
   for (std::string_view r : rows) width = std::min(width, r.size());
   if (width == std::string_view::npos || width == 0) return {};
@@ -64,7 +75,7 @@ std::vector<std::size_t> column_starts(const std::vector<std::string_view>& rows
   for (std::size_t p = 1; p < width; ++p) {
     if (blank[p - 1] && !blank[p] && text_before[p - 1]) starts.push_back(p);
   }
-  return starts.size() >= 3 ? starts : std::vector<std::size_t>{};
+  return starts.size() >= min_columns ? starts : std::vector<std::size_t>{};
 }
 
 // A header: every cell holds text, and the line holds no number — no two digits in a row
@@ -155,9 +166,15 @@ bool is_column_table(std::string_view text) {
       if (!rule_line(lines[i])) rows.push_back(lines[i]);
     }
     if (rows.size() < kMinRows + 1) break;
+    bool ruled = lead + 1 < lines.size() && rule_line(lines[lead + 1]);
+    // Two columns are a table only under a rule of dash groups that start where they do
+    // (`pip list`, `sqlite3 -column`: "----------  -------").
+    if (ruled && column_starts(rows).empty() &&
+        column_starts(rows, 2) == group_starts(lines[lead + 1])) {
+      return true;
+    }
     std::vector<std::size_t> starts = column_starts(rows);
     if (starts.empty()) continue;
-    bool ruled = lead + 1 < lines.size() && rule_line(lines[lead + 1]);
     if (header_line(rows[0], starts, rows, ruled)) return true;
     bool modes = true;
     for (std::string_view r : rows) modes = modes && file_mode(r);

@@ -246,6 +246,21 @@ TEST(DetectTablesTest, MysqlOutputWithBordersIsTabular) {
   EXPECT_EQ(detect(mysql), "tabular");
 }
 
+// Two columns under a rule whose dash groups start where the columns do: `pip list`,
+// `sqlite3 -column`. An underlined heading over prose is no table.
+TEST(DetectTablesTest, TwoColumnsUnderAMatchingRuleAreTabular) {
+  EXPECT_EQ(detect("Package    Version\n---------- -------\npip        23.0.1\nsetuptools 66.1.1\n"
+                   "wheel      0.38.4\nrequests   2.28.1\nurllib3    1.26.12\n"),
+            "tabular");
+  EXPECT_NE(detect("Title\n-----\nSome prose here that goes on.\nAnd more prose on the line.\n"
+                   "A third line of words here.\nFourth line of the text.\nFifth and last.\n"),
+            "tabular");
+  // The rule's second group is not where the second column starts.
+  EXPECT_NE(detect("Package    Version\n---  -------\npip        23.0.1\nsetuptools 66.1.1\n"
+                   "wheel      0.38.4\nrequests   2.28.1\nurllib3    1.26.12\n"),
+            "tabular");
+}
+
 TEST(DetectTablesTest, ProseAroundASmallAlignedTableIsNotTabular) {
   std::string text;
   for (int i = 0; i < 12; ++i)
