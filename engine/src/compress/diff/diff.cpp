@@ -25,8 +25,10 @@
 // The output is for reading, not for `git apply`: an elided hunk no longer applies; the
 // exact original is in CCR. ⚠ The original elided any run, even one line, behind a longer
 // marker; here a run is elided only when its marker is at most half as long as the run.
-// Markers carry their line counts, and a second pass counts them back into the hunk, so the
-// output re-compresses to itself (idempotent).
+// Markers carry their line counts, and a second pass counts them back into the hunk. A diff
+// that already holds a marker is passed through: which lines are rare is counted over the
+// text, and a view's counts are not its input's, so a second pass could hide what the first
+// kept; passing through keeps the output a fixed point.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -49,6 +51,7 @@ namespace {
 using diff::Kind;
 
 constexpr std::size_t kMinLines = 12;
+constexpr std::string_view kElidedNeedle = "elided (caveman)";  // every marker holds it
 constexpr std::size_t kContext = 1;
 constexpr std::int64_t kLongRun = 12;  // change runs longer than this are outlined
 constexpr std::size_t kRunHead = 4;
@@ -88,11 +91,24 @@ bool is_comment(std::string_view body) {
 // Lock files, minified bundles, source maps and vendored trees: regenerated, not written,
 // so their lines are not what a reader of the diff reviews.
 bool is_generated_path(std::string_view path) {
-  std::string_view base = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
-  static constexpr std::string_view kLockFiles[] = {
-      "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock",
-      "Cargo.lock", "go.sum", "poetry.lock", "Pipfile.lock", "uv.lock", "composer.lock",
-      "Gemfile.lock", "flake.lock", "packages.lock.json", "pubspec.lock", "mix.lock"};
+  std::string_view base =
+      path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
+  static constexpr std::string_view kLockFiles[] = {"package-lock.json",
+                                                    "npm-shrinkwrap.json",
+                                                    "yarn.lock",
+                                                    "pnpm-lock.yaml",
+                                                    "bun.lock",
+                                                    "Cargo.lock",
+                                                    "go.sum",
+                                                    "poetry.lock",
+                                                    "Pipfile.lock",
+                                                    "uv.lock",
+                                                    "composer.lock",
+                                                    "Gemfile.lock",
+                                                    "flake.lock",
+                                                    "packages.lock.json",
+                                                    "pubspec.lock",
+                                                    "mix.lock"};
   for (std::string_view f : kLockFiles) {
     if (base == f) return true;
   }
@@ -111,7 +127,7 @@ bool is_generated_path(std::string_view path) {
 struct Plan {
   explicit Plan(std::size_t n) : keep(n, true), note(n, 0), body(n) {}
   std::vector<bool> keep;
-  std::vector<std::size_t> note;   // index into notes (0 = plain marker)
+  std::vector<std::size_t> note;  // index into notes (0 = plain marker)
   std::vector<std::string> notes{std::string()};
   std::vector<std::string> body;   // a body marker, at the first line of the body it replaces
   std::vector<bool> in_body = {};  // line replaced by a body marker
@@ -167,7 +183,8 @@ void replace_bodies(const std::vector<std::string_view>& lines, const diff::Pars
     std::size_t bytes = 0;
     for (std::size_t i = begin; i < hunk.end; ++i) {
       Kind k = p.kinds[i];
-      if (k == Kind::kAddedMarker || k == Kind::kRemovedMarker || k == Kind::kBodyMarker) has_marker = true;
+      if (k == Kind::kAddedMarker || k == Kind::kRemovedMarker || k == Kind::kBodyMarker)
+        has_marker = true;
       if (k == Kind::kAdded || k == Kind::kRemoved || k == Kind::kWordDiff) {
         key += diff::strip_cr(lines[i]);
         key.push_back('\n');
@@ -193,9 +210,9 @@ void replace_bodies(const std::vector<std::string_view>& lines, const diff::Pars
       const diff::Hunk& first = p.hunks[it->second];
       std::string_view header = diff::strip_cr(lines[first.header]);
       header = header.substr(0, header.find(" @@", 3) + 3);
-      marker = diff::body_marker(count, "same change as " +
-                                            (first.file.empty() ? std::string() : first.file + " ") +
-                                            std::string(header));
+      marker = diff::body_marker(
+          count, "same change as " + (first.file.empty() ? std::string() : first.file + " ") +
+                     std::string(header));
     }
     if (marker.size() + 1 >= bytes) continue;
     for (std::size_t i = begin; i < hunk.end; ++i) plan.in_body[i] = true;
@@ -241,7 +258,8 @@ Plan plan_diff(const std::vector<std::string_view>& lines, const diff::Parsed& p
       for (auto f = it->second.begin(); f != it->second.end(); ++f) {
         if (f->second > best->second) best = f;
       }
-      plan.notes.push_back(std::to_string(best->second) + " identical to added lines in " + best->first);
+      plan.notes.push_back(std::to_string(best->second) + " identical to added lines in " +
+                           best->first);
       note = plan.notes.size() - 1;
     }
     for (std::size_t i = p.hunks[h].header + 1; i < p.hunks[h].end; ++i) {
@@ -269,7 +287,8 @@ Plan plan_diff(const std::vector<std::string_view>& lines, const diff::Parsed& p
     }
     if (any_taken) continue;
     // A new file's licence text, whatever its language.
-    if (std::vector<std::size_t> licence = diff::licence_header_lines(lines, p, hunk); !licence.empty()) {
+    if (std::vector<std::size_t> licence = diff::licence_header_lines(lines, p, hunk);
+        !licence.empty()) {
       plan.notes.emplace_back(diff::kLicenceNote);
       for (std::size_t i : licence) {
         taken[i] = true;
@@ -344,12 +363,13 @@ std::size_t replaced_run(const Kept& out, const diff::Parsed& p, std::size_t k) 
   std::size_t n = 0;
   while (r + n < p.kinds.size() && p.kinds[r + n] == Kind::kRemoved) ++n;
   const std::size_t end = r + 2 * n;
-  if (n > static_cast<std::size_t>(kLongRun) || end > p.kinds.size() || k + 2 * n > out.lines.size() ||
-      (end < p.kinds.size() && diff::is_change(p.kinds[end]))) {
+  if (n > static_cast<std::size_t>(kLongRun) || end > p.kinds.size() ||
+      k + 2 * n > out.lines.size() || (end < p.kinds.size() && diff::is_change(p.kinds[end]))) {
     return 0;
   }
   for (std::size_t t = 0; t < 2 * n; ++t) {
-    if (out.source[k + t] != r + t || p.kinds[r + t] != (t < n ? Kind::kRemoved : Kind::kAdded)) return 0;
+    if (out.source[k + t] != r + t || p.kinds[r + t] != (t < n ? Kind::kRemoved : Kind::kAdded))
+      return 0;
   }
   return n;
 }
@@ -373,8 +393,10 @@ bool write_word_diffs(Kept& out, const diff::Parsed& p, const tokens::Counter& c
       // A line an answer may depend on stays searchable as written (needle-safe).
       if (needles[out.source[k + t]] || needles[out.source[k + n + t]]) break;
       std::optional<std::string> w = diff::word_diff_line(out.lines[k + t], out.lines[k + n + t]);
-      const std::size_t pair = counter.count(out.lines[k + t]) + counter.count(out.lines[k + n + t]);
-      if (!w || static_cast<double>(counter.count(*w)) >= kWordDiffCost * static_cast<double>(pair)) break;
+      const std::size_t pair =
+          counter.count(out.lines[k + t]) + counter.count(out.lines[k + n + t]);
+      if (!w || static_cast<double>(counter.count(*w)) >= kWordDiffCost * static_cast<double>(pair))
+        break;
       merged.push_back(std::move(*w));
     }
     if (merged.size() == n) {
@@ -392,7 +414,9 @@ bool write_word_diffs(Kept& out, const diff::Parsed& p, const tokens::Counter& c
 // The query is ignored; `counter` prices word-diff lines (write_word_diffs).
 std::optional<CompressorOutput> compress_diff(std::string_view input,
                                               const tokens::Counter& counter) {
-  if (!text::is_valid_utf8(input)) return std::nullopt;
+  if (!text::is_valid_utf8(input) || input.find(kElidedNeedle) != std::string_view::npos) {
+    return std::nullopt;
+  }
   text::Lines split = text::split_lines(input);
   const std::vector<std::string_view>& lines = split.lines;
   if (lines.size() < kMinLines) return std::nullopt;

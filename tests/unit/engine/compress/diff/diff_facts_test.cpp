@@ -75,9 +75,7 @@ void expect_sound(const std::string& name, const std::string& in,
   EXPECT_TRUE(r.failures.empty()) << name << ": " << (r.failures.empty() ? "" : r.failures[0]);
   EXPECT_GT(r.markers, 0) << name;
   auto twice = diff->compress(out->bytes, "");
-  // Known engine bug, open: diff_test.cpp's IdempotentAndDeterministicOnCorpusDiffs.
-  const bool known_not_fixed_point = name == "diff-leveldb-log-p.diff";
-  if (twice.has_value() && !known_not_fixed_point) EXPECT_EQ(twice->bytes, out->bytes) << name;
+  if (twice.has_value()) EXPECT_EQ(twice->bytes, out->bytes) << name;
   for (const auto& needle : must_keep)
     EXPECT_NE(out->bytes.find(needle), std::string::npos) << name;
 }
