@@ -18,8 +18,8 @@ help:
 	@echo "make start    install the build's packages, build the seven binaries (release) and run the"
 	@echo "              proxy on 127.0.0.1:8787"
 	@echo "make test     bootstrap, build and run every test through ctest, then the unit tests and"
-	@echo "              every fuzz target (30 s) in one clang ASan+UBSan build, then the proxy and"
-	@echo "              MCP unit tests under ThreadSanitizer"
+	@echo "              every fuzz target (30 s) in one clang + libc++ ASan+UBSan build (the macOS"
+	@echo "              proxy), then the proxy and MCP unit tests under ThreadSanitizer"
 	@echo "make test-latest  the agent e2e tests (wrap, enable, hooks, MCP registration, benchmarks)"
 	@echo "              against the newest Claude Code, Codex, Gemini CLI, opencode and Qwen Code on npm"
 	@echo "make compile-cost  compile CPU seconds of the release, clang and TSan trees (cold, ccache off)"
@@ -76,7 +76,9 @@ format:
 	git ls-files '*.cpp' '*.h' ':!:third_party/**' | xargs clang-format -i
 
 # One clang build with ASan + UBSan (preset fuzz) serves both CI steps: the unit tests
-# (label "unit"; UBSan halts on the first report) and every fuzz target 30 s.
+# (label "unit"; UBSan halts on the first report) and every fuzz target 30 s. It is built on
+# libc++ (CAVEMAN_LIBCXX), so the unit tests also run on macOS's standard library, the nearest
+# proxy for macOS here, without another tree (docs/STATUS.md#clang--libc-the-macos-proxy).
 test-sanitizers:
 	@test -f build/fuzz/build.ninja || cmake --preset fuzz
 	cmake --build --preset fuzz -j $(JOBS)

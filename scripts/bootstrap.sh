@@ -20,7 +20,7 @@ APT_PACKAGES=(
 # What the tests, sanitizer trees, benchmarks and the realworld generator run.
 ((build_only)) || APT_PACKAGES+=(
   python3-yaml sqlite3
-  clang libclang-rt-14-dev clang-format clang-tidy wrk hyperfine chromium time
+  clang libclang-rt-14-dev libc++-14-dev libc++abi-14-dev clang-format clang-tidy wrk hyperfine chromium time
   strace valgrind curl procps binutils
 )
 # Node.js may come from NodeSource, whose nodejs bundles npm and conflicts with

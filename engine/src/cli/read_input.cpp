@@ -21,7 +21,9 @@ Result<std::string> read_all(std::istream& in, std::size_t max_bytes) {
   std::size_t total = 0, last = 0;
   while (in) {
     if (chunks.empty() || last == kChunk) {
-      chunks.push_back(std::make_unique_for_overwrite<char[]>(kChunk));
+      // Uninitialised, as std::make_unique_for_overwrite would give (libc++ 14 lacks it:
+      // docs/STATUS.md#clang--libc-the-macos-proxy); read() fills what is kept.
+      chunks.push_back(std::unique_ptr<char[]>(new char[kChunk]));
       last = 0;
     }
     in.read(chunks.back().get() + last, static_cast<std::streamsize>(kChunk - last));

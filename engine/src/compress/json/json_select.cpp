@@ -1,10 +1,11 @@
 #include "compress/json/json_select.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <map>
+#include <optional>
 
+#include "compress/common/go_float.h"
 #include "compress/common/redundancy.h"
 #include "json/json.h"
 #include "text/bm25.h"
@@ -21,10 +22,14 @@ constexpr double kMadToSigma = 0.6745;
 
 using Series = std::vector<std::pair<std::size_t, double>>;  // (unit index, value)
 
+// A JSON number's text is within Go's float grammar, so the engine's decimal reader parses it
+// (libc++ before 20 has no floating-point std::from_chars, see
+// docs/STATUS.md#clang--libc-the-macos-proxy). Overflow is rejected; underflow reads as 0.
 bool number_value(const json::Value& v, double* out) {
-  const std::string& t = v.text;
-  auto res = std::from_chars(t.data(), t.data() + t.size(), *out);
-  return res.ec == std::errc() && res.ptr == t.data() + t.size() && std::isfinite(*out);
+  std::optional<double> d = parse_go_float(v.text);
+  if (!d || !std::isfinite(*d)) return false;
+  *out = *d;
+  return true;
 }
 
 using NumericPaths = std::map<std::string, Series>;  // sorted by path: deterministic
