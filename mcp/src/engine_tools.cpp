@@ -198,15 +198,16 @@ Tool retrieve_tool(std::shared_ptr<const Engine> engine, std::shared_ptr<Retriev
   t.description =
       "The exact original behind a <<ccr:…>> marker, when the view lacks what you need. query: "
       "only the matching records.";
-  t.input_schema = Json{
-      {"type", "object"},
-      {"properties",
-       {{"recovery_handle", {{"type", "string"}, {"description", "ccr_… handle"}}},
-        {"query", {{"type", "string"}}},
-        {"max_bytes",
-         {{"type", "integer"}, {"minimum", 1},
-          {"description", "larger originals need the user's approval"}}}}},
-      {"required", Json::array({"recovery_handle"})}};
+  t.input_schema =
+      Json{{"type", "object"},
+           {"properties",
+            {{"recovery_handle", {{"type", "string"}, {"description", "ccr_… handle"}}},
+             {"query", {{"type", "string"}}},
+             {"max_bytes",
+              {{"type", "integer"},
+               {"minimum", 1},
+               {"description", "larger originals need the user's approval"}}}}},
+           {"required", Json::array({"recovery_handle"})}};
   t.annotations = read_only_annotations(true);
   t.exempt_result_cap = true;  // exact originals may legitimately exceed the result cap
   t.handler = [engine, ledger](const Json& args, const CallContext& ctx) {

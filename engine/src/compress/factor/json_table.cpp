@@ -134,7 +134,7 @@ class Parser {
   std::size_t i_ = 0;
 };
 
-void indent(int level, std::string& out) { out.append(static_cast<std::size_t>(2 * level), ' '); }
+void indent(int level, std::string& out) { out.append(2 * static_cast<std::size_t>(level), ' '); }
 
 void write_min(const Node& n, std::string& out) {
   if (n.kind == Node::Kind::kScalar) {
@@ -654,8 +654,17 @@ std::optional<std::string> lines_block(const std::vector<std::string_view>& run,
 std::optional<std::string> json_lines_view(std::string_view text,
                                            const std::function<bool(std::string_view)>& verbatim,
                                            const tokens::Counter& counter) {
+  // Most texts hold no such run: that is decided before anything is copied (a million-line
+  // log must not pay a second copy of itself for this view).
+  if (!text.starts_with('{') && text.find("\n{") == std::string_view::npos) return std::nullopt;
   std::vector<std::string_view> lines = text::split_all(text);
   auto tabled = [&](std::string_view l) { return object_line(l) && !(verbatim && verbatim(l)); };
+  bool long_run = false;
+  for (std::size_t i = 0, run = 0; i < lines.size() && !long_run; ++i) {
+    run = tabled(lines[i]) ? run + 1 : 0;
+    long_run = run >= kMinLineRows;
+  }
+  if (!long_run) return std::nullopt;
   std::string view;
   bool any = false;
   auto emit = [&](std::string_view piece, bool first) {
