@@ -53,11 +53,15 @@ void expect_exact_counts(const std::string& input) {
   EXPECT_EQ(s.tokens_after, r.tokens_after);
 }
 
-TEST(EngineCounts, SmallLogCountedInline) { expect_exact_counts(log_of(200 * 1024)); }
+TEST(EngineCounts, SmallLogCountedInline) { expect_exact_counts(log_of(std::size_t{200} * 1024)); }
 
-TEST(EngineCounts, LargeLogCountedOnASecondThread) { expect_exact_counts(log_of(1100 * 1024)); }
+TEST(EngineCounts, LargeLogCountedOnASecondThread) {
+  expect_exact_counts(log_of(std::size_t{1100} * 1024));
+}
 
-TEST(EngineCounts, LargeJsonCountedOnASecondThread) { expect_exact_counts(json_of(1100 * 1024)); }
+TEST(EngineCounts, LargeJsonCountedOnASecondThread) {
+  expect_exact_counts(json_of(std::size_t{1100} * 1024));
+}
 
 }  // namespace
 }  // namespace caveman

@@ -50,9 +50,9 @@ std::string log_output(int lines) {
 
 // Prose the engine detects as text: under policy safe it is masked as a typed object.
 std::string opaque_output(std::size_t bytes) {
-  static const char* kWords[] = {"the",      "river",   "carried", "small", "stones",
-                                 "past",     "an",      "old",     "mill",  "while",
-                                 "children", "watched", "from",    "bridge"};
+  static constexpr const char* kWords[] = {"the",      "river",   "carried", "small", "stones",
+                                           "past",     "an",      "old",     "mill",  "while",
+                                           "children", "watched", "from",    "bridge"};
   std::string s;
   std::uint32_t x = 12345;
   int words = 0;
@@ -145,7 +145,7 @@ TEST_F(NativeRuntimeTest, BigLogIsCompressedInPlaceAndRecoverable) {
 }
 
 TEST_F(NativeRuntimeTest, OpaqueOutputBecomesTypedObjectStub) {
-  std::string out = opaque_output(200 * 1024);
+  std::string out = opaque_output(std::size_t{200} * 1024);
   ASSERT_EQ(detect(out), "text");
   NativeResponse resp = rt_.handle(tool_after("Bash", "{\"command\":\"pytest -q\"}", out));
   ASSERT_TRUE(resp.output_replacement);
@@ -200,7 +200,7 @@ TEST_F(NativeRuntimeTest, RecordPolicyTransformsNothing) {
 
 TEST_F(NativeRuntimeTest, CompactCoolsHotObjectsAndSessionEndMakesThemCold) {
   rt_.handle(request(EventType::kSessionStart));
-  rt_.handle(tool_after("Bash", "{}", opaque_output(40 * 1024)));
+  rt_.handle(tool_after("Bash", "{}", opaque_output(std::size_t{40} * 1024)));
   rt_.handle(request(EventType::kCompactAfter));
   for (const ccr::TypedObject& o : objects()) EXPECT_EQ(o.lifecycle, "warm") << o.type;
   rt_.handle(request(EventType::kSessionEnd));
