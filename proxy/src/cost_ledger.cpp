@@ -81,7 +81,8 @@ void CostLedger::charge_guard(UsageRow& row, const Usage& usage) const {
   // premium is not charged to compression (it was, and the guard stopped compression in every
   // long session where the lifetime choice took the hour).
   if (caching && u.cache_write_1h > 0 && u.cache_write > 0 && price->cache_write_1h > 0) {
-    double hour_share = std::min(1.0, static_cast<double>(u.cache_write_1h) / static_cast<double>(u.cache_write));
+    double hour_share =
+        std::min(1.0, static_cast<double>(u.cache_write_1h) / static_cast<double>(u.cache_write));
     fresh_rate = (1.0 - hour_share) * fresh_rate + hour_share * price->cache_write_1h;
   }
   double record = (cached * price->cache_read + fresh * fresh_rate +

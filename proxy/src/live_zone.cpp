@@ -4,12 +4,14 @@
 #include <map>
 #include <set>
 
+#include "caveman/base/text.h"
 #include "caveman/tool_source.h"
 
 namespace caveman::proxy {
 namespace {
 
 using Ids = std::set<std::string>;
+using Paths = std::map<std::string, std::string>;  // tool call id → the file it names
 
 // `text` without its <system-reminder>…</system-reminder> spans, trimmed; "" when nothing else.
 std::string without_reminders(std::string_view text) {
@@ -24,12 +26,8 @@ std::string without_reminders(std::string_view text) {
     at = close + kClose.size();
   }
   out += text.substr(at);
-  std::size_t first = out.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return {};
-  std::size_t last = out.find_last_not_of(" \t\r\n");
-  return out.substr(first, last - first + 1);
+  return std::string(base::trim_ascii(out));
 }
-using Paths = std::map<std::string, std::string>;  // tool call id → the file it names
 
 // The string members of a call's arguments: an object node, or (OpenAI) a JSON text.
 ToolArgs string_args(const JsonDoc& doc, NodeId args) {

@@ -339,9 +339,9 @@ const Node* at_path(const Node& obj, const std::vector<std::string_view>& path) 
   return cur;
 }
 
-// The block (header and rows) for container `n`, or nullopt when it is not a table.
-// The table of `n` (an array or object of objects) at `at` in `level`'s layout; with `lines`,
-// `n` is the array a JSON-lines text's lines make and the rows stand for those lines.
+// The block (header and rows) for container `n` at `at` in `level`'s layout, or nullopt when
+// it is not a table; with `lines`, `n` is the array a JSON-lines text's lines make and the
+// rows stand for those lines.
 std::optional<std::string> table_block(const Node& n, const std::string& at, int level,
                                        bool lines = false) {
   if (n.kind == Node::Kind::kScalar || n.kids.size() < kMinRows) return std::nullopt;
@@ -540,6 +540,31 @@ bool write_object(const std::vector<DecodedColumn>& cols,
   return true;
 }
 
+// One minified JSON object, the whole line.
+bool object_line(std::string_view line) {
+  return line.size() >= 2 && line.front() == '{' && minified_value_end(line, 0) == line.size();
+}
+
+// The table of a run of object lines, when it costs fewer tokens than the lines.
+std::optional<std::string> lines_block(const std::vector<std::string_view>& run,
+                                       const tokens::Counter& counter) {
+  std::string array = "[";
+  std::size_t bytes = 0;
+  for (std::size_t k = 0; k < run.size(); ++k) {
+    if (k > 0) array += ',';
+    array += run[k];
+    bytes += run[k].size() + 1;
+  }
+  array += ']';
+  std::optional<Node> root = Parser(array).document();
+  if (!root || !root->minified) return std::nullopt;
+  std::optional<std::string> block = table_block(*root, "", -1, true);
+  if (!block || block->size() >= bytes) return std::nullopt;
+  std::string_view text(array.data() + 1, array.size() - 2);
+  if (counter.count(*block) >= counter.count(text)) return std::nullopt;
+  return block;
+}
+
 }  // namespace
 
 std::optional<std::string> decode_json_table(const TableHeader& h,
@@ -618,38 +643,6 @@ std::optional<std::string> json_table_view(std::string_view json, const tokens::
   view += json.substr(at);
   return checked_view(std::move(view), json);
 }
-
-}  // namespace caveman::compress::factor
-
-namespace caveman::compress::factor {
-namespace {
-
-// One minified JSON object, the whole line.
-bool object_line(std::string_view line) {
-  return line.size() >= 2 && line.front() == '{' && minified_value_end(line, 0) == line.size();
-}
-
-// The table of a run of object lines, when it costs fewer tokens than the lines.
-std::optional<std::string> lines_block(const std::vector<std::string_view>& run,
-                                       const tokens::Counter& counter) {
-  std::string array = "[";
-  std::size_t bytes = 0;
-  for (std::size_t k = 0; k < run.size(); ++k) {
-    if (k > 0) array += ',';
-    array += run[k];
-    bytes += run[k].size() + 1;
-  }
-  array += ']';
-  std::optional<Node> root = Parser(array).document();
-  if (!root || !root->minified) return std::nullopt;
-  std::optional<std::string> block = table_block(*root, "", -1, true);
-  if (!block || block->size() >= bytes) return std::nullopt;
-  std::string_view text(array.data() + 1, array.size() - 2);
-  if (counter.count(*block) >= counter.count(text)) return std::nullopt;
-  return block;
-}
-
-}  // namespace
 
 std::optional<std::string> json_lines_view(std::string_view text,
                                            const std::function<bool(std::string_view)>& verbatim,

@@ -167,14 +167,13 @@ bool is_column_table(std::string_view text) {
     }
     if (rows.size() < kMinRows + 1) break;
     bool ruled = lead + 1 < lines.size() && rule_line(lines[lead + 1]);
-    // Two columns are a table only under a rule of dash groups that start where they do
-    // (`pip list`, `sqlite3 -column`: "----------  -------").
-    if (ruled && column_starts(rows).empty() &&
-        column_starts(rows, 2) == group_starts(lines[lead + 1])) {
-      return true;
-    }
     std::vector<std::size_t> starts = column_starts(rows);
-    if (starts.empty()) continue;
+    if (starts.empty()) {
+      // Two columns are a table only under a rule of dash groups that start where they do
+      // (`pip list`, `sqlite3 -column`: "----------  -------").
+      if (ruled && column_starts(rows, 2) == group_starts(lines[lead + 1])) return true;
+      continue;
+    }
     if (header_line(rows[0], starts, rows, ruled)) return true;
     bool modes = true;
     for (std::string_view r : rows) modes = modes && file_mode(r);
