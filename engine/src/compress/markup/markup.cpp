@@ -134,7 +134,10 @@ MarkupStats scan(std::string_view text) {
       if (gt != std::string_view::npos && is_end) {
         // An end tag holds nothing but its name and blanks.
         for (std::size_t k = n; k < gt; ++k) {
-          if (!is_space(s[k])) gt = std::string_view::npos;
+          if (!is_space(s[k])) {
+            gt = std::string_view::npos;
+            break;
+          }
         }
       }
       if (gt != std::string_view::npos) {

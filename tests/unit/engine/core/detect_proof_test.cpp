@@ -109,6 +109,14 @@ TEST(DetectProofTest, RealHtmlPagesStillAreHtml) {
       "html");
 }
 
+// An end tag with more than its name in it is no tag; the scan must stop at the first stray
+// character (it once read past the end of the input: a fuzz_compress finding).
+TEST(DetectProofTest, AnEndTagWithAttributesIsNoTagAndTheScanStaysInBounds) {
+  std::string doc = "<div>\n  <p>one</p>\n</div x>";
+  compress::markup::MarkupStats st = compress::markup::scan(doc);
+  EXPECT_EQ(st.tags, 3U);
+}
+
 TEST(DetectProofTest, HtmlCompressorDeclinesWhatIsNotHtml) {
   auto html = compress::make_html_compressor();
   EXPECT_FALSE(html->compress(kGxxTemplates, "").has_value());
