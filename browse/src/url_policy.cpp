@@ -8,7 +8,7 @@
 namespace caveman::browse {
 namespace {
 
-Status invalid(std::string message) {
+Status invalid_url(std::string message) {
   return Status::InvalidArgument(codes::kInvalidArguments, std::move(message));
 }
 
@@ -49,24 +49,24 @@ std::string url_scheme(std::string_view url) {
 }
 
 Status check_url(std::string_view url) {
-  if (url.empty()) return invalid("\"url\" is empty");
+  if (url.empty()) return invalid_url("\"url\" is empty");
   if (url.size() > kMaxUrlBytes) {
-    return invalid("\"url\" is longer than " + std::to_string(kMaxUrlBytes) + " bytes");
+    return invalid_url("\"url\" is longer than " + std::to_string(kMaxUrlBytes) + " bytes");
   }
   std::string scheme = url_scheme(url);
   if (scheme.empty()) {
-    return invalid("\"url\" needs a scheme, e.g. https://example.com or about:blank");
+    return invalid_url("\"url\" needs a scheme, e.g. https://example.com or about:blank");
   }
   // Control characters anywhere (browsers drop tabs/newlines and would re-read the scheme);
   // spaces are fine only inside data: payloads.
   for (char ch : url) {
     auto c = static_cast<unsigned char>(ch);
-    if (c < 0x20 || c == 0x7f) return invalid("\"url\" contains a control character");
-    if (c == ' ' && scheme != "data") return invalid("\"url\" contains a space");
+    if (c < 0x20 || c == 0x7f) return invalid_url("\"url\" contains a control character");
+    if (c == ' ' && scheme != "data") return invalid_url("\"url\" contains a space");
   }
   if (scheme == "http" || scheme == "https") {
     std::string_view host = host_of(url.substr(scheme.size() + 1));
-    if (host.empty()) return invalid("\"url\" has no host: " + std::string(url.substr(0, 200)));
+    if (host.empty()) return invalid_url("\"url\" has no host: " + std::string(url.substr(0, 200)));
     return Status::Ok();
   }
   if (scheme == "about") {

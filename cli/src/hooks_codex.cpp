@@ -13,7 +13,7 @@
 namespace caveman::cli {
 namespace {
 
-using Json = nlohmann::json;  // sorted keys: the order Codex hashes in
+using SortedJson = nlohmann::json;  // sorted keys: the order Codex hashes in
 
 bool bare_key(std::string_view k) {
   if (k.empty()) return false;
@@ -24,14 +24,14 @@ bool bare_key(std::string_view k) {
 }
 
 // A TOML basic string (JSON's escapes are valid TOML escapes for these values).
-std::string toml_string(const std::string& s) { return Json(s).dump(); }
+std::string toml_string(const std::string& s) { return SortedJson(s).dump(); }
 
 // One JSON value as TOML inline syntax, for `-c key=value`.
-std::string toml_inline(const Json& v) {
+std::string toml_inline(const SortedJson& v) {
   if (v.is_string()) return toml_string(v.get<std::string>());
   if (v.is_array()) {
     std::string out = "[";
-    for (const Json& e : v) out += (out.size() > 1 ? "," : "") + toml_inline(e);
+    for (const SortedJson& e : v) out += (out.size() > 1 ? "," : "") + toml_inline(e);
     return out + "]";
   }
   if (v.is_object()) {
@@ -46,12 +46,13 @@ std::string toml_inline(const Json& v) {
 
 // Key → hash of every group in `hooks`, their trust keys built by `key_of(event, index)`.
 template <typename KeyOf>
-Json trust_entries(const Json& hooks, const std::map<std::string, int>& base, KeyOf key_of) {
-  Json state = Json::object();
+SortedJson trust_entries(const SortedJson& hooks, const std::map<std::string, int>& base,
+                         KeyOf key_of) {
+  SortedJson state = SortedJson::object();
   for (auto& [event, groups] : hooks.items()) {
     auto it = base.find(event);
     int index = it == base.end() ? 0 : it->second;
-    for (const Json& g : groups) {
+    for (const SortedJson& g : groups) {
       state[key_of(event, index++)] = {{"trusted_hash", codex_trust_hash(event, g)}};
     }
   }
@@ -72,7 +73,7 @@ bool toml_hooks_extensible(const std::string& toml) {
   return true;
 }
 
-std::string trust_block(const Json& state) {
+std::string trust_block(const SortedJson& state) {
   std::string out = "\n# caveman native hooks: trust for the hooks caveman added to hooks.json\n";
   for (auto& [key, v] : state.items()) {
     out += "[hooks.state." + toml_string(key) + "]\ntrusted_hash = " +
@@ -96,10 +97,10 @@ std::string codex_event_key(std::string_view event) {
   return out;
 }
 
-std::string codex_trust_hash(std::string_view event, const Json& group) {
-  Json identity = {{"event_name", codex_event_key(event)}, {"hooks", Json::array()}};
+std::string codex_trust_hash(std::string_view event, const SortedJson& group) {
+  SortedJson identity = {{"event_name", codex_event_key(event)}, {"hooks", SortedJson::array()}};
   if (group.contains("matcher")) identity["matcher"] = group["matcher"];
-  for (Json h : group.value("hooks", Json::array())) {
+  for (SortedJson h : group.value("hooks", SortedJson::array())) {
     if (!h.contains("async")) h["async"] = false;
     identity["hooks"].push_back(h);
   }
@@ -107,7 +108,7 @@ std::string codex_trust_hash(std::string_view event, const Json& group) {
 }
 
 Result<std::vector<std::string>> codex_session_args(const std::string& document) {
-  Json doc = Json::parse(document, nullptr, false);
+  SortedJson doc = SortedJson::parse(document, nullptr, false);
   if (!doc.is_object() || !doc.contains("hooks") || !doc["hooks"].is_object()) {
     return Status::InvalidArgument(codes::kNativeHooksInvalid, "not a hooks document");
   }
@@ -115,7 +116,7 @@ Result<std::vector<std::string>> codex_session_args(const std::string& document)
   for (auto& [event, groups] : doc["hooks"].items()) {
     args.insert(args.end(), {"-c", "hooks." + event + "=" + toml_inline(groups)});
   }
-  Json state = trust_entries(doc["hooks"], {}, [](const std::string& event, int i) {
+  SortedJson state = trust_entries(doc["hooks"], {}, [](const std::string& event, int i) {
     return "/<session-flags>/config.toml:" + codex_event_key(event) + ":" + std::to_string(i) + ":0";
   });
   args.insert(args.end(), {"-c", "hooks.state=" + toml_inline(state)});
@@ -152,10 +153,10 @@ Result<HookInstallReport> install_codex_hooks(const HookTarget& target) {
   }
   CAVEMAN_ASSIGN_OR_RETURN(HookGroupsAdded added,
                            add_hook_groups(read_file_bytes(hooks_path).value_or(""), document));
-  Json state = trust_entries(Json::parse(document)["hooks"], added.indexes,
-                             [&](const std::string& event, int i) {
-                               return hooks_path + ":" + codex_event_key(event) + ":" + std::to_string(i) + ":0";
-                             });
+  SortedJson state = trust_entries(
+      SortedJson::parse(document)["hooks"], added.indexes, [&](const std::string& event, int i) {
+        return hooks_path + ":" + codex_event_key(event) + ":" + std::to_string(i) + ":0";
+      });
   HookMarker marker{"codex", hooks_document_command(document), {}, trust_block(state)};
   const std::string prev = hook_marker_path(target.caveman_home, "codex");
   CAVEMAN_RETURN_IF_ERROR(

@@ -13,7 +13,7 @@
 namespace caveman::mem {
 namespace {
 
-Status invalid(std::string message) {
+Status invalid_request(std::string message) {
   return Status::InvalidArgument(codes::kInvalidArguments, std::move(message));
 }
 
@@ -102,14 +102,15 @@ Result<MemService::ForgetOutcome> MemService::forget(std::string_view id) {
 
 Result<RecallResult> MemService::recall(const RecallRequest& request) {
   if (request.limit < 0 || request.limit > kMaxLimit) {
-    return invalid("limit must be 0-" + std::to_string(kMaxLimit) + " (0 = default " +
-                   std::to_string(kDefaultLimit) + ")");
+    return invalid_request("limit must be 0-" + std::to_string(kMaxLimit) + " (0 = default " +
+                           std::to_string(kDefaultLimit) + ")");
   }
   if (request.token_budget < 0 || request.token_budget > kMaxTokenBudget) {
-    return invalid("token_budget must be 0-" + std::to_string(kMaxTokenBudget) + " (0 = unlimited)");
+    return invalid_request("token_budget must be 0-" + std::to_string(kMaxTokenBudget) +
+                           " (0 = unlimited)");
   }
   if (!std::isfinite(request.threshold) || request.threshold < 0 || request.threshold > 1e6) {
-    return invalid("threshold must be a number ≥ 0");
+    return invalid_request("threshold must be a number ≥ 0");
   }
   SearchRequest search;
   CAVEMAN_ASSIGN_OR_RETURN(search.query, parse_query(request.query));

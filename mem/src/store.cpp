@@ -96,7 +96,7 @@ Status unknown_memory(std::string_view id) {
   return Status::NotFound(codes::kUnknownMemory, "no memory with id " + std::string(id));
 }
 
-Status invalid(std::string message) {
+Status invalid_value(std::string message) {
   return Status::InvalidArgument(codes::kInvalidArguments, std::move(message));
 }
 
@@ -158,7 +158,7 @@ MemStore::MemStore(std::unique_ptr<SQLite::Database> db, std::string path, const
 MemStore::~MemStore() = default;
 
 Result<std::unique_ptr<MemStore>> MemStore::open(const std::string& path, StoreOptions options) {
-  if (path.empty()) return invalid("mem: the store path is empty");
+  if (path.empty()) return invalid_value("mem: the store path is empty");
   const bool memory = path == ":memory:";
   std::optional<base::PrivateFile> file;
   if (!memory) {
@@ -217,7 +217,8 @@ Result<RememberOutcome> MemStore::remember(const NewMemory& memory) {
 }
 
 Result<Memory> MemStore::supersede(std::string_view old_id, const NewMemory& replacement) {
-  if (!is_memory_id(old_id)) return invalid("\"" + std::string(old_id) + "\" is not a memory id");
+  if (!is_memory_id(old_id))
+    return invalid_value("\"" + std::string(old_id) + "\" is not a memory id");
   CAVEMAN_RETURN_IF_ERROR(validate_text(replacement.text));
   const std::string new_id = memory_id(replacement.text);
   return with_store("supersede", path_, [&]() -> Result<Memory> {
@@ -228,7 +229,7 @@ Result<Memory> MemStore::supersede(std::string_view old_id, const NewMemory& rep
       return Status::InvalidArgument(
           codes::kMemoryNotCurrent, describe_not_current(*old) + "; supersede the current version");
     }
-    if (new_id == old->id) return invalid("the new text is identical to " + old->id);
+    if (new_id == old->id) return invalid_value("the new text is identical to " + old->id);
     if (std::optional<Memory> taken = load(*db_, new_id)) {
       return Status::InvalidArgument(codes::kMemoryExists,
                                      "the new text is already stored as " + new_id +
@@ -255,7 +256,7 @@ Result<Memory> MemStore::supersede(std::string_view old_id, const NewMemory& rep
 }
 
 Result<std::vector<Memory>> MemStore::history(std::string_view id) {
-  if (!is_memory_id(id)) return invalid("\"" + std::string(id) + "\" is not a memory id");
+  if (!is_memory_id(id)) return invalid_value("\"" + std::string(id) + "\" is not a memory id");
   return with_store("history", path_, [&]() -> Result<std::vector<Memory>> {
     Transaction tx(*db_, Transaction::Kind::kRead);
     std::optional<Memory> start = load(*db_, id);
@@ -296,7 +297,7 @@ Result<std::vector<Memory>> MemStore::history(std::string_view id) {
 }
 
 Result<std::optional<Memory>> MemStore::forget(std::string_view id) {
-  if (!is_memory_id(id)) return invalid("\"" + std::string(id) + "\" is not a memory id");
+  if (!is_memory_id(id)) return invalid_value("\"" + std::string(id) + "\" is not a memory id");
   return with_store("forget", path_, [&]() -> Result<std::optional<Memory>> {
     Transaction tx(*db_, Transaction::Kind::kWrite);
     std::optional<Memory> row = load(*db_, id);

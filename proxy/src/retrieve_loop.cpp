@@ -12,7 +12,7 @@ namespace {
 
 using OJson = nlohmann::ordered_json;
 
-constexpr std::string_view kDescription =
+constexpr std::string_view kRetrieveToolDescription =
     "Return the exact original content behind a <<ccr:HANDLE>> marker in this conversation. "
     "Pass the handle (ccr_...); an optional query returns only the matching records.";
 
@@ -25,7 +25,7 @@ std::string schema(std::string_view object_type, std::string_view string_type) {
 }
 
 std::string tool_json(Endpoint endpoint) {
-  std::string desc = json_quote(kDescription);
+  std::string desc = json_quote(kRetrieveToolDescription);
   switch (endpoint) {
     case Endpoint::kMessages:
       return "{\"name\":\"caveman_retrieve\",\"description\":" + desc + ",\"input_schema\":" +

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "caveman/base/text.h"
 #include "text/utf8.h"
 
 namespace caveman::base {
@@ -32,10 +33,8 @@ std::size_t plain_run_end(std::string_view s, std::size_t from) {
   return i;
 }
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
 bool is_number_byte(char c) {
-  return is_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+  return base::is_ascii_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
 // The RFC 8259 number grammar over the whole of `lit`.
@@ -43,7 +42,7 @@ bool is_json_number(std::string_view lit) {
   std::size_t i = 0, n = lit.size();
   auto digits = [&] {
     std::size_t start = i;
-    while (i < n && is_digit(lit[i])) ++i;
+    while (i < n && base::is_ascii_digit(lit[i])) ++i;
     return i > start;
   };
   if (i < n && lit[i] == '-') ++i;
@@ -165,7 +164,7 @@ JsonToken JsonScanner::value() {
     case 'f': return literal("false", JsonToken::kFalse);
     case 'n': return literal("null", JsonToken::kNull);
     default:
-      if (c == '-' || is_digit(c)) return number();
+      if (c == '-' || base::is_ascii_digit(c)) return number();
       return fail(JsonError::kUnexpectedCharacter, pos_);
   }
 }
@@ -315,7 +314,7 @@ bool JsonScanner::hex4(std::uint32_t* cp) {
   for (std::size_t i = 0; i < 4; ++i) {
     char c = s_[pos_ + i];
     v <<= 4;
-    if (is_digit(c)) {
+    if (base::is_ascii_digit(c)) {
       v |= static_cast<std::uint32_t>(c - '0');
     } else if (c >= 'a' && c <= 'f') {
       v |= static_cast<std::uint32_t>(c - 'a' + 10);

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "caveman/base/text.h"
 #include "caveman/engine.h"
 #include "compress/config/config_parse.h"
 #include "compress/diagnostics/diagnostics.h"
@@ -23,7 +24,8 @@ namespace caveman {
 namespace core {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+using base::is_ascii_digit;
+
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 bool contains(std::string_view s, std::string_view p) {
@@ -43,17 +45,17 @@ std::size_t count_of(std::string_view s, std::string_view needle) {
 
 // "dd:dd:dd" at position i.
 bool clock_at(std::string_view s, std::size_t i) {
-  return i + 8 <= s.size() && is_digit(s[i]) && is_digit(s[i + 1]) && s[i + 2] == ':' &&
-         is_digit(s[i + 3]) && is_digit(s[i + 4]) && s[i + 5] == ':' && is_digit(s[i + 6]) &&
-         is_digit(s[i + 7]);
+  return i + 8 <= s.size() && is_ascii_digit(s[i]) && is_ascii_digit(s[i + 1]) && s[i + 2] == ':' &&
+         is_ascii_digit(s[i + 3]) && is_ascii_digit(s[i + 4]) && s[i + 5] == ':' &&
+         is_ascii_digit(s[i + 6]) && is_ascii_digit(s[i + 7]);
 }
 
 bool has_timestamp(std::string_view line) {
   for (std::size_t i = 0; i + 19 <= line.size(); ++i) {
-    if (is_digit(line[i]) && is_digit(line[i + 1]) && is_digit(line[i + 2]) &&
-        is_digit(line[i + 3]) && line[i + 4] == '-' && is_digit(line[i + 5]) &&
-        is_digit(line[i + 6]) && line[i + 7] == '-' && is_digit(line[i + 8]) &&
-        is_digit(line[i + 9]) && (line[i + 10] == ' ' || line[i + 10] == 'T') &&
+    if (is_ascii_digit(line[i]) && is_ascii_digit(line[i + 1]) && is_ascii_digit(line[i + 2]) &&
+        is_ascii_digit(line[i + 3]) && line[i + 4] == '-' && is_ascii_digit(line[i + 5]) &&
+        is_ascii_digit(line[i + 6]) && line[i + 7] == '-' && is_ascii_digit(line[i + 8]) &&
+        is_ascii_digit(line[i + 9]) && (line[i + 10] == ' ' || line[i + 10] == 'T') &&
         clock_at(line, i + 11)) {
       return true;
     }
@@ -86,7 +88,7 @@ bool has_ansi_csi(std::string_view s) {
   for (std::size_t i = 0; i + 1 < s.size(); ++i) {
     if (s[i] != '\x1b' || s[i + 1] != '[') continue;
     std::size_t j = i + 2;
-    while (j < s.size() && (is_digit(s[j]) || s[j] == ';' || s[j] == '?')) ++j;
+    while (j < s.size() && (is_ascii_digit(s[j]) || s[j] == ';' || s[j] == '?')) ++j;
     while (j < s.size() && static_cast<unsigned char>(s[j]) >= 0x20 &&
            static_cast<unsigned char>(s[j]) <= 0x2F) {
       ++j;
@@ -244,14 +246,14 @@ bool looks_search_result(std::string_view s) {
     }
     if (line.empty()) continue;
     char c = line[0];
-    bool pathish =
-        c == '.' || c == '/' || c == '~' || c == '_' || c == '-' || is_alpha(c) || is_digit(c);
+    bool pathish = c == '.' || c == '/' || c == '~' || c == '_' || c == '-' || is_alpha(c) ||
+                   is_ascii_digit(c);
     if (!pathish) continue;
     std::size_t colon = line.find(':', 1);
     if (colon == std::string_view::npos || colon - 1 > 240) continue;
     std::size_t j = colon + 1;
     std::size_t d = j;
-    while (j < line.size() && is_digit(line[j])) ++j;
+    while (j < line.size() && is_ascii_digit(line[j])) ++j;
     if (j == d || j >= line.size() || line[j] != ':') continue;
     ++matches;
   }
@@ -282,17 +284,18 @@ bool loose_timestamp(std::string_view line) {
   if (has_timestamp(line) || has_word_clock(line)) return true;
   // "2025-06-24  14:36:25" (apt history) and "Jun 24 14:36" (syslog).
   for (std::size_t i = 0; i + 10 < line.size(); ++i) {
-    if (is_digit(line[i]) && is_digit(line[i + 3]) && line[i + 4] == '-' && line[i + 7] == '-' &&
-        is_digit(line[i + 9])) {
+    if (is_ascii_digit(line[i]) && is_ascii_digit(line[i + 3]) && line[i + 4] == '-' &&
+        line[i + 7] == '-' && is_ascii_digit(line[i + 9])) {
       std::size_t j = i + 10;
       while (j < line.size() && line[j] == ' ') ++j;
-      if (j + 5 <= line.size() && is_digit(line[j]) && is_digit(line[j + 1]) && line[j + 2] == ':')
+      if (j + 5 <= line.size() && is_ascii_digit(line[j]) && is_ascii_digit(line[j + 1]) &&
+          line[j + 2] == ':')
         return true;
     }
   }
   return line.size() >= 12 && is_alpha(line[0]) && line[3] == ' ' &&
-         (is_digit(line[5]) || line[4] == ' ') && line[6] == ' ' && is_digit(line[7]) &&
-         is_digit(line[8]) && line[9] == ':';
+         (is_ascii_digit(line[5]) || line[4] == ' ') && line[6] == ' ' && is_ascii_digit(line[7]) &&
+         is_ascii_digit(line[8]) && line[9] == ':';
 }
 
 bool leading_bracket_tag(std::string_view line) {
@@ -306,7 +309,7 @@ bool leading_bracket_tag(std::string_view line) {
 // "12 verbose cli …" (npm debug logs)
 bool counter_word(std::string_view line) {
   std::size_t i = 0;
-  while (i < line.size() && is_digit(line[i])) ++i;
+  while (i < line.size() && is_ascii_digit(line[i])) ++i;
   if (i == 0 || i >= line.size() || line[i] != ' ') return false;
   std::size_t j = i + 1;
   while (j < line.size() && line[j] >= 'a' && line[j] <= 'z') ++j;
@@ -322,7 +325,7 @@ bool diagnostic(std::string_view line) {
 }
 
 bool digits_to_end(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), is_digit);
+  return !s.empty() && std::all_of(s.begin(), s.end(), is_ascii_digit);
 }
 
 // A test runner's result line: TAP (`ok 3 - name`, `not ok 4 - name`, `# Subtest: name`,
@@ -335,7 +338,7 @@ bool test_result(std::string_view line) {
                                                  : "";
   if (!t.empty()) {
     std::size_t d = 0;
-    while (d < t.size() && is_digit(t[d])) ++d;
+    while (d < t.size() && is_ascii_digit(t[d])) ++d;
     if (d > 0 && (d == t.size() || t[d] == ' ')) return true;
   }
   if (starts_with(l, "1..") && digits_to_end(l.substr(3))) return true;
@@ -373,7 +376,7 @@ bool syscall_line(std::string_view line) {
     l.remove_prefix(close + 2);
   }
   std::size_t i = 0;
-  while (i < l.size() && (is_alpha(l[i]) || is_digit(l[i]) || l[i] == '_')) ++i;
+  while (i < l.size() && (is_alpha(l[i]) || is_ascii_digit(l[i]) || l[i] == '_')) ++i;
   if (i == 0 || !is_alpha(l[0]) || i >= l.size() || l[i] != '(') return false;
   std::size_t eq = l.rfind(") = ");
   if (eq == std::string_view::npos) {
@@ -404,13 +407,14 @@ bool only_punctuation(std::string_view t) {
 bool search_hit(std::string_view line) {
   if (line.empty()) return false;
   char c = line[0];
-  if (is_digit(c)) {
+  if (is_ascii_digit(c)) {
     std::size_t i = 0;
-    while (i < line.size() && is_digit(line[i])) ++i;
-    if (i < line.size() && line[i] == ':' && (i + 1 >= line.size() || !is_digit(line[i + 1])))
+    while (i < line.size() && is_ascii_digit(line[i])) ++i;
+    if (i < line.size() && line[i] == ':' && (i + 1 >= line.size() || !is_ascii_digit(line[i + 1])))
       return true;
   }
-  if (!(c == '.' || c == '/' || c == '~' || c == '_' || c == '-' || is_alpha(c) || is_digit(c)))
+  if (!(c == '.' || c == '/' || c == '~' || c == '_' || c == '-' || is_alpha(c) ||
+        is_ascii_digit(c)))
     return false;
   // The path has no whitespace or '=', contains '.' or '/', and does not end in a digit —
   // which keeps "ts=2026-01-01T00:00:10Z" and "10:00:01" out.
@@ -422,10 +426,11 @@ bool search_hit(std::string_view line) {
     dot_or_slash = dot_or_slash || line[colon] == '.' || line[colon] == '/';
     ++colon;
   }
-  if (colon >= line.size() || line[colon] != ':' || !dot_or_slash || is_digit(line[colon - 1]))
+  if (colon >= line.size() || line[colon] != ':' || !dot_or_slash ||
+      is_ascii_digit(line[colon - 1]))
     return false;
   std::size_t j = colon + 1, d = j;
-  while (j < line.size() && is_digit(line[j])) ++j;
+  while (j < line.size() && is_ascii_digit(line[j])) ++j;
   return j > d && j < line.size() && line[j] == ':';
 }
 
@@ -433,15 +438,15 @@ bool search_hit(std::string_view line) {
 bool search_context(std::string_view line) {
   if (rtrim(line) == "--") return true;
   std::size_t i = 0;
-  while (i < line.size() && is_digit(line[i])) ++i;
+  while (i < line.size() && is_ascii_digit(line[i])) ++i;
   if (i > 0 && i < line.size() && line[i] == '-' &&
-      (i + 1 >= line.size() || !is_digit(line[i + 1])))
+      (i + 1 >= line.size() || !is_ascii_digit(line[i + 1])))
     return true;  // "12-" context line of grep on a single file
   i = 0;
   while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != ':') {
-    if (line[i] == '-' && i + 1 < line.size() && is_digit(line[i + 1])) {
+    if (line[i] == '-' && i + 1 < line.size() && is_ascii_digit(line[i + 1])) {
       std::size_t j = i + 1;
-      while (j < line.size() && is_digit(line[j])) ++j;
+      while (j < line.size() && is_ascii_digit(line[j])) ++j;
       if (j < line.size() && line[j] == '-') return true;
     }
     ++i;
@@ -563,7 +568,7 @@ LineStats line_stats(std::string_view s) {
   std::vector<std::string_view> masked(unindented.size());
   for (std::size_t i = 0; i < unindented.size(); ++i) {
     std::string_view line = unindented[i];
-    if (std::none_of(line.begin(), line.end(), is_digit)) {
+    if (std::none_of(line.begin(), line.end(), is_ascii_digit)) {
       masked[i] = line;
     } else {
       // Written through a pointer: push_back's capacity check per byte was most of the work.
@@ -571,7 +576,7 @@ LineStats line_stats(std::string_view s) {
       char* out = m.data();
       bool in_digits = false;
       for (char c : line) {
-        if (is_digit(c)) {
+        if (is_ascii_digit(c)) {
           if (!in_digits) *out++ = '#';
           in_digits = true;
         } else {

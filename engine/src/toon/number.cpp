@@ -2,10 +2,12 @@
 
 #include <cstdint>
 
+#include "caveman/base/text.h"
+
 namespace caveman::toon {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+using base::is_ascii_digit;
 
 constexpr std::int64_t kMaxExponent = 1'000'000'000'000'000;  // 10^15
 
@@ -17,14 +19,14 @@ bool is_canonical_number(std::string_view lit) {
   bool negative = i < n && lit[i] == '-';
   if (negative) ++i;
   std::size_t int_begin = i;
-  while (i < n && is_digit(lit[i])) ++i;
+  while (i < n && is_ascii_digit(lit[i])) ++i;
   std::size_t int_len = i - int_begin;
   if (int_len == 0 || int_len > 21 || (lit[int_begin] == '0' && int_len > 1)) return false;
   bool zero_int = lit[int_begin] == '0';
   if (i == n) return !(negative && zero_int);  // "-0" is not canonical
   if (lit[i] != '.') return false;             // exponent (or junk): take the slow path
   std::size_t frac_begin = ++i;
-  while (i < n && is_digit(lit[i])) ++i;
+  while (i < n && is_ascii_digit(lit[i])) ++i;
   if (i != n || i == frac_begin || lit[n - 1] == '0') return false;
   if (zero_int) {
     // 0.000001 is the smallest plain form (1e-6); more leading zeros need an exponent.
@@ -48,14 +50,14 @@ NumberForm canonical_number(std::string_view lit, std::string& out) {
     ++i;
   }
   std::size_t int_begin = i;
-  while (i < n && is_digit(lit[i])) ++i;
+  while (i < n && is_ascii_digit(lit[i])) ++i;
   std::size_t int_end = i;
   if (int_end == int_begin) return NumberForm::kNotNumber;
   if (lit[int_begin] == '0' && int_end - int_begin > 1) return NumberForm::kNotNumber;
   std::size_t frac_begin = i, frac_end = i;
   if (i < n && lit[i] == '.') {
     frac_begin = ++i;
-    while (i < n && is_digit(lit[i])) ++i;
+    while (i < n && is_ascii_digit(lit[i])) ++i;
     frac_end = i;
     if (frac_end == frac_begin) return NumberForm::kNotNumber;
   }
@@ -66,7 +68,7 @@ NumberForm canonical_number(std::string_view lit, std::string& out) {
     bool exp_negative = false;
     if (i < n && (lit[i] == '+' || lit[i] == '-')) exp_negative = lit[i++] == '-';
     std::size_t exp_begin = i;
-    while (i < n && is_digit(lit[i])) {
+    while (i < n && is_ascii_digit(lit[i])) {
       if (exponent > kMaxExponent) {
         exponent_too_large = true;
       } else {
@@ -140,18 +142,18 @@ bool is_numeric_like(std::string_view s) {
   std::size_t n = s.size();
   if (i < n && s[i] == '-') ++i;
   std::size_t begin = i;
-  while (i < n && is_digit(s[i])) ++i;
+  while (i < n && is_ascii_digit(s[i])) ++i;
   if (i == begin) return false;
   if (i < n && s[i] == '.') {
     std::size_t frac = ++i;
-    while (i < n && is_digit(s[i])) ++i;
+    while (i < n && is_ascii_digit(s[i])) ++i;
     if (i == frac) return false;
   }
   if (i < n && (s[i] == 'e' || s[i] == 'E')) {
     ++i;
     if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
     std::size_t exp = i;
-    while (i < n && is_digit(s[i])) ++i;
+    while (i < n && is_ascii_digit(s[i])) ++i;
     if (i == exp) return false;
   }
   return i == n;

@@ -10,8 +10,6 @@ namespace caveman::toon {
 namespace {
 
 bool is_key_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
 struct Tail {
   char32_t cp;
   std::size_t len;
@@ -83,7 +81,7 @@ std::string_view trim_space(std::string_view s) {
 bool is_unquoted_key(std::string_view key) {
   if (key.empty() || !is_key_start(key[0])) return false;
   for (char c : key) {
-    if (!is_key_start(c) && !is_digit(c) && c != '.') return false;
+    if (!is_key_start(c) && !base::is_ascii_digit(c) && c != '.') return false;
   }
   return true;
 }
@@ -91,7 +89,7 @@ bool is_unquoted_key(std::string_view key) {
 bool is_identifier_segment(std::string_view segment) {
   if (segment.empty() || !is_key_start(segment[0])) return false;
   for (char c : segment) {
-    if (!is_key_start(c) && !is_digit(c)) return false;
+    if (!is_key_start(c) && !base::is_ascii_digit(c)) return false;
   }
   return true;
 }

@@ -22,9 +22,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-
-std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
-
 std::string str(const Json& obj, const char* key) {
   auto it = obj.find(key);
   return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -216,10 +213,10 @@ std::optional<HostCall> host_to_request(const HostAdapter& host, std::string_vie
   if (in.contains("tool_name")) {
     ToolCall tool;
     tool.name = str(in, "tool_name");
-    if (auto it = in.find("tool_input"); it != in.end()) tool.input_json = dump(*it);
+    if (auto it = in.find("tool_input"); it != in.end()) tool.input_json = dump_json(*it);
     if (r.event == EventType::kToolAfter) {
       if (auto it = in.find("tool_response"); it != in.end()) {
-        call.tool_response_json = dump(*it);
+        call.tool_response_json = dump_json(*it);
         tool.output = tool_output_text(*it);
         if (std::optional<std::string> full = persisted_output(*it)) {
           tool.output = full->empty() ? std::nullopt : std::move(full);

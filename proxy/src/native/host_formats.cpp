@@ -38,13 +38,12 @@ const std::vector<std::pair<std::string_view, EventType>> kGeminiEvents = {
     {"SessionEnd", EventType::kSessionEnd},
 };
 
-std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
-
 // SessionStart (and the prompt event) context: the marker. All three hosts read
 // hookSpecificOutput.additionalContext there.
 std::string context_output(const HostCall& call, const NativeResponse& resp) {
-  return dump(Json{{"hookSpecificOutput",
-                    {{"hookEventName", call.host_event}, {"additionalContext", resp.context}}}});
+  return dump_json(
+      Json{{"hookSpecificOutput",
+            {{"hookEventName", call.host_event}, {"additionalContext", resp.context}}}});
 }
 
 bool carries_context(const NativeRequest& r, const NativeResponse& resp) {
@@ -57,9 +56,10 @@ std::string render_claude(const HostCall& call, const NativeResponse& resp) {
   if (call.request.event != EventType::kToolAfter || !resp.output_replacement) return {};
   Json original = Json::parse(call.tool_response_json, nullptr, false);
   if (original.is_discarded()) return {};
-  return dump(Json{{"hookSpecificOutput",
-                    {{"hookEventName", "PostToolUse"},
-                     {"updatedToolOutput", replaced_tool_output(original, *resp.output_replacement)}}}});
+  return dump_json(
+      Json{{"hookSpecificOutput",
+            {{"hookEventName", "PostToolUse"},
+             {"updatedToolOutput", replaced_tool_output(original, *resp.output_replacement)}}}});
 }
 
 // Codex and Gemini replace a tool output only through a blocking decision whose reason the
@@ -67,7 +67,7 @@ std::string render_claude(const HostCall& call, const NativeResponse& resp) {
 std::string render_blocking(const HostCall& call, const NativeResponse& resp, const char* decision) {
   if (carries_context(call.request, resp)) return context_output(call, resp);
   if (call.request.event != EventType::kToolAfter || !resp.output_replacement) return {};
-  return dump(Json{{"decision", decision}, {"reason", *resp.output_replacement}});
+  return dump_json(Json{{"decision", decision}, {"reason", *resp.output_replacement}});
 }
 
 // Codex 0.171 clamps a SessionEnd hook's timeout to 3 s and hashes the clamped definition for

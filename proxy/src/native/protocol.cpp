@@ -282,4 +282,8 @@ std::string_view utf8_prefix(std::string_view s, std::size_t max) {
   return s.substr(0, end);
 }
 
+std::string dump_json(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace caveman::proxy::native

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -117,6 +118,10 @@ using caveman::base64_encode;
 using caveman::base64_decode;
 // Longest prefix of `s` no longer than `max` bytes that does not split a UTF-8 sequence.
 std::string_view utf8_prefix(std::string_view s, std::size_t max);
+
+// `j` as compact JSON; invalid UTF-8 in its strings becomes U+FFFD instead of an exception
+// (hosts send whatever their tools printed).
+std::string dump_json(const nlohmann::json& j);
 using caveman::base::is_valid_utf8;
 
 }  // namespace caveman::proxy::native

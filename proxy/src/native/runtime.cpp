@@ -12,8 +12,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
-
 Json agent_json(const NativeRequest& r) {
   Json a = {{"id", r.agent_id}};
   if (!r.agent_version.empty()) a["version"] = r.agent_version;
@@ -89,7 +87,7 @@ NativeResponse NativeRuntime::on_session_start(const NativeRequest& r, NativeRes
   if (!r.model.empty()) data["model"] = {{"provider", r.model_provider}, {"model", r.model}};
   if (r.timestamp_ms > 0) data["started_ms"] = r.timestamp_ms;
   ccr::TypedObject o = base_object(r, "TaskContract", "native:session.start");
-  o.data = dump(data);
+  o.data = dump_json(data);
   if (store_) (void)store_->put_object(std::move(o));  // the ledger is best effort
   if (!options_.marker_key.empty()) {
     Result<std::string> marker = make_marker(options_.marker_key, r.session_id);
@@ -106,7 +104,7 @@ NativeResponse NativeRuntime::on_prompt_submit(const NativeRequest& r, NativeRes
   data["task_profile"] = {{"type", r.task_type}, {"terms", r.task_terms}, {"continuation", r.continuation}};
   if (r.timestamp_ms > 0) data["submitted_ms"] = r.timestamp_ms;
   ccr::TypedObject o = base_object(r, "TaskContract", "native:prompt.submit");
-  o.data = dump(data);
+  o.data = dump_json(data);
   Result<ccr::TypedObject> put = store_->put_object(std::move(o));
   if (!put.ok()) return resp;
   // The newest contract is the current one; earlier contracts of the session go stale.
@@ -157,7 +155,7 @@ NativeResponse NativeRuntime::on_tool_after(const NativeRequest& r, NativeRespon
       {"basis", "inferred"},
   };
   ccr::TypedObject o = base_object(r, "TaskDecision", "native:decision");
-  o.data = dump(decision);
+  o.data = dump_json(decision);
   if (!mask->object_id.empty()) o.dependencies.push_back(mask->object_id);
   if (Result<ccr::TypedObject> put = store_->put_object(std::move(o)); put.ok()) {
     resp.decision_id = mask->decision_id;

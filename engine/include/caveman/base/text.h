@@ -23,6 +23,16 @@ constexpr char ascii_lower_char(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
+// True for the ASCII digits 0–9 only (std::isdigit depends on the C locale).
+constexpr bool is_ascii_digit(char c) { return c >= '0' && c <= '9'; }
+
+// The number of spaces and tabs `s` begins with.
+constexpr std::size_t leading_blanks(std::string_view s) {
+  std::size_t n = 0;
+  while (n < s.size() && (s[n] == ' ' || s[n] == '\t')) ++n;
+  return n;
+}
+
 // `s` with A–Z mapped to a–z; every other byte (UTF-8 included) unchanged.
 std::string ascii_lower(std::string_view s);
 

@@ -169,8 +169,6 @@ std::string_view function_name(TSNode fn, std::string_view text) {
 
 // --- doc comments -------------------------------------------------------------------
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
 // Comment lines without the `*` gutter: " * text" → "text".
 std::vector<std::string_view> doc_lines(std::string_view inner) {
   std::vector<std::string_view> lines;
@@ -208,7 +206,7 @@ std::size_t first_sentence_length(std::string_view para) {
 
 // The trimmed form of one `/** … */` comment, or "" when nothing would be dropped.
 std::string trimmed_doc(std::string_view comment) {
-  if (comment.size() < 5 || !starts_with(comment, "/**") || starts_with(comment, "/**/") ||
+  if (comment.size() < 5 || !comment.starts_with("/**") || comment.starts_with("/**/") ||
       comment.substr(comment.size() - 2) != "*/" ||
       comment.find(kDocTrimmedMarker) != std::string_view::npos) {
     return "";
@@ -227,7 +225,7 @@ std::string trimmed_doc(std::string_view comment) {
   bool deprecated = false;
   for (; i < lines.size(); ++i) {
     if (!lines[i].empty()) dropped = true;
-    if (starts_with(lines[i], "@deprecated")) deprecated = true;
+    if (lines[i].starts_with("@deprecated")) deprecated = true;
   }
   if (!dropped) return "";
   std::string out = "/** ";

@@ -6,12 +6,11 @@
 namespace caveman::compress::code {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 bool has(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 
 template <std::size_t N>
 bool starts_with_any(std::string_view s, const std::array<std::string_view, N>& ps) {
-  return std::any_of(ps.begin(), ps.end(), [&](std::string_view p) { return starts_with(s, p); });
+  return std::any_of(ps.begin(), ps.end(), [&](std::string_view p) { return s.starts_with(p); });
 }
 template <std::size_t N>
 bool has_any(std::string_view s, const std::array<std::string_view, N>& ps) {
@@ -61,11 +60,11 @@ Signals scan(std::string_view source) {
     std::string_view t = trim_left(line);
     std::string_view r = trim_right(t);
     if (r.empty()) continue;
-    if (starts_with(line, "package ")) s.go_package = true;
-    if (starts_with(t, "func ")) s.go_func = true;
-    if (starts_with(line, "func ")) s.go_func_top = true;
+    if (line.starts_with("package ")) s.go_package = true;
+    if (t.starts_with("func ")) s.go_func = true;
+    if (line.starts_with("func ")) s.go_func_top = true;
     if (starts_with_any(t, kPythonDefs) && r.back() == ':') s.py_def = true;
-    if (starts_with(t, "import ") || (starts_with(t, "from ") && has(t, " import "))) {
+    if (t.starts_with("import ") || (t.starts_with("from ") && has(t, " import "))) {
       s.py_import = true;
     }
     if (r.back() == '{' || r.back() == ';') s.braces_at_end = true;

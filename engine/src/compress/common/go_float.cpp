@@ -14,7 +14,6 @@
 namespace caveman::compress {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_hex_letter(char c) { return base::ascii_lower_char(c) >= 'a' && base::ascii_lower_char(c) <= 'f'; }
 
 // Length of the common prefix of s and `word` (lowercase), ignoring ASCII case.
@@ -60,7 +59,7 @@ bool underscore_ok(std::string_view s) {
   }
   for (; i < s.size(); ++i) {
     char c = s[i];
-    if (is_digit(c) || (hex && is_hex_letter(c))) {
+    if (base::is_ascii_digit(c) || (hex && is_hex_letter(c))) {
       saw = '0';
       continue;
     }
@@ -92,7 +91,7 @@ bool well_formed(std::string_view s, bool* hexadecimal, bool* underscores) {
     } else if (c == '.') {
       if (saw_dot) break;
       saw_dot = true;
-    } else if (is_digit(c) || (hex && is_hex_letter(c))) {
+    } else if (base::is_ascii_digit(c) || (hex && is_hex_letter(c))) {
       saw_digits = true;
     } else {
       break;
@@ -104,8 +103,8 @@ bool well_formed(std::string_view s, bool* hexadecimal, bool* underscores) {
     ++i;
     if (i >= s.size()) return false;
     if (s[i] == '+' || s[i] == '-') ++i;
-    if (i >= s.size() || !is_digit(s[i])) return false;
-    for (; i < s.size() && (is_digit(s[i]) || s[i] == '_'); ++i) {
+    if (i >= s.size() || !base::is_ascii_digit(s[i])) return false;
+    for (; i < s.size() && (base::is_ascii_digit(s[i]) || s[i] == '_'); ++i) {
       if (s[i] == '_') *underscores = true;
     }
   } else if (hex) {

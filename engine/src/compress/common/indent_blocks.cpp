@@ -4,6 +4,7 @@
 #include <set>
 #include <vector>
 
+#include "caveman/base/text.h"
 #include "text/lines.h"
 #include "text/words.h"
 
@@ -11,8 +12,6 @@ namespace caveman::compress {
 namespace {
 
 bool is_blank(std::string_view l) { return l.find_first_not_of(" \t\r") == std::string_view::npos; }
-
-std::size_t indent_of(std::string_view l) { return std::min(l.find_first_not_of(" \t"), l.size()); }
 
 struct Block {
   std::size_t header = 0, last = 0;  // interior: lines header+1 … last (no trailing blank line)
@@ -37,8 +36,9 @@ std::vector<Block> blocks_of(const std::vector<std::string_view>& lines) {
   };
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (is_blank(lines[i])) continue;
-    std::size_t indent = indent_of(lines[i]);
-    while (!open.empty() && indent_of(lines[blocks[open.back()].header]) >= indent) close(i);
+    std::size_t indent = base::leading_blanks(lines[i]);
+    while (!open.empty() && base::leading_blanks(lines[blocks[open.back()].header]) >= indent)
+      close(i);
     open.push_back(blocks.size());
     blocks.push_back(Block{i, i});
   }
@@ -103,7 +103,7 @@ std::optional<std::string> elide_indented_blocks(std::string_view text, std::str
     std::size_t first = i + 1;
     while (is_blank(lines[first])) ++first;
     out += '\n';
-    out += lines[first].substr(0, indent_of(lines[first]));
+    out += lines[first].substr(0, base::leading_blanks(lines[first]));
     out += "\xE2\x80\xA6 lines " + std::to_string(i + 2) + "\xE2\x80\x93" +
            std::to_string(b.last + 1) + " elided (caveman)";
     if (lines[b.last].ends_with('\r')) out += '\r';

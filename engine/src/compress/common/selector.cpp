@@ -6,10 +6,13 @@
 #include <cstdlib>
 #include <unordered_map>
 
+#include "caveman/base/text.h"
 #include "text/words.h"
 
 namespace caveman::compress {
 namespace {
+
+using base::is_ascii_digit;
 
 constexpr std::size_t kMaxLineBytes = 4096;  // a longer line is never hidden behind a selector
 constexpr std::size_t kMaxElements = 512;
@@ -18,9 +21,8 @@ constexpr std::size_t kMinOutlierGroup = 5;
 constexpr double kOutlierFactor = 5.0;
 constexpr double kOutlierMinExcessMs = 25.0;
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_alnum(char c) { return is_digit(c) || is_alpha(c); }
+bool is_alnum(char c) { return is_ascii_digit(c) || is_alpha(c); }
 bool is_word_char(char c) { return is_alnum(c) || c == '_'; }
 
 // Python's str.isspace() (the grader's `\S` and strip()), by code point.
@@ -107,7 +109,8 @@ bool is_level_word(std::string_view w) {
 }
 
 bool three_digit_status(std::string_view w) {
-  return w.size() == 3 && w[0] >= '1' && w[0] <= '5' && is_digit(w[1]) && is_digit(w[2]);
+  return w.size() == 3 && w[0] >= '1' && w[0] <= '5' && is_ascii_digit(w[1]) &&
+         is_ascii_digit(w[2]);
 }
 
 // A word whose value is a category an answer may turn on: a log level, an HTTP status (after
@@ -219,12 +222,13 @@ bool is_field_cut(std::string_view s, std::size_t k) {
   const char a = s[k - 1], b = s[k];
   if (!is_sep(a) && !is_sep(b)) return false;  // inside a word or a number
   // Not inside a number: `1.|5`, `1|.5`, `1,|000`.
-  if ((a == '.' || a == ',') && k >= 2 && is_digit(s[k - 2]) && is_digit(b)) return false;
-  if ((b == '.' || b == ',') && k + 1 < s.size() && is_digit(a) && is_digit(s[k + 1])) {
+  if ((a == '.' || a == ',') && k >= 2 && is_ascii_digit(s[k - 2]) && is_ascii_digit(b))
+    return false;
+  if ((b == '.' || b == ',') && k + 1 < s.size() && is_ascii_digit(a) && is_ascii_digit(s[k + 1])) {
     return false;
   }
   // Not between a number's sign and its digits.
-  if ((a == '-' || a == '+') && is_digit(b) && (k == 1 || !is_alnum(s[k - 2]))) return false;
+  if ((a == '-' || a == '+') && is_ascii_digit(b) && (k == 1 || !is_alnum(s[k - 2]))) return false;
   return true;
 }
 
@@ -279,7 +283,7 @@ bool is_failure_signal(std::string_view line) {
     // A sanitizer or valgrind report line: `==1234== Invalid read`.
     if (i == 0 && line.starts_with("==")) {
       std::size_t j = 2;
-      while (j < n && is_digit(line[j])) ++j;
+      while (j < n && is_ascii_digit(line[j])) ++j;
       if (j > 2 && line.substr(j).starts_with("==")) {
         for (std::string_view w : {"Invalid", "Conditional", "Mismatched", "SUMMARY", "lost",
                                    "ERROR", "WARNING", "uninitialised"}) {
@@ -313,8 +317,8 @@ std::uint64_t template_hash(std::string_view line) {
         continue;
       }
     }
-    if (is_digit(s[i])) {
-      while (i < s.size() && is_digit(s[i])) ++i;
+    if (is_ascii_digit(s[i])) {
+      while (i < s.size() && is_ascii_digit(s[i])) ++i;
       mix('\x02');
       continue;
     }
@@ -328,9 +332,10 @@ std::vector<double> durations_ms(std::string_view line) {
   std::vector<double> out;
   const std::size_t n = line.size();
   for (std::size_t i = 0; i < n; ++i) {
-    if (!is_digit(line[i]) || (i > 0 && (is_alnum(line[i - 1]) || line[i - 1] == '.'))) continue;
+    if (!is_ascii_digit(line[i]) || (i > 0 && (is_alnum(line[i - 1]) || line[i - 1] == '.')))
+      continue;
     std::size_t j = i;
-    while (j < n && (is_digit(line[j]) || line[j] == '.')) ++j;
+    while (j < n && (is_ascii_digit(line[j]) || line[j] == '.')) ++j;
     std::size_t u = j;
     if (u < n && line[u] == ' ') ++u;
     std::size_t e = u;
@@ -520,7 +525,7 @@ std::optional<std::string> selector_of(const std::vector<std::string_view>& line
       if (r.first != r.last) continue;
       std::string_view v = e[r.first].substr(r.pre, e[r.first].size() - r.pre - r.suf);
       std::size_t i = 0;
-      while (i < v.size() && (is_digit(v[i]) || v[i] == '.')) ++i;
+      while (i < v.size() && (is_ascii_digit(v[i]) || v[i] == '.')) ++i;
       if (i == 0) {
         r.digits = false;
         r.same_unit = false;

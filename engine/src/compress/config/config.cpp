@@ -19,9 +19,9 @@
 namespace caveman::compress {
 namespace {
 
-constexpr KeepPolicy kKeep{.min_units = 14, .head = 3, .tail = 2, .query_limit = 16};
+constexpr KeepPolicy kConfigKeep{.min_units = 14, .head = 3, .tail = 2, .query_limit = 16};
 constexpr std::size_t kChildLines = 8;
-constexpr std::string_view kMarkerWhat = "config lines";
+constexpr std::string_view kConfigMarkerWhat = "config lines";
 
 bool has_problem_word(std::string_view line) {
   return text::contains_word_ci(line, {"error", "fail", "failed", "fatal", "panic", "exception",
@@ -133,7 +133,7 @@ std::size_t block_indent(const std::vector<std::string_view>& lines,
 std::string run_marker(const std::vector<std::string_view>& lines,
                        const std::vector<ConfigLineInfo>& info, bool yaml, std::size_t first,
                        std::size_t run, std::string_view selector) {
-  std::string marker = "# " + selector_marker(run, kMarkerWhat, selector);
+  std::string marker = "# " + selector_marker(run, kConfigMarkerWhat, selector);
   if (!yaml) return marker;
   const std::size_t n = lines.size();
   auto first_non_blank = [&](std::size_t from, std::size_t to) {
@@ -153,14 +153,14 @@ std::string run_marker(const std::vector<std::string_view>& lines,
 }
 
 std::optional<CompressorOutput> compress_config(std::string_view input, std::string_view query) {
-  if (has_count_marker(input, kMarkerWhat)) return std::nullopt;
+  if (has_count_marker(input, kConfigMarkerWhat)) return std::nullopt;
   std::optional<ConfigShape> shape = classify_config(input);
   if (!shape) return std::nullopt;
   const bool yaml = shape->kind == ConfigKind::kYaml;
   text::Lines split = text::split_lines(input);
   const std::vector<std::string_view>& lines = split.lines;
   const std::size_t n = lines.size();
-  if (n < kKeep.min_units) return std::nullopt;
+  if (n < kConfigKeep.min_units) return std::nullopt;
   std::vector<ConfigLineInfo> info = classify_config_lines(lines);
 
   std::size_t comments = 0, active = 0;
@@ -177,13 +177,13 @@ std::optional<CompressorOutput> compress_config(std::string_view input, std::str
   for (std::size_t i = 0; i < n; ++i) {
     std::string_view l = lines[i];
     std::string_view t = text::trim_ascii(l);
-    bool k = kKeep.at_ends(i, n) || has_problem_word(l);
+    bool k = kConfigKeep.at_ends(i, n) || has_problem_word(l);
     if (yaml && info[i].kind == ConfigLine::kYamlKey && yaml_indent(l) == 0) k = true;
     if (yaml && (t == "---" || t == "...")) k = true;  // document boundaries
     if (template_like && is_active(info[i].kind)) k = true;
     keep[i] = k;
   }
-  keep_relevant_and_novel(lines, query, kKeep, keep);
+  keep_relevant_and_novel(lines, query, kConfigKeep, keep);
   if (yaml) {
     expand_yaml(lines, info, keep);
   } else {

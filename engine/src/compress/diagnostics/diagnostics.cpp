@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "caveman/base/text.h"
 #include "text/lines.h"
 
 namespace caveman::compress::diagnostics {
@@ -9,7 +10,6 @@ namespace {
 
 constexpr std::size_t kNpos = std::string_view::npos;
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
@@ -23,7 +23,7 @@ std::string_view trim_left(std::string_view s) {
 }
 
 std::size_t digits_from(std::string_view s, std::size_t i) {
-  while (i < s.size() && is_digit(s[i])) ++i;
+  while (i < s.size() && base::is_ascii_digit(s[i])) ++i;
   return i;
 }
 
@@ -31,12 +31,13 @@ std::size_t digits_from(std::string_view s, std::size_t i) {
 // blanks): the index just past the numbers, or npos.
 std::size_t location(std::string_view l) {
   for (std::size_t i = 1; i < l.size() && !is_blank(l[i]); ++i) {
-    if (l[i] == ':' && i + 1 < l.size() && is_digit(l[i + 1])) {
+    if (l[i] == ':' && i + 1 < l.size() && base::is_ascii_digit(l[i + 1])) {
       std::size_t j = digits_from(l, i + 1);
-      if (j + 1 < l.size() && l[j] == ':' && is_digit(l[j + 1])) j = digits_from(l, j + 1);
+      if (j + 1 < l.size() && l[j] == ':' && base::is_ascii_digit(l[j + 1]))
+        j = digits_from(l, j + 1);
       return j;
     }
-    if (l[i] == '(' && i + 1 < l.size() && is_digit(l[i + 1])) {
+    if (l[i] == '(' && i + 1 < l.size() && base::is_ascii_digit(l[i + 1])) {
       std::size_t j = digits_from(l, i + 1);
       if (j < l.size() && l[j] == ',') j = digits_from(l, j + 1);
       return j < l.size() && l[j] == ')' ? j + 1 : kNpos;
@@ -103,8 +104,8 @@ bool exception_line(std::string_view l) {
   if (starts_with(l, "Uncaught ")) l.remove_prefix(9);
   std::size_t i = 0;
   if (i >= l.size() || !(is_alpha(l[i]) || l[i] == '_')) return false;
-  while (i < l.size() &&
-         (is_alpha(l[i]) || is_digit(l[i]) || l[i] == '_' || l[i] == '.' || l[i] == '$'))
+  while (i < l.size() && (is_alpha(l[i]) || base::is_ascii_digit(l[i]) || l[i] == '_' ||
+                          l[i] == '.' || l[i] == '$'))
     ++i;
   std::string_view name = l.substr(0, i);
   bool named = false;

@@ -36,6 +36,7 @@
 #include <string_view>
 #include <vector>
 
+#include "caveman/base/text.h"
 #include "compress/common/selector.h"
 #include "compress/compressors.h"
 #include "compress/diff/diff_code.h"
@@ -59,12 +60,6 @@ constexpr std::size_t kRunTail = 2;
 constexpr std::int64_t kMinOutlineCap = 6;  // outline kept only if ≤ max(this, run/4) lines
 constexpr double kWordDiffCost = 0.75;      // a word-diff line costs under this share of its pair
 
-std::size_t indent_of(std::string_view body) {
-  std::size_t n = 0;
-  while (n < body.size() && (body[n] == ' ' || body[n] == '\t')) ++n;
-  return n;
-}
-
 bool has_word_char(std::string_view s) {
   for (char c : s) {
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_') {
@@ -77,7 +72,7 @@ bool has_word_char(std::string_view s) {
 // Comment lines are not outline: "// x", "/* x", "* x", "# x", "-- x", "; x", "<!-- x".
 // "#include"/"#define" (a letter right after '#') are directives and stay outline.
 bool is_comment(std::string_view body) {
-  std::string_view t = body.substr(indent_of(body));
+  std::string_view t = body.substr(base::leading_blanks(body));
   if (t.starts_with("//") || t.starts_with("/*") || t.starts_with("*") || t.starts_with("--") ||
       t.starts_with(";") || t.starts_with("<!--")) {
     return true;
@@ -151,12 +146,12 @@ void outline_run(const std::vector<std::string_view>& lines, const diff::Parsed&
   std::size_t min_indent = std::string_view::npos;
   for (std::size_t i : present) {
     std::string_view body = diff::strip_cr(lines[i]).substr(1);
-    if (has_word_char(body)) min_indent = std::min(min_indent, indent_of(body));
+    if (has_word_char(body)) min_indent = std::min(min_indent, base::leading_blanks(body));
   }
   std::vector<std::size_t> outline;
   for (std::size_t k = kRunHead; k + kRunTail < present.size(); ++k) {
     std::string_view body = diff::strip_cr(lines[present[k]]).substr(1);
-    if (has_word_char(body) && indent_of(body) == min_indent && !is_comment(body)) {
+    if (has_word_char(body) && base::leading_blanks(body) == min_indent && !is_comment(body)) {
       outline.push_back(present[k]);
     }
   }

@@ -7,16 +7,6 @@
 namespace caveman::compress::diff {
 namespace {
 
-std::string_view body_of(std::string_view line) { return strip_cr(line).substr(1); }
-
-std::string squash_spaces(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c != ' ' && c != '\t') out.push_back(c);
-  }
-  return out;
-}
-
 // Leading decimal number of `s` (consumed), or -1.
 std::int64_t take_number(std::string_view* s) {
   std::size_t i = 0;

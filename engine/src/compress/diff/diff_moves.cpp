@@ -10,8 +10,6 @@ namespace {
 constexpr std::size_t kMaxCandidates = 64;        // added lines indexed per distinct text
 constexpr std::int64_t kCompareBudget = 4000000;  // line comparisons per input, at most
 
-std::string_view body_of(std::string_view line) { return strip_cr(line).substr(1); }
-
 bool has_word_char(std::string_view s) {
   for (char c : s) {
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_') {
@@ -19,14 +17,6 @@ bool has_word_char(std::string_view s) {
     }
   }
   return false;
-}
-
-std::string squash_spaces(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c != ' ' && c != '\t') out.push_back(c);
-  }
-  return out;
 }
 
 }  // namespace

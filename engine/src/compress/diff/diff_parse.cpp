@@ -102,6 +102,16 @@ std::string_view strip_cr(std::string_view line) {
   return line;
 }
 
+std::string_view body_of(std::string_view line) { return strip_cr(line).substr(1); }
+
+std::string squash_spaces(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c != ' ' && c != '\t') out.push_back(c);
+  }
+  return out;
+}
+
 bool is_added(Kind k) { return k == Kind::kAdded || k == Kind::kAddedMarker; }
 bool is_removed(Kind k) { return k == Kind::kRemoved || k == Kind::kRemovedMarker; }
 bool is_change(Kind k) { return is_added(k) || is_removed(k) || k == Kind::kWordDiff; }

@@ -50,6 +50,12 @@ struct Parsed {
 
 std::string_view strip_cr(std::string_view line);
 
+// A change line's text after its +/- sign, without a trailing CR.
+std::string_view body_of(std::string_view line);
+
+// `s` without its spaces and tabs: lines equal but for white space compare equal.
+std::string squash_spaces(std::string_view s);
+
 Parsed parse(const std::vector<std::string_view>& lines);
 
 bool is_change(Kind k);

@@ -5,7 +5,7 @@
 namespace caveman::compress::factor {
 namespace {
 
-constexpr std::string_view kOpen = "[aligned table of ";
+constexpr std::string_view kAlignedOpen = "[aligned table of ";
 constexpr std::string_view kMiddle =
     " rows: the header and rule lines as written, then a row per line, its cells unpadded and "
     "separated by \"|\" (pad each to its column's width in the rule); columns aligned ";
@@ -37,7 +37,7 @@ std::optional<std::string> pad_aligned_cell(std::string_view text, std::size_t w
 }
 
 std::string write_aligned_header(const AlignedHeader& h) {
-  std::string out(kOpen);
+  std::string out(kAlignedOpen);
   out += std::to_string(h.rows);
   out += kMiddle;
   for (std::size_t i = 0; i < h.right.size(); ++i) {
@@ -51,7 +51,8 @@ std::string write_aligned_header(const AlignedHeader& h) {
 std::optional<AlignedHeader> parse_aligned_header(std::string_view s) {
   if (!s.ends_with("]")) return std::nullopt;
   AlignedHeader h;
-  std::optional<std::string_view> rest = after_count(s.substr(0, s.size() - 1), kOpen, &h.rows);
+  std::optional<std::string_view> rest =
+      after_count(s.substr(0, s.size() - 1), kAlignedOpen, &h.rows);
   if (!rest) return std::nullopt;
   s = *rest;
   if (!s.starts_with(kMiddle)) return std::nullopt;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "caveman/base/text.h"
 #include "compress/factor/aligned_syntax.h"
 #include "compress/factor/csv_syntax.h"
 #include "compress/factor/grep_syntax.h"
@@ -18,13 +19,11 @@ constexpr std::string_view kRowsPerRecord = "\", values per record:]";
 constexpr std::string_view kInline = "\" for {1} in: ";
 constexpr std::string_view kListSep = ", ";
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
 // "{<digits>}" at `at`: its length, or 0.
 std::size_t placeholder_at(std::string_view s, std::size_t at, int* number) {
   if (at >= s.size() || s[at] != '{') return 0;
   std::size_t i = at + 1;
-  while (i < s.size() && is_digit(s[i]) && i - at <= 4) ++i;
+  while (i < s.size() && base::is_ascii_digit(s[i]) && i - at <= 4) ++i;
   if (i == at + 1 || i >= s.size() || s[i] != '}') return 0;
   std::from_chars(s.data() + at + 1, s.data() + i, *number);
   return i + 1 - at;
@@ -198,7 +197,8 @@ bool contains_block(std::string_view text) {
   for (std::size_t at = 0; at < text.size();) {
     std::size_t nl = text.find('\n', at);
     std::string_view line = text.substr(at, nl == std::string_view::npos ? nl : nl - at);
-    if (line.size() > 10 && line[0] == '[' && is_digit(line[1]) && parse_header(line)) return true;
+    if (line.size() > 10 && line[0] == '[' && base::is_ascii_digit(line[1]) && parse_header(line))
+      return true;
     // Each parse first tests the words its header opens with, which is cheap.
     if (parse_table_header(line) || parse_aligned_header(line) || parse_csv_header(line) ||
         parse_grep_header(line) || (could_be_prose_header(line) && parse_prose_header(line))) {

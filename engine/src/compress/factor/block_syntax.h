@@ -55,6 +55,10 @@ std::string fill(const TemplateLine& line, const std::vector<std::string_view>& 
 // line block, a JSON table, an aligned table, CSV rows, grep output or wrapped prose)?
 bool contains_block(std::string_view text);
 
+// The factored line views (blocks, grep, prose) leave larger inputs alone: their scans are
+// linear, but their tables are not worth building past this size.
+constexpr std::size_t kMaxViewInputBytes = std::size_t{16} << 20;
+
 }  // namespace caveman::compress::factor
 
 #endif  // CAVEMAN_COMPRESS_FACTOR_BLOCK_SYNTAX_H_

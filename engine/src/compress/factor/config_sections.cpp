@@ -13,7 +13,7 @@ bool is_table_header(std::string_view line) {
   return t.size() >= 3 && line.front() == '[' && t.back() == ']';
 }
 
-std::size_t indent_of(std::string_view line) {
+std::size_t space_indent(std::string_view line) {
   std::size_t n = 0;
   while (n < line.size() && line[n] == ' ') ++n;
   return n;
@@ -35,9 +35,9 @@ std::size_t section_length(const std::vector<std::string_view>& lines, std::size
     while (j < stop && !lines[j].starts_with('[')) ++j;
     return j - i;
   }
-  const std::size_t dash = indent_of(lines[i]);
+  const std::size_t dash = space_indent(lines[i]);
   if (!is_list_item(lines[i], dash)) return 0;
-  while (j < stop && (text::is_blank(lines[j]) || indent_of(lines[j]) > dash)) ++j;
+  while (j < stop && (text::is_blank(lines[j]) || space_indent(lines[j]) > dash)) ++j;
   return j - i;
 }
 

@@ -7,7 +7,7 @@
 namespace caveman::compress::factor {
 namespace {
 
-constexpr std::string_view kOpen = "[CSV rows: ";
+constexpr std::string_view kCsvOpen = "[CSV rows: ";
 constexpr std::string_view kRecords = " records, columns: ";
 constexpr std::string_view kRows =
     "; a row per line: the cells where \"cell\" or no \"=\" stands, as written, separated by ";
@@ -109,7 +109,7 @@ std::optional<std::string> write_csv_header(const CsvHeader& h) {
   if (h.rows == 0 || h.columns.empty() || (h.delimiter != ',' && h.delimiter != '\t')) {
     return std::nullopt;
   }
-  std::string out(kOpen);
+  std::string out(kCsvOpen);
   out += std::to_string(h.rows);
   out += kRecords;
   for (std::size_t i = 0; i < h.columns.size(); ++i) {
@@ -138,7 +138,7 @@ std::optional<std::string> write_csv_header(const CsvHeader& h) {
 
 std::optional<CsvHeader> parse_csv_header(std::string_view s) {
   CsvHeader h;
-  std::optional<std::string_view> counted = after_count(s, kOpen, &h.rows);
+  std::optional<std::string_view> counted = after_count(s, kCsvOpen, &h.rows);
   if (!counted) return std::nullopt;
   std::size_t i = s.size() - counted->size();
   if (!s.substr(i).starts_with(kRecords)) return std::nullopt;

@@ -1,24 +1,23 @@
 #include "compress/factor/grep_syntax.h"
 
+#include "caveman/base/text.h"
 #include "compress/factor/header_count.h"
 
 namespace caveman::compress::factor {
 namespace {
 
-constexpr std::string_view kOpen = "[grep output, ";
+constexpr std::string_view kGrepOpen = "[grep output, ";
 constexpr std::string_view kLines = " lines: a file path, then its lines \"N:TEXT\" / \"N-TEXT\" standing for \"";
 constexpr std::string_view kPaths = "PATH:N:TEXT\" / \"…PATH-N-TEXT\"";
 constexpr std::string_view kAsWritten = "; other lines as written";
 constexpr std::string_view kSeparator = "--";
 constexpr std::string_view kMarkerStart = "… ";  // an elision marker
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
 // The index just past "c DIGITS c" starting at `p`, or 0 when none stands there.
 std::size_t numbered_at(std::string_view line, std::size_t p) {
   if (p >= line.size() || (line[p] != ':' && line[p] != '-')) return 0;
   std::size_t q = p + 1;
-  while (q < line.size() && is_digit(line[q])) ++q;
+  while (q < line.size() && base::is_ascii_digit(line[q])) ++q;
   return q > p + 1 && q < line.size() && line[q] == line[p] ? q + 1 : 0;
 }
 
@@ -32,7 +31,7 @@ std::optional<std::size_t> first_split(std::string_view line, char c) {
 // "DIGITS c ..." with c ':' or '-': the separator, or '\0'.
 char hit_separator(std::string_view row) {
   std::size_t q = 0;
-  while (q < row.size() && is_digit(row[q])) ++q;
+  while (q < row.size() && base::is_ascii_digit(row[q])) ++q;
   return q > 0 && q < row.size() && (row[q] == ':' || row[q] == '-') ? row[q] : '\0';
 }
 
@@ -43,7 +42,7 @@ std::optional<std::string> write_grep_header(const GrepHeader& h) {
       h.root.find(kPaths) != std::string::npos) {
     return std::nullopt;
   }
-  std::string out(kOpen);
+  std::string out(kGrepOpen);
   out += std::to_string(h.lines);
   out += kLines;
   out += h.root;
@@ -57,7 +56,7 @@ std::optional<GrepHeader> parse_grep_header(std::string_view line) {
   if (!line.ends_with(']')) return std::nullopt;
   GrepHeader h;
   std::optional<std::string_view> rest =
-      after_count(line.substr(0, line.size() - 1), kOpen, &h.lines);
+      after_count(line.substr(0, line.size() - 1), kGrepOpen, &h.lines);
   if (!rest) return std::nullopt;
   line = *rest;
   if (!line.starts_with(kLines)) return std::nullopt;

@@ -10,7 +10,6 @@
 namespace caveman::compress::factor {
 namespace {
 
-constexpr std::size_t kMaxInputBytes = std::size_t{16} << 20;
 constexpr std::size_t kMinRunLines = 4;  // fewer lines hardly pay for a header
 
 // One line of a run. `path_end` 0: the line is written as it is ("--", a verbatim hit).
@@ -109,7 +108,7 @@ std::optional<std::vector<std::string>> write_block(const std::vector<GrepLine>&
 
 std::optional<std::string> grep_view(std::string_view text,
                                      const std::function<bool(std::string_view)>& verbatim) {
-  if (text.size() > kMaxInputBytes || contains_block(text)) return std::nullopt;
+  if (text.size() > kMaxViewInputBytes || contains_block(text)) return std::nullopt;
   std::vector<std::string> out;
   std::vector<GrepLine> run;
   bool any = false;

@@ -12,7 +12,7 @@
 namespace caveman::compress::factor {
 namespace {
 
-constexpr int kMaxDepth = 200;            // deeper documents are not tabled
+constexpr int kMaxTableDepth = 200;       // deeper documents are not tabled
 constexpr int kMaxFlattenDepth = 6;       // dotted columns at most this many keys deep
 constexpr std::size_t kMinRows = 3;       // smaller containers stay as written
 constexpr std::size_t kMinLineRows = 8;   // a JSON-lines run shorter than this stays as written
@@ -71,7 +71,7 @@ class Parser {
   // Parses the value at i_ into `n` (a fresh node), in place: a node is large, and moving
   // each one out of an optional into its parent was a good part of the parse.
   bool value(Node& n, int depth) {
-    if (depth > kMaxDepth || i_ >= s_.size()) return false;
+    if (depth > kMaxTableDepth || i_ >= s_.size()) return false;
     n.begin = i_;
     char c = s_[i_];
     if (c == '[' || c == '{') {
@@ -569,7 +569,7 @@ std::optional<std::string> lines_block(const std::vector<std::string_view>& run,
 
 std::optional<std::string> decode_json_table(const TableHeader& h,
                                              const std::vector<std::string_view>& rows) {
-  if (rows.size() != h.rows || h.indent_level > kMaxDepth) return std::nullopt;
+  if (rows.size() != h.rows || h.indent_level > kMaxTableDepth) return std::nullopt;
   std::vector<DecodedColumn> cols;
   std::size_t cell = h.members ? 1 : 0;
   for (const TableColumn& c : h.columns) {

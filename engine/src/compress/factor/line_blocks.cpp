@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "caveman/base/text.h"
 #include "compress/factor/block_syntax.h"
 #include "compress/factor/config_sections.h"
 #include "compress/factor/expand.h"
@@ -14,10 +15,11 @@
 namespace caveman::compress::factor {
 namespace {
 
+using base::is_ascii_digit;
+
 constexpr std::size_t kMaxPeriod = 4;
 constexpr std::size_t kMaxSectionLines = 24;  // a config section tried as one record
 constexpr std::size_t kMaxLineBytes = 4096;
-constexpr std::size_t kMaxInputBytes = std::size_t{16} << 20;
 constexpr std::size_t kMaxRecords = 20000;
 constexpr std::size_t kMaxSlots = 64;
 // At most this many placeholders in one block's template: a handful a reader can follow
@@ -45,7 +47,6 @@ bool is_sep(char c) {
 
 // Largest k ≤ len (len ≤ their common prefix) at which both `a` and `b` split at a
 // separator: just after one, or just before one in both ("file.js-58-" / "file.js:60:").
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 // Marks inside a number: a decimal point, a thousands comma, a clock's colon (`14:37:35`).
 bool is_number_mark(char c) { return c == '.' || c == ',' || c == ':'; }
 
@@ -54,11 +55,13 @@ bool is_number_mark(char c) { return c == '.' || c == ',' || c == ':'; }
 // field boundaries).
 bool prefix_cut_in_number(std::string_view a, std::string_view b, std::size_t len) {
   const char last = a[len - 1];
-  auto digit_at = [](std::string_view s, std::size_t k) { return k < s.size() && is_digit(s[k]); };
-  if (is_number_mark(last) && len >= 2 && is_digit(a[len - 2])) return true;
-  if (digit_at(a, len + 1) && len < a.size() && is_number_mark(a[len]) && is_digit(last))
+  auto digit_at = [](std::string_view s, std::size_t k) {
+    return k < s.size() && is_ascii_digit(s[k]);
+  };
+  if (is_number_mark(last) && len >= 2 && is_ascii_digit(a[len - 2])) return true;
+  if (digit_at(a, len + 1) && len < a.size() && is_number_mark(a[len]) && is_ascii_digit(last))
     return true;
-  if (digit_at(b, len + 1) && len < b.size() && is_number_mark(b[len]) && is_digit(last))
+  if (digit_at(b, len + 1) && len < b.size() && is_number_mark(b[len]) && is_ascii_digit(last))
     return true;
   if ((last == '-' || last == '+') &&
       (len == 1 || !std::isalnum(static_cast<unsigned char>(a[len - 2]))) &&
@@ -86,11 +89,11 @@ std::size_t snap_suffix(std::string_view a, std::string_view b, std::size_t len)
   // Inside a number: a suffix `.5ms` after a digit, or `5ms` after `1.`.
   auto in_number = [](std::string_view s, std::size_t m) {
     const std::size_t k = s.size() - m;  // the suffix starts at s[k]
-    if (is_number_mark(s[k]) && k + 1 < s.size() && is_digit(s[k + 1]) && k > 0 &&
-        is_digit(s[k - 1])) {
+    if (is_number_mark(s[k]) && k + 1 < s.size() && is_ascii_digit(s[k + 1]) && k > 0 &&
+        is_ascii_digit(s[k - 1])) {
       return true;
     }
-    return k >= 2 && is_number_mark(s[k - 1]) && is_digit(s[k - 2]) && is_digit(s[k]);
+    return k >= 2 && is_number_mark(s[k - 1]) && is_ascii_digit(s[k - 2]) && is_ascii_digit(s[k]);
   };
   while (len > 0 && ((!is_sep(a[a.size() - len]) && !(sep_before(a, len) && sep_before(b, len))) ||
                      in_number(a, len) || in_number(b, len))) {
@@ -541,7 +544,7 @@ std::optional<std::vector<std::string>> factor_lines(const std::vector<std::stri
 std::optional<std::string> factor_text(std::string_view text,
                                        const std::function<bool(std::string_view)>& verbatim,
                                        bool sections) {
-  if (text.size() > kMaxInputBytes || contains_block(text)) return std::nullopt;
+  if (text.size() > kMaxViewInputBytes || contains_block(text)) return std::nullopt;
   std::vector<std::string_view> lines = text::split_all(text);
   std::vector<bool> barrier(lines.size(), false);
   if (verbatim) {

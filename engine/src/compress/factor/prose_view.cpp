@@ -19,7 +19,6 @@ constexpr std::size_t kMaxWidth = 200;
 // A block is written only when it joins at least this many line breaks: a join saves about
 // one token (a line break and indentation become a space), the header costs about 45.
 constexpr std::size_t kMinJoins = 48;
-constexpr std::size_t kMaxInputBytes = std::size_t{16} << 20;
 
 struct LineShape {
   std::size_t indent = 0;  // leading spaces
@@ -95,7 +94,7 @@ std::vector<std::string> join_rows(const Lines& lines, const std::vector<LineSha
 }  // namespace
 
 std::optional<std::string> unwrap_view(std::string_view text) {
-  if (text.size() > kMaxInputBytes || contains_block(text)) return std::nullopt;
+  if (text.size() > kMaxViewInputBytes || contains_block(text)) return std::nullopt;
   Lines lines = text::split_all(text);
   std::vector<LineShape> shapes;
   shapes.reserve(lines.size());

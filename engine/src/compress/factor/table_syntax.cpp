@@ -7,7 +7,7 @@
 namespace caveman::compress::factor {
 namespace {
 
-constexpr std::string_view kOpen = "[JSON table of ";
+constexpr std::string_view kTableOpen = "[JSON table of ";
 constexpr std::string_view kObjects = " objects at ";
 constexpr std::string_view kMembers = " members at ";
 constexpr std::string_view kTopLevel = "the top level";
@@ -24,7 +24,7 @@ constexpr std::string_view kLineRows =
 constexpr std::string_view kMemberRows =
     "; a row per member: a JSON array of its key and its cells (empty = key absent), or "
     "{key: object} when its keys are in another order; joins the lines above and below:]";
-constexpr int kMaxDepth = 256;
+constexpr int kMaxSyntaxDepth = 256;
 
 bool is_bare(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -47,7 +47,7 @@ std::size_t string_end(std::string_view s, std::size_t at) {
 }
 
 std::size_t value_end(std::string_view s, std::size_t at, int depth) {
-  if (at >= s.size() || depth > kMaxDepth) return std::string_view::npos;
+  if (at >= s.size() || depth > kMaxSyntaxDepth) return std::string_view::npos;
   char c = s[at];
   if (c == '"') return string_end(s, at);
   if (c == '[' || c == '{') {
@@ -143,7 +143,7 @@ std::size_t minified_value_end(std::string_view s, std::size_t at) { return valu
 
 std::optional<std::string> write_table_header(const TableHeader& h) {
   if (h.rows == 0 || h.columns.empty()) return std::nullopt;
-  std::string out(kOpen);
+  std::string out(kTableOpen);
   out += std::to_string(h.rows);
   if (h.lines) {
     if (h.members || h.indent_level >= 0 || !h.at.empty()) return std::nullopt;
@@ -207,7 +207,7 @@ std::size_t parse_layout(std::string_view s, std::size_t i, TableHeader& h) {
 
 std::optional<TableHeader> parse_table_header(std::string_view s) {
   TableHeader h;
-  std::optional<std::string_view> counted = after_count(s, kOpen, &h.rows);
+  std::optional<std::string_view> counted = after_count(s, kTableOpen, &h.rows);
   if (!counted) return std::nullopt;
   std::size_t i = s.size() - counted->size();
   std::string_view rest = *counted;

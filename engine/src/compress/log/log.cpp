@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "caveman/base/text.h"
 #include "compress/common/elide_lines.h"
 #include "compress/common/keep_policy.h"
 #include "compress/common/problem_lines.h"
@@ -19,16 +20,10 @@
 namespace caveman::compress {
 namespace {
 
-constexpr KeepPolicy kKeep{.min_units = 4, .head = 2, .tail = 2, .query_limit = 16};
+constexpr KeepPolicy kLogKeep{.min_units = 4, .head = 2, .tail = 2, .query_limit = 16};
 constexpr std::string_view kMarkerTag = "elided (caveman)";
 
 bool is_indent(char c) { return c == ' ' || c == '\t'; }
-
-std::size_t indent_of(std::string_view line) {
-  std::size_t i = 0;
-  while (i < line.size() && is_indent(line[i])) ++i;
-  return i;
-}
 
 bool starts_after_indent(std::string_view line, std::string_view what, bool need_indent) {
   std::size_t i = 0;
@@ -54,19 +49,19 @@ bool is_stack_frame(std::string_view line) {
          text::contains_ci(line, "caused by");
 }
 
-// At least kKeep.min_units lines (a trailing '\n' does not start one): checked with memchr
+// At least kLogKeep.min_units lines (a trailing '\n' does not start one): checked with memchr
 // before anything scans the whole input, so one huge line is declined cheaply.
 bool has_min_lines(std::string_view s) {
   if (s.empty()) return false;
   std::size_t lines = 1;
-  for (const char* p = s.data(); lines < kKeep.min_units + 1;) {
+  for (const char* p = s.data(); lines < kLogKeep.min_units + 1;) {
     const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(s.data() + s.size() - p));
     if (nl == nullptr) break;
     p = static_cast<const char*>(nl) + 1;
     if (p == s.data() + s.size()) break;  // trailing newline
     ++lines;
   }
-  return lines >= kKeep.min_units;
+  return lines >= kLogKeep.min_units;
 }
 
 std::optional<CompressorOutput> compress_log(std::string_view input, std::string_view query) {
@@ -80,25 +75,25 @@ std::optional<CompressorOutput> compress_log(std::string_view input, std::string
   text::Lines split = text::split_lines(input);
   const std::vector<std::string_view>& lines = split.lines;
   const std::size_t n = lines.size();
-  if (n < kKeep.min_units) return std::nullopt;
+  if (n < kLogKeep.min_units) return std::nullopt;
 
   std::vector<bool> keep(n, false);
   std::size_t traceback_indent = std::string_view::npos;
   for (std::size_t i = 0; i < n; ++i) {
     std::string_view line = lines[i];
-    if (kKeep.at_ends(i, n) || names_a_problem(line) || is_stack_frame(line)) keep[i] = true;
+    if (kLogKeep.at_ends(i, n) || names_a_problem(line) || is_stack_frame(line)) keep[i] = true;
     // The first line back at (or left of) a traceback header's indentation is the
     // exception itself ("decimal.InvalidOperation: …"), whatever its class is called.
     if (traceback_indent != std::string_view::npos && !text::is_blank(line) &&
-        indent_of(line) <= traceback_indent) {
+        base::leading_blanks(line) <= traceback_indent) {
       keep[i] = true;
       traceback_indent = std::string_view::npos;
     }
     if (line.find("Traceback (most recent call last):") != std::string_view::npos) {
-      traceback_indent = indent_of(line);
+      traceback_indent = base::leading_blanks(line);
     }
   }
-  keep_relevant_and_novel(lines, query, kKeep, keep);
+  keep_relevant_and_novel(lines, query, kLogKeep, keep);
 
   ElidedLines out = elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
                                [](std::size_t, std::size_t run, std::string_view selector) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "caveman/base/text.h"
 #include "text/lines.h"
 
 namespace caveman::compress {
@@ -12,8 +13,6 @@ namespace {
 
 constexpr std::size_t kMaxLead = 5;  // lines before the table that may be a legend or a total
 constexpr std::size_t kMinRows = 4;
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 std::string_view rtrim(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.remove_suffix(1);
@@ -84,8 +83,8 @@ bool header_line(std::string_view h, const std::vector<std::size_t>& starts,
                  const std::vector<std::string_view>& rows, bool ruled) {
   std::size_t digits = 0;
   for (std::size_t i = 0; i < h.size(); ++i) {
-    if (!is_digit(h[i])) continue;
-    if (++digits > 2 || (i + 1 < h.size() && is_digit(h[i + 1]))) return false;
+    if (!base::is_ascii_digit(h[i])) continue;
+    if (++digits > 2 || (i + 1 < h.size() && base::is_ascii_digit(h[i + 1]))) return false;
   }
   for (std::size_t i = 0; i < starts.size(); ++i) {
     std::size_t end = i + 1 < starts.size() ? starts[i + 1] : h.size();
@@ -102,7 +101,7 @@ bool header_line(std::string_view h, const std::vector<std::size_t>& starts,
     };
     auto has_digit = [](std::string_view c) {
       for (char ch : c) {
-        if (is_digit(ch)) return true;
+        if (base::is_ascii_digit(ch)) return true;
       }
       return false;
     };

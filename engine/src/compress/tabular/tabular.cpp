@@ -26,7 +26,7 @@ namespace caveman::compress {
 namespace {
 
 // head: the first data rows (after the header rows, which are always kept).
-constexpr KeepPolicy kKeep{.min_units = 12, .head = 3, .tail = 2, .query_limit = 24};
+constexpr KeepPolicy kTabularKeep{.min_units = 12, .head = 3, .tail = 2, .query_limit = 24};
 constexpr double kNumericShare = 0.70;
 constexpr std::string_view kReentryNeedle = "rows elided (caveman)";
 // Minority shapes: applies when one shape covers ≥ kDominantShare of the data rows; rows of
@@ -128,7 +128,7 @@ std::optional<CompressorOutput> compress_tabular(std::string_view input, std::st
   const Table& t = *parsed;
   const std::size_t n = t.rows.size();
   const std::size_t header_rows = t.header_rows();
-  if (n < kKeep.min_units || n <= header_rows + 6) return std::nullopt;
+  if (n < kTabularKeep.min_units || n <= header_rows + 6) return std::nullopt;
 
   std::vector<std::string> joined;
   joined.reserve(n);
@@ -137,11 +137,12 @@ std::optional<CompressorOutput> compress_tabular(std::string_view input, std::st
 
   std::vector<bool> keep(n, false);
   for (std::size_t r = 0; r < n; ++r) {
-    keep[r] = r < header_rows + kKeep.head || r + kKeep.tail >= n || has_problem_word(docs[r]);
+    keep[r] = r < header_rows + kTabularKeep.head || r + kTabularKeep.tail >= n ||
+              has_problem_word(docs[r]);
   }
   keep_extremes(t, header_rows, keep);
   keep_minority_shapes(t, header_rows, keep);
-  keep_relevant_and_novel(docs, query, kKeep, keep);
+  keep_relevant_and_novel(docs, query, kTabularKeep, keep);
   std::vector<std::string_view> row_texts;
   row_texts.reserve(n);
   for (std::size_t r = 0; r < n; ++r) {

@@ -19,11 +19,10 @@ namespace caveman::compress {
 namespace {
 
 // The query is ignored: terminal output has no relevance ranking.
-constexpr KeepPolicy kKeep{.min_units = 4, .head = 3, .tail = 3, .query_limit = 0};
-constexpr std::string_view kMarkerWhat = "lines";
+constexpr KeepPolicy kTerminalKeep{.min_units = 4, .head = 3, .tail = 3, .query_limit = 0};
+constexpr std::string_view kTerminalMarkerWhat = "lines";
 
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_space(char c) { return c == ' ' || c == '\t'; }
 
 // A letter run ending in "error" or "exception": AssertionError, IOError, RuntimeException.
@@ -47,10 +46,10 @@ bool has_line_col(std::string_view line) {
   for (std::size_t i = 0; i < line.size(); ++i) {
     if (line[i] != ':') continue;
     std::size_t j = i + 1;
-    while (j < line.size() && is_digit(line[j])) ++j;
+    while (j < line.size() && base::is_ascii_digit(line[j])) ++j;
     if (j == i + 1 || j >= line.size() || line[j] != ':') continue;
     std::size_t k = j + 1;
-    while (k < line.size() && is_digit(line[k])) ++k;
+    while (k < line.size() && base::is_ascii_digit(line[k])) ++k;
     if (k > j + 1 && k < line.size() && line[k] == ':') return true;
   }
   return false;
@@ -64,7 +63,7 @@ bool has_stack_frame(std::string_view line) {
   if (rest.substr(0, 4) == "--->") return true;
   for (std::size_t p = line.find(".go:"); p != std::string_view::npos;
        p = line.find(".go:", p + 1)) {
-    if (p + 4 < line.size() && is_digit(line[p + 4])) return true;
+    if (p + 4 < line.size() && base::is_ascii_digit(line[p + 4])) return true;
   }
   return text::contains_ci(line, "caused by");
 }
@@ -95,7 +94,7 @@ bool is_diffstat_line(std::string_view line) {
   while (!stat.empty() && is_space(stat.front())) stat.remove_prefix(1);
   if (stat.substr(0, 4) == "Bin ") return true;
   std::size_t d = 0;
-  while (d < stat.size() && is_digit(stat[d])) ++d;
+  while (d < stat.size() && base::is_ascii_digit(stat[d])) ++d;
   if (d == 0 || d + 1 >= stat.size() || stat[d] != ' ') return false;
   for (char c : stat.substr(d + 1)) {
     if (c != '+' && c != '-') return false;
@@ -116,7 +115,8 @@ namespace {
 std::optional<CompressorOutput> compress_terminal(std::string_view input, std::string_view) {
   if (input.empty() || !text::is_valid_utf8(input)) return std::nullopt;
   // Our own output (markers, no escape sequences) is final: a second pass could elide more.
-  if (has_count_marker(input, kMarkerWhat) && input.find('\x1b') == std::string_view::npos) {
+  if (has_count_marker(input, kTerminalMarkerWhat) &&
+      input.find('\x1b') == std::string_view::npos) {
     return std::nullopt;
   }
   text::Lines split = text::split_lines(input);
@@ -127,13 +127,14 @@ std::optional<CompressorOutput> compress_terminal(std::string_view input, std::s
   const std::size_t n = lines.size();
 
   std::vector<bool> keep(n, true);
-  if (n >= kKeep.min_units) {
+  if (n >= kTerminalKeep.min_units) {
     // A problem line is force-kept once; byte-identical repeats (the same warning from
     // every translation unit) are left to the redundancy gate like any other line.
     std::unordered_set<std::string_view> problems_seen;
     for (std::size_t i = 0; i < n; ++i) {
       std::string_view l = lines[i];
-      bool k = kKeep.at_ends(i, n) || is_diffstat_line(l) || has_count_marker(l, kMarkerWhat);
+      bool k = kTerminalKeep.at_ends(i, n) || is_diffstat_line(l) ||
+               has_count_marker(l, kTerminalMarkerWhat);
       if (!k && is_terminal_problem_line(l)) k = problems_seen.insert(l).second;
       keep[i] = k;
     }
@@ -141,7 +142,7 @@ std::optional<CompressorOutput> compress_terminal(std::string_view input, std::s
   }
   ElidedLines out = elide_runs(lines, keep, split.trailing_newline, split.crlf_majority,
                                [](std::size_t, std::size_t run, std::string_view selector) {
-                                 return selector_marker(run, kMarkerWhat, selector);
+                                 return selector_marker(run, kTerminalMarkerWhat, selector);
                                });
   if (out.text == input) return std::nullopt;
   return output_of(std::move(out.text));

@@ -19,9 +19,9 @@ namespace caveman::compress {
 namespace {
 
 // At least 3 sections between the kept ends, or there is nothing to elide.
-constexpr KeepPolicy kKeep{.min_units = 7, .head = 2, .tail = 2, .query_limit = 12};
+constexpr KeepPolicy kTextKeep{.min_units = 7, .head = 2, .tail = 2, .query_limit = 12};
 constexpr std::size_t kMinTrimmedBytes = 1600;
-constexpr std::string_view kMarkerWhat = "sections";
+constexpr std::string_view kTextMarkerWhat = "sections";
 
 bool has_attention_word(std::string_view s) {
   return text::contains_word_ci(s, {"error", "warning", "important", "note", "action",
@@ -32,15 +32,15 @@ bool has_attention_word(std::string_view s) {
 std::optional<CompressorOutput> compress_text(std::string_view input, std::string_view query) {
   // Our own output is final: a second pass would re-run the gate with different seeds and
   // could elide more, so compressing twice would not be idempotent.
-  if (has_count_marker(input, kMarkerWhat)) return std::nullopt;
+  if (has_count_marker(input, kTextMarkerWhat)) return std::nullopt;
   if (!text::is_valid_utf8(input)) return std::nullopt;
   if (text::trim_space(input).size() < kMinTrimmedBytes) return std::nullopt;
-  const std::string body = strip_html_noise(input, count_marker(1, kMarkerWhat));
+  const std::string body = strip_html_noise(input, count_marker(1, kTextMarkerWhat));
   const std::string_view s = body;
   Sections split = split_sections(s);
   const std::vector<Section>& secs = split.sections;
   const std::size_t n = secs.size();
-  if (n < kKeep.min_units) return std::nullopt;
+  if (n < kTextKeep.min_units) return std::nullopt;
 
   std::vector<std::string_view> docs;
   docs.reserve(n);
@@ -49,8 +49,8 @@ std::optional<CompressorOutput> compress_text(std::string_view input, std::strin
   }
   std::vector<bool> keep(n, false);
   for (std::size_t i = 0; i < n; ++i) {
-    keep[i] = kKeep.at_ends(i, n) || is_heading(docs[i]) || has_attention_word(docs[i]) ||
-              has_count_marker(docs[i], kMarkerWhat);  // <script> markers
+    keep[i] = kTextKeep.at_ends(i, n) || is_heading(docs[i]) || has_attention_word(docs[i]) ||
+              has_count_marker(docs[i], kTextMarkerWhat);  // <script> markers
   }
   // Needle-safe (selector.h): a section holding a line an answer may depend on — a rare line,
   // a failure signal — is never elided, since a section marker cannot state its lines.
@@ -67,7 +67,7 @@ std::optional<CompressorOutput> compress_text(std::string_view input, std::strin
       offset = line_end + 1;
     }
   }
-  keep_relevant_and_novel(docs, query, kKeep, keep);
+  keep_relevant_and_novel(docs, query, kTextKeep, keep);
 
   const bool crlf = s.find("\r\n") != std::string_view::npos && text::split_lines(s).crlf_majority;
   const std::string_view nl = crlf ? "\r\n" : "\n";
@@ -95,7 +95,7 @@ std::optional<CompressorOutput> compress_text(std::string_view input, std::strin
     }
     std::size_t j = i;
     while (j < n && !keep[j]) ++j;
-    std::string marker = count_marker(j - i, kMarkerWhat);
+    std::string marker = count_marker(j - i, kTextMarkerWhat);
     std::size_t run_bytes = secs[j - 1].end - secs[i].begin;
     if (run_bytes <= marker.size()) {
       // Not worth a marker: emit the run as it was.

@@ -1,5 +1,6 @@
 #include "compress/text/text_sections.h"
 
+#include "caveman/base/text.h"
 #include "text/utf8.h"
 
 namespace caveman::compress {
@@ -22,15 +23,9 @@ bool blank(std::string_view s) {
   return true;
 }
 
-std::size_t indent_of(std::string_view line) {
-  std::size_t i = 0;
-  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-  return i;
-}
-
 // CommonMark closing fence: 0–3 spaces, ≥ len of `ch`, then only whitespace.
 bool is_fence_close(std::string_view line, char ch, std::size_t len) {
-  std::size_t i = indent_of(line);
+  std::size_t i = base::leading_blanks(line);
   if (i > 3) return false;
   std::size_t run = 0;
   while (i < line.size() && line[i] == ch) ++i, ++run;
@@ -40,7 +35,7 @@ bool is_fence_close(std::string_view line, char ch, std::size_t len) {
 }  // namespace
 
 bool is_fence_open(std::string_view line, char* fence_char, std::size_t* fence_len) {
-  std::size_t i = indent_of(line);
+  std::size_t i = base::leading_blanks(line);
   if (i > 3 || i >= line.size()) return false;
   char ch = line[i];
   if (ch != '`' && ch != '~') return false;
@@ -107,7 +102,8 @@ Sections split_sections(std::string_view text) {
       std::string_view first = line_at(a);
       std::string_view t = text::trim_ascii(first);
       bool atx = !t.empty() && t[0] == '#';
-      bool term = is_heading(t) && indent_of(line_at(a + 1)) > indent_of(first);
+      bool term =
+          is_heading(t) && base::leading_blanks(line_at(a + 1)) > base::leading_blanks(first);
       if (atx || term) {
         add(a, a, false);
         add(a + 1, b, false);

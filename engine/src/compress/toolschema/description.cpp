@@ -9,6 +9,8 @@
 namespace caveman::toolschema {
 namespace {
 
+using base::is_ascii_digit;
+
 constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // U+2026
 
 bool is_space(char c) {
@@ -16,9 +18,8 @@ bool is_space(char c) {
 }
 bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_letter(char c) { return is_upper(c) || is_lower(c); }
-bool is_word(char c) { return is_letter(c) || is_digit(c) || c == '_'; }
+bool is_word(char c) { return is_letter(c) || is_ascii_digit(c) || c == '_'; }
 
 // Trims and collapses every run of ASCII white space (newlines included) to one space.
 std::string normalize_space(std::string_view text) {
@@ -94,7 +95,7 @@ bool has_standard_ref(std::string_view low) {
       std::size_t j = at + name.size();
       if (j < low.size() && (low[j] == '-' || low[j] == ' ')) ++j;
       std::size_t d = j;
-      while (d < low.size() && is_digit(low[d])) ++d;
+      while (d < low.size() && is_ascii_digit(low[d])) ++d;
       if (d > j && word_boundary_after(low, d)) return true;
     }
   }
@@ -126,7 +127,7 @@ bool has_bound(std::string_view low) {
       if (j >= low.size() || low[j] != ' ') continue;
       ++j;
       if (j < low.size() && (low[j] == '-' || low[j] == '+' || low[j] == '$')) ++j;
-      if (j < low.size() && is_digit(low[j])) return true;
+      if (j < low.size() && is_ascii_digit(low[j])) return true;
     }
   }
   return false;
@@ -135,9 +136,9 @@ bool has_bound(std::string_view low) {
 // A numeric range: "0-100", "1 to 10", "1..5".
 bool has_numeric_range(std::string_view low) {
   for (std::size_t i = 0; i < low.size(); ++i) {
-    if (!is_digit(low[i]) || (i > 0 && is_word(low[i - 1]))) continue;
+    if (!is_ascii_digit(low[i]) || (i > 0 && is_word(low[i - 1]))) continue;
     std::size_t j = i;
-    while (j < low.size() && (is_digit(low[j]) || low[j] == '.')) ++j;
+    while (j < low.size() && (is_ascii_digit(low[j]) || low[j] == '.')) ++j;
     std::size_t k = j;
     if (k < low.size() && low[k] == ' ') ++k;
     std::size_t sep = 0;
@@ -157,7 +158,7 @@ bool has_numeric_range(std::string_view low) {
     k += sep;
     if (k < low.size() && low[k] == ' ') ++k;
     if (k < low.size() && low[k] == '-') ++k;
-    if (k < low.size() && is_digit(low[k])) return true;
+    if (k < low.size() && is_ascii_digit(low[k])) return true;
     i = j;
   }
   return false;
@@ -350,12 +351,12 @@ bool restates_default(std::string_view sentence) {
 void collect_words(std::string_view s, std::vector<std::string>& out) {
   std::size_t i = 0;
   while (i < s.size()) {
-    if (!is_letter(s[i]) && !is_digit(s[i])) {
+    if (!is_letter(s[i]) && !is_ascii_digit(s[i])) {
       ++i;
       continue;
     }
     std::size_t j = i + 1;
-    while (j < s.size() && (is_letter(s[j]) || is_digit(s[j]))) {
+    while (j < s.size() && (is_letter(s[j]) || is_ascii_digit(s[j]))) {
       bool lower_to_upper = is_lower(s[j - 1]) && is_upper(s[j]);
       bool acronym_end = is_upper(s[j - 1]) && is_upper(s[j]) && j + 1 < s.size() &&
                          is_lower(s[j + 1]);
