@@ -23,7 +23,6 @@ endif()
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3.11 REQUIRED)
 find_package(SQLite3 REQUIRED)
-find_package(CLI11 CONFIG QUIET)
 find_package(ZLIB REQUIRED)
 find_package(OpenSSL REQUIRED)
 find_package(PkgConfig REQUIRED)
@@ -38,13 +37,6 @@ if(NOT CAVEMAN_LIBCXX)
   # compile definitions (OpenSSL, zlib, brotli support), under upstream's target name.
   pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
   add_library(httplib::httplib ALIAS PkgConfig::HTTPLIB)
-endif()
-
-if(NOT TARGET CLI11::CLI11)
-  # Debian's libcli11-dev installs the header only; wrap it in a target.
-  find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
-  add_library(CLI11::CLI11 INTERFACE IMPORTED)
-  target_include_directories(CLI11::CLI11 INTERFACE ${CLI11_INCLUDE_DIR})
 endif()
 
 # What a libFuzzer target links (tests/fuzz, browse/): -fsanitize=fuzzer, and under libc++ also

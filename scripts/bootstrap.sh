@@ -12,7 +12,7 @@ build_only=0
 APT_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git python3
   nlohmann-json3-dev libsqlitecpp-dev libsqlite3-dev libcpp-httplib-dev
-  libtree-sitter-dev libcli11-dev libspdlog-dev libfmt-dev
+  libtree-sitter-dev libspdlog-dev libfmt-dev
   libyaml-cpp-dev libgumbo-dev zlib1g-dev libssl-dev openssl libbrotli-dev unicode-data
   fonts-spleen unifont libgtest-dev libgmock-dev
 )

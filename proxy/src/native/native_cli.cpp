@@ -50,7 +50,8 @@ void add_native_commands(CLI::App& app, NativeFlags* f) {
   // Neither reads caveman.yaml: a hook must stay silent and fast.
   CLI::App* hook = app.add_subcommand("native-hook", "The agent hook bridge: <agent> | print-settings");
   hook->require_subcommand(0, 1);
-  hook->add_option("agent", f->agent, "Read a hook payload on stdin, answer in this agent's dialect");
+  hook->add_option("AGENT", f->agent,
+                   "Read a hook payload on stdin, answer in this agent's dialect");
   hook->add_option("--adapter", f->adapter, "Answer in this dialect instead (claude, codex, gemini)");
   CLI::App* print = hook->add_subcommand("print-settings", "An agent's hooks document running this binary");
   print->add_option("--agent", f->print_agent, "claude (default), codex or gemini");
