@@ -38,8 +38,12 @@ if git rev-parse -q --verify "$base^{commit}" >/dev/null; then
       changed=$(echo "$changed" | head -n "$max")
     fi
     echo "lint: clang-tidy on $(echo "$changed" | wc -l) file(s) changed since $base" >&2
+    # The unity build's database lists batches; clang-tidy needs one entry per file.
+    compdb=$(mktemp -d)
+    python3 scripts/per_file_compdb.py "$build" "$compdb"
     # shellcheck disable=SC2086
-    findings=$(clang-tidy -p "$build" --quiet $changed 2>&1 | grep -E 'warning:|error:' || true)
+    findings=$(clang-tidy -p "$compdb" --quiet $changed 2>&1 | grep -E 'warning:|error:' || true)
+    rm -rf "$compdb"
     if [[ -n $findings ]]; then echo "$findings" >&2; status=1; fi
   fi
 fi
