@@ -23,9 +23,6 @@ const std::vector<std::pair<std::string_view, EventType>> kClaudeEvents = {
     {"SubagentStop", EventType::kSubagentStop},
 };
 
-// Codex uses Claude Code's names; PermissionRequest has no native event (sent as itself).
-const std::vector<std::pair<std::string_view, EventType>>& kCodexEvents = kClaudeEvents;
-
 const std::vector<std::pair<std::string_view, EventType>> kGeminiEvents = {
     {"SessionStart", EventType::kSessionStart},
     {"BeforeAgent", EventType::kPromptSubmit},
@@ -127,7 +124,8 @@ const HostAdapter& claude_host() {
   return kHost;
 }
 const HostAdapter& codex_host() {
-  static const HostAdapter kHost{"codex", "openai", &kCodexEvents, false, response_to_codex};
+  // Codex uses Claude Code's names; PermissionRequest has no native event (sent as itself).
+  static const HostAdapter kHost{"codex", "openai", &kClaudeEvents, false, response_to_codex};
   return kHost;
 }
 const HostAdapter& gemini_host() {

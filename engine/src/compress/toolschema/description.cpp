@@ -142,12 +142,10 @@ bool has_numeric_range(std::string_view low) {
     std::size_t k = j;
     if (k < low.size() && low[k] == ' ') ++k;
     std::size_t sep = 0;
-    if (low.substr(k, 2) == "..") {
+    if (low.substr(k, 2) == ".." || low.substr(k, 3) == "to ") {
       sep = 2;
     } else if (k < low.size() && low[k] == '-') {
       sep = 1;
-    } else if (low.substr(k, 3) == "to ") {
-      sep = 2;
     } else if (low.substr(k, 3) == "\xE2\x80\x93") {  // en dash
       sep = 3;
     }
