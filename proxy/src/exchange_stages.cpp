@@ -43,6 +43,12 @@ RequestShape request_shape(Endpoint e, const JsonDoc& doc) {
   };
   if (!items.empty() && total > 0) shape.tail_share = share(items.back());
   if (items.size() > 1 && total > 0) shape.premium_share = share(items[items.size() - 2]);
+  for (NodeId m : items) {
+    NodeId content = doc.get(m, "content");
+    shape.blocks += doc.is(content, JsonKind::kArray)
+                        ? static_cast<std::int64_t>(doc.node(content).items.size())
+                        : 1;
+  }
   return shape;
 }
 
@@ -244,6 +250,8 @@ bool Exchange::compress() {
   TransformOutcome outcome = transformer.transform(*raw_body, *doc, zone);
   if (!outcome.error.empty()) spdlog::warn("compress: a block kept its original bytes: {}", outcome.error);
   handles = outcome.handles;
+  if (rt->lifetimes && config.recompact_enabled)
+    rt->lifetimes->note_compactable(row.session_key, outcome.compactable_tokens);
   if (!outcome.changed) return false;
   transformed = true;
   optimization = "caveman-live-zone-compress";

@@ -82,23 +82,39 @@ double expected_pause_usd(const PauseStats& pauses, std::int64_t ttl_ms, const G
   return pause_cost(pauses, ttl_ms, costs, planned_pings(pauses, ttl_ms, costs, cap));
 }
 
+double compaction_horizon_requests(const PauseStats& pauses) {
+  double lapses = std::max(pauses.survival(kOneHourMs), 1.0 / kMaxCreditPauses);
+  return std::min(static_cast<double>(pauses.requests()), pauses.requests_per_pause() / lapses);
+}
+
+double compaction_credit_usd(const PauseStats& pauses, double compactable_tokens, double read,
+                             double write) {
+  if (compactable_tokens <= 0) return 0;
+  return compactable_tokens * (write + read * compaction_horizon_requests(pauses));
+}
+
 CacheTtl choose_ttl(const PauseStats& pauses, const TtlInputs& in, CacheTtl current) {
   if (in.prefix_tokens <= 0 || in.write_1h <= 0 || in.write_5m <= 0) return CacheTtl::k5m;
   double p = in.prefix_tokens;
   double tail = std::clamp(in.tail_tokens, 0.0, p);
-  GapCosts five{p * in.read + in.output, p * (in.write_5m - in.read)};
+  double compactable = std::clamp(in.compactable_tokens, 0.0, p);
+  GapCosts five{p * in.read + in.output,
+                p * (in.write_5m - in.read) -
+                    compaction_credit_usd(pauses, compactable, in.read, in.write_5m)};
   double cost_5m = expected_pause_usd(pauses, kFiveMinutesMs, five, in.ping_cap);
   // Under 1 hour the tail keeps 5 minutes: past 5 minutes it is written again; past the hour
   // (and its pings) the head is written again at the 1-hour rate too.
   // A ping past 5 minutes writes the tail again.
   GapCosts hour{(p - tail) * in.read + tail * in.write_5m + in.output,
-                (p - tail) * (in.write_1h - in.read)};
+                (p - tail) * (in.write_1h - in.read) -
+                    compaction_credit_usd(pauses, compactable, in.read, in.write_1h)};
   double tail_lapse = pauses.survival(kFiveMinutesMs) * tail * (in.write_5m - in.read);
   double premium = pauses.requests_per_pause() * in.premium_tokens * (in.write_1h - in.write_5m);
   double cost_1h = expected_pause_usd(pauses, kOneHourMs, hour, in.ping_cap) + tail_lapse + premium;
+  // A credit can make a cost negative: the margin is a share of its size.
   if (current == CacheTtl::k1h)
-    return cost_5m < cost_1h * (1 - kTtlHysteresis) ? CacheTtl::k5m : CacheTtl::k1h;
-  return cost_1h < cost_5m * (1 - kTtlHysteresis) ? CacheTtl::k1h : CacheTtl::k5m;
+    return cost_5m < cost_1h - kTtlHysteresis * std::abs(cost_1h) ? CacheTtl::k5m : CacheTtl::k1h;
+  return cost_1h < cost_5m - kTtlHysteresis * std::abs(cost_5m) ? CacheTtl::k1h : CacheTtl::k5m;
 }
 
 }  // namespace caveman::proxy

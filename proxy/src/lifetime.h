@@ -40,6 +40,7 @@ class PauseStats {
   double survival(std::int64_t ms) const;
   // Requests per pause, blended with kPriorRequestsPerPause.
   double requests_per_pause() const;
+  std::int64_t requests() const { return requests_; }
   int pauses() const { return static_cast<int>(pauses_.size()); }
 
  private:
@@ -67,6 +68,20 @@ int planned_pings(const PauseStats& pauses, std::int64_t ttl_ms, const GapCosts&
 double expected_pause_usd(const PauseStats& pauses, std::int64_t ttl_ms, const GapCosts& costs,
                           int cap);
 
+// The requests a compaction at the next lapse is credited with: the stubbed tokens stay out of
+// the prompt until the session ends or the prefix would have lapsed anyway. Neither is known;
+// the session is expected to go on for as many requests as it has made so far (a session that
+// has lasted long tends to last longer), and a prefix kept warm lapses after requests_per_pause
+// / P(pause > 1 h) requests — at most kMaxCreditPauses pauses' worth.
+inline constexpr double kMaxCreditPauses = 10.0;
+double compaction_horizon_requests(const PauseStats& pauses);
+
+// What a lapse is worth to re-compaction (docs/proxy.md, "Cache lifetimes"): the frozen tokens
+// it would stub are not written again, and not read by the requests of the horizon. Subtracted
+// from a lapse's cost when planning pings and lifetimes; never from the pings' own accounting.
+double compaction_credit_usd(const PauseStats& pauses, double compactable_tokens, double read,
+                             double write);
+
 // What the TTL choice weighs, for one request of a session.
 struct TtlInputs {
   double prefix_tokens = 0;   // the cached prefix (last request's cache read + write)
@@ -78,6 +93,7 @@ struct TtlInputs {
   double write_1h = 0;
   double output = 0;
   int ping_cap = 0;  // 0: no keepalive
+  double compactable_tokens = 0;  // what re-compaction would take off after a lapse
 };
 
 // A switch of lifetime must win by this share of the current lifetime's cost (a session near
@@ -85,9 +101,9 @@ struct TtlInputs {
 // TTL too is undocumented).
 inline constexpr double kTtlHysteresis = 0.10;
 
-// 1 hour when its expected dollars per pause (lapses, pings, the 2×-vs-1.25× premium on
-// what each request writes) are lower than 5 minutes' — by kTtlHysteresis when `current` is
-// 5 minutes, and the other way round; 5 minutes when anything is unknown.
+// 1 hour when its expected dollars per pause (lapses less their compaction credit, pings, the
+// 2×-vs-1.25× premium on what each request writes) are lower than 5 minutes' — by
+// kTtlHysteresis of the current lifetime's cost, either way; 5 minutes when anything is unknown.
 CacheTtl choose_ttl(const PauseStats& pauses, const TtlInputs& in,
                     CacheTtl current = CacheTtl::k5m);
 

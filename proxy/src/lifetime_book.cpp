@@ -24,6 +24,11 @@ std::string lease_key(const AgentLease& lease) {
   return {};
 }
 
+// USD per million tokens written at the prefix's lifetime.
+double write_price(const ModelPrice& price, bool one_hour) {
+  return one_hour && price.cache_write_1h > 0 ? price.cache_write_1h : price.cache_write_5m;
+}
+
 }  // namespace
 
 std::uint64_t native_session_key(std::string_view native_session) {
@@ -51,8 +56,12 @@ RequestStart LifetimeBook::on_request_start(std::uint64_t session, const Request
     // The entry would have lapsed without the pings of this pause: a write avoided.
     r.bridged = s.sent_this_pause > 0 && r.gap_ms >= ttl_ms(s) && now - s.last_use < ttl_ms(s);
     if (r.bridged) s.avoided_usd += gap_costs(s).lapse_usd;
-    r.lapsed = now - s.last_use >= ttl_ms(s) + kLapseMarginMs;
+    std::int64_t idle = now - s.last_use;
+    if (idle >= kOneHourMs + kLapseMarginMs || shape.blocks > s.hour_blocks + kCacheLookbackBlocks)
+      s.hour_blocks = -1;
+    r.lapsed = idle >= (s.hour_blocks >= 0 ? kOneHourMs : ttl_ms(s)) + kLapseMarginMs;
   }
+  s.blocks = shape.blocks;
   s.pauses.add_request();
   bool first = s.tail_share == 0 && s.premium_share == 0;
   s.tail_share =
@@ -81,7 +90,8 @@ CacheTtl LifetimeBook::ttl_for(std::uint64_t session, const std::optional<ModelP
                price->cache_write_5m * kPerToken,
                price->cache_write_1h * kPerToken,
                price->output * kPerToken,
-               options_.enabled && s.ping && !s.stopped ? options_.max_pings : 0};
+               options_.enabled && s.ping && !s.stopped ? options_.max_pings : 0,
+               static_cast<double>(s.compactable_tokens)};
   s.chosen = choose_ttl(s.pauses, in, s.chosen);
   return s.chosen;
 }
@@ -93,6 +103,7 @@ void LifetimeBook::on_request_end(std::uint64_t session, std::shared_ptr<const P
   s.in_flight = std::max(0, s.in_flight - 1);
   s.last_end = clock_();
   s.one_hour = one_hour;
+  if (one_hour) s.hour_blocks = s.blocks;
   if (ping) {
     s.ping = std::move(ping);
     s.lease = std::move(lease);
@@ -125,6 +136,14 @@ void LifetimeBook::on_usage(std::uint64_t session, const UsageTokens& usage,
   replan(s);
 }
 
+void LifetimeBook::note_compactable(std::uint64_t session, std::int64_t tokens) {
+  base::MutexLock lock(mu_);
+  auto it = sessions_.find(session);
+  if (it == sessions_.end()) return;
+  it->second.compactable_tokens = std::max<std::int64_t>(0, tokens);
+  replan(it->second);
+}
+
 void LifetimeBook::on_native_session_end(const std::string& native_session) {
   base::MutexLock lock(mu_);
   // Bounded: a forgotten end is harmless, the session's request bytes are dropped below.
@@ -142,19 +161,31 @@ GapCosts LifetimeBook::gap_costs(const State& s) const {
   if (!s.price || !s.ping) return {};
   constexpr double kPerToken = 1e-6;
   auto p = static_cast<double>(s.prefix_tokens);
-  double write = s.ping->one_hour && s.price->cache_write_1h > 0 ? s.price->cache_write_1h
-                                                                 : s.price->cache_write_5m;
+  double write = write_price(*s.price, s.ping->one_hour);
   return GapCosts{
       (p * s.price->cache_read + static_cast<double>(s.ping->output_tokens) * s.price->output) *
           kPerToken,
       p * (write - s.price->cache_read) * kPerToken};
 }
 
-// The pings this pause gets: none unless allowed, priced, cached, and worth it.
+GapCosts LifetimeBook::planning_costs(const State& s) const {
+  GapCosts costs = gap_costs(s);
+  // Past 5 minutes live 1-hour entries still hold the prefix: no re-compaction then.
+  if (!s.price || !s.ping || (s.hour_blocks >= 0 && !s.ping->one_hour)) return costs;
+  constexpr double kPerToken = 1e-6;
+  double write = write_price(*s.price, s.ping->one_hour);
+  double compactable = static_cast<double>(std::min(s.compactable_tokens, s.prefix_tokens));
+  costs.lapse_usd -= compaction_credit_usd(s.pauses, compactable, s.price->cache_read * kPerToken,
+                                           write * kPerToken);
+  return costs;
+}
+
+// The pings this pause gets: none unless allowed, priced, cached, and worth it (a lapse that
+// lets re-compaction shrink the prompt may be worth more than the pings).
 void LifetimeBook::replan(State& s) {
   s.planned = 0;
   if (!options_.enabled || s.stopped || !s.ping || !s.price || s.prefix_tokens <= 0) return;
-  s.planned = planned_pings(s.pauses, ttl_ms(s), gap_costs(s), options_.max_pings);
+  s.planned = planned_pings(s.pauses, ttl_ms(s), planning_costs(s), options_.max_pings);
 }
 
 bool LifetimeBook::alive(const State& s) const {

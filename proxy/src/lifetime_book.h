@@ -47,7 +47,12 @@ struct AgentLease {
 struct RequestShape {
   double tail_share = 0;     // the last message
   double premium_share = 0;  // the message before it (written at 2× under 1-hour breakpoints)
+  std::int64_t blocks = 0;   // content blocks of the messages (where cache entries can sit)
 };
+
+// How far back from a breakpoint the provider looks for a cached prefix, in content blocks
+// (Anthropic: 20). An entry further back than that from every breakpoint is never read again.
+inline constexpr std::int64_t kCacheLookbackBlocks = 20;
 
 // What the request path hands over when a request ends: enough to send the same prefix again.
 struct PingTemplate {
@@ -75,7 +80,8 @@ struct RequestStart {
   std::int64_t gap_ms = -1;  // since the session's last response; -1 = first request
   bool bridged = false;      // the gap outlived the TTL and pings kept the prefix
   bool lapsed = false;       // the session's cached prefix has expired (TTL + kLapseMarginMs
-                             // since its last use): this request writes it whatever its bytes
+                             // since its last use; an hour once it wrote 1-hour entries): this
+                             // request writes it whatever its bytes
 };
 
 // How long past its TTL a prefix must be idle before the proxy treats it as gone (a provider
@@ -103,6 +109,9 @@ class LifetimeBook {
   // the request was sent with 1-hour breakpoints.
   void on_request_end(std::uint64_t session, std::shared_ptr<const PingTemplate> ping,
                       AgentLease lease, bool one_hour = false);
+  // What re-compaction would take off the session's prompt after a lapse (transform.h:
+  // TransformOutcome::compactable_tokens), from its latest request.
+  void note_compactable(std::uint64_t session, std::int64_t tokens);
   // --- usage writer ---
   void on_usage(std::uint64_t session, const UsageTokens& usage,
                 const std::optional<ModelPrice>& price);
@@ -123,9 +132,16 @@ class LifetimeBook {
     std::int64_t last_use = 0;        // start of the last request or ping
     std::int64_t last_end = -1;       // end of the last response
     bool one_hour = false;            // the last request's breakpoints had a 1-hour TTL
+    // The message blocks of the last request with 1-hour breakpoints (-1: none that a request
+    // can still read). Its entries stay warm for an hour after any read that reaches them, so
+    // until an idle hour, or until the conversation has grown past the provider's lookback
+    // from them, the prefix may be warm whatever the last request's TTL (re-compaction waits).
+    std::int64_t hour_blocks = -1;
+    std::int64_t blocks = 0;          // the latest request's
     CacheTtl chosen = CacheTtl::k5m;  // ttl_for's last answer
     int in_flight = 0;
     std::int64_t prefix_tokens = 0;
+    std::int64_t compactable_tokens = 0;
     std::optional<ModelPrice> price;
     std::shared_ptr<const PingTemplate> ping;
     AgentLease lease;
@@ -143,6 +159,7 @@ class LifetimeBook {
   bool alive(const State& s) const REQUIRES(mu_);
   std::int64_t ttl_ms(const State& s) const;
   GapCosts gap_costs(const State& s) const;
+  GapCosts planning_costs(const State& s) const;  // gap_costs less the compaction credit
 
   Clock clock_;
   KeepaliveOptions options_;

@@ -65,7 +65,7 @@ class Extractor {
     if (!doc_.is(id, JsonKind::kString)) return;
     if (doc_.node(id).text.size() < min_bytes_) return;
     out_->candidates.push_back(Candidate{id, live, tool_result, tool_result && page_,
-                                         tool_result ? path_ : std::string()});
+                                         tool_result ? path_ : std::string(), answered_});
   }
 
   // Parts arrays of text blocks: {"type":"text"|"input_text","text":…}.
@@ -106,6 +106,7 @@ class Extractor {
   LiveZone* out_;
   bool page_ = false;  // the tool outputs offered now come from a web-fetch tool
   std::string path_;   // …and show this file
+  bool answered_ = false;  // …and come before the latest human text
 };
 
 // What the agent itself just asked for (a grep pattern, a command) says what it looks for in
@@ -211,10 +212,22 @@ void anthropic(const JsonDoc& doc, Extractor& x) {
     }
   }
 
+  std::size_t human_turn = 0;
+  for (std::size_t i = msgs.size(); i-- > 0;) {
+    if (doc.get_string(msgs[i], "role") != "user") continue;
+    std::string text = x.human_text(doc.get(msgs[i], "content"));
+    if (!text.empty()) {
+      human_turn = i;
+      x.out_->query = std::move(text);
+      break;
+    }
+  }
+
   for (std::size_t i = 0; i < msgs.size(); ++i) {
     std::string_view role = doc.get_string(msgs[i], "role");
     if (role != "user" && role != "system") continue;
     bool live = i >= floor && (markers || i == latest_user);
+    x.answered_ = i < human_turn;
     NodeId content = doc.get(msgs[i], "content");
     if (doc.is(content, JsonKind::kString)) {
       x.offer(content, live, false);
@@ -237,14 +250,7 @@ void anthropic(const JsonDoc& doc, Extractor& x) {
     }
   }
 
-  for (std::size_t i = msgs.size(); i-- > 0;) {
-    if (doc.get_string(msgs[i], "role") != "user") continue;
-    std::string text = x.human_text(doc.get(msgs[i], "content"));
-    if (!text.empty()) {
-      x.out_->query = std::move(text);
-      break;
-    }
-  }
+  x.answered_ = false;
   append_recent_tool_inputs(doc, msgs, &x.out_->query);
 }
 

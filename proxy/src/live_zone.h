@@ -26,6 +26,9 @@ struct Candidate {
   bool tool_result = false;  // a tool output (else user text)
   bool fetched_page = false;  // the output of a web-fetch tool (is_fetch_tool_name)
   std::string source_path;    // the file the producing call names (caveman/tool_source.h)
+  // Before the latest message with human text: an earlier task's result, already answered
+  // (Anthropic Messages; elsewhere never set).
+  bool answered = false;
 };
 
 struct LiveZone {

@@ -10,6 +10,8 @@ namespace {
 
 constexpr std::string_view kMarkerOpen = "<<ccr:";
 constexpr std::string_view kMarkerClose = ">>";
+constexpr std::string_view kStubNote =
+    "an earlier result, already answered; the handle below returns it";
 
 // A fetched page may be read as page text, the same bytes from a file may not, and a file's
 // name steers detection (docs/spec/detect.md#hints): their views differ, so do their keys.
@@ -21,6 +23,27 @@ std::string cache_scope(const Candidate& c) {
     scope += family;
   }
   return scope;
+}
+
+// What a lapse would let re-compaction take off: answered results still over
+// kRecompactStubTokens as sent, at about 4 bytes a token, less their stubs.
+std::int64_t compactable_tokens(const LiveZone& zone, const JsonDoc& doc,
+                                const std::vector<Splice>& splices) {
+  constexpr std::size_t kBytesPerToken = 4;
+  constexpr std::int64_t kStubTokens = 80;
+  std::int64_t total = 0;
+  for (const Candidate& c : zone.candidates) {
+    if (c.live || !c.tool_result || !c.answered) continue;
+    const JsonNode& node = doc.node(c.node);
+    std::string_view sent = node.text;
+    for (const Splice& s : splices) {
+      if (s.begin == node.begin) sent = s.bytes;
+    }
+    if (sent.find(kStubNote) != std::string_view::npos) continue;
+    auto tokens = static_cast<std::int64_t>(sent.size() / kBytesPerToken);
+    if (tokens > kRecompactStubTokens) total += tokens - kStubTokens;
+  }
+  return total;
 }
 
 }  // namespace
@@ -71,6 +94,25 @@ std::string join_handles(const std::vector<std::string>& handles) {
   return out;
 }
 
+std::optional<std::string> frozen_stub(std::string_view original) {
+  std::size_t lines = static_cast<std::size_t>(std::count(original.begin(), original.end(), '\n'));
+  if (!original.empty() && original.back() != '\n') ++lines;
+  std::string head;
+  std::size_t shown = 0;
+  std::size_t at = 0;
+  while (shown < kStubHeadLines && at < original.size()) {
+    std::size_t end = original.find('\n', at);
+    std::size_t next = end == std::string_view::npos ? original.size() : end + 1;
+    if (next - at > kStubHeadLineBytes) break;  // a cut line would misquote it
+    head.append(original.substr(at, next - at));
+    at = next;
+    ++shown;
+  }
+  if (shown >= lines) return std::nullopt;  // else the head ends with a newline
+  return head + "… lines " + std::to_string(shown + 1) + "–" + std::to_string(lines) +
+         " elided (caveman): " + std::string(kStubNote) + " …\n";
+}
+
 // Re-compaction's knobs: the tighter budget, and no weighing of retrieves against the prompt
 // (an answered result is rarely asked for again, and this prompt is written anyway).
 CompressKnobs Transformer::recompact_knobs() const {
@@ -81,23 +123,19 @@ CompressKnobs Transformer::recompact_knobs() const {
   return knobs;
 }
 
-// Re-compaction of a block compressed before: its original at kRecompactBudgetTokens, under
-// the same handle, when that saves a quarter of what was sent; remembered in place.
+// Re-compaction of a block compressed before: its original's re-compacted view, under the same
+// handle, when that saves a quarter of what was sent; remembered in place.
 std::optional<std::string> Transformer::tighten(const std::string& original,
                                                 const std::string& sent, const std::string& key,
                                                 const std::string& query, const Candidate& c,
                                                 TransformOutcome* out) const {
   std::string handle = handle_from_replacement(sent);
-  if (handle.empty() ||
-      (knobs_.budget_tokens > 0 && knobs_.budget_tokens <= kRecompactBudgetTokens)) {
-    return std::nullopt;
-  }
+  if (handle.empty()) return std::nullopt;
   Options options = block_options(recompact_knobs(), query);
   options.page_text = c.fetched_page;
   options.source_path = c.source_path;
-  CompressResult r = engine_->compress(original, options);
-  if (r.passed_through()) return std::nullopt;
-  std::string replacement = std::move(r.output);
+  std::string replacement = recompacted(original, options, c.answered).output;
+  if (replacement == original) return std::nullopt;
   if (replacement.empty() || replacement.back() != '\n') replacement += '\n';
   replacement += kMarkerOpen;
   replacement += handle;
@@ -113,6 +151,24 @@ std::optional<std::string> Transformer::tighten(const std::string& original,
   ++out->recompacted_blocks;
   out->recompact_saved_tokens += was - now;
   return replacement;
+}
+
+// A frozen result's view after a lapse: the engine's at kRecompactBudgetTokens, or, for an
+// answered one, the stub when that still costs more than kRecompactStubTokens (the prompt
+// re-reads it on every later turn; one retrieve, should it be needed, costs less).
+CompressResult Transformer::recompacted(const std::string& original, const Options& options,
+                                        bool answered) const {
+  CompressResult r = engine_->compress(original, options);
+  if (!answered || r.tokens_after <= kRecompactStubTokens) return r;
+  std::optional<std::string> stub = frozen_stub(original);
+  if (!stub) return r;
+  r.output = std::move(*stub);
+  r.tokens_after = static_cast<std::int64_t>(tokens::default_counter().count(r.output));
+  r.method = "frozen-stub";
+  r.ratio = r.tokens_before > 0 ? static_cast<double>(r.tokens_before - r.tokens_after) /
+                                      static_cast<double>(r.tokens_before)
+                                : 0.0;
+  return r;
 }
 
 TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& doc,
@@ -151,7 +207,8 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
     Options options = block_options(recompact ? recompact_knobs() : knobs_, zone.query);
     options.page_text = c.fetched_page;
     options.source_path = c.source_path;
-    CompressResult r = engine_->compress(original, options);
+    CompressResult r = recompact ? recompacted(original, options, c.answered)
+                                 : engine_->compress(original, options);
     if (r.passed_through() || r.tokens_before - r.tokens_after <= kMarkerTokens) continue;
     if (!knobs_.context_cached && !marked &&
         r.tokens_before - r.tokens_after < kUncachedFirstMarkerTokens) {
@@ -194,6 +251,7 @@ TransformOutcome Transformer::transform(std::string_view body, const JsonDoc& do
       ++out.reused_blocks;  // another request remembered this block first
     }
   }
+  out.compactable_tokens = compactable_tokens(zone, doc, splices);
   if (splices.empty()) return out;
 
   std::string rewritten = apply_splices(body, std::move(splices));

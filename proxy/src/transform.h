@@ -13,6 +13,7 @@
 #define CAVEMAN_PROXY_TRANSFORM_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,8 @@ struct TransformOutcome {
   int reused_blocks = 0;            // prefix-cache substitutions
   int recompacted_blocks = 0;       // frozen tool results compacted after a lapse (knobs.recompact)
   std::int64_t recompact_saved_tokens = 0;
+  // Answered frozen results a lapse would stub, estimated (LifetimeBook::note_compactable).
+  std::int64_t compactable_tokens = 0;
   std::vector<std::string> handles; // unique, in body order
   std::string error;                // last store/cache problem (the block kept its bytes)
 };
@@ -56,14 +59,24 @@ struct CompressKnobs {
   bool context_cached = true;                         // → Options::context_cached
   bool reuse_only = false;  // re-substitute blocks compressed before; compress none anew
   // Expiry-aligned re-compaction: the session's cached prefix has lapsed, so frozen tool
-  // results (earlier turns, already answered) are compressed at kRecompactBudgetTokens — a
-  // miss anew, a block compressed before again from its original (same handle, kept when it
-  // saves a quarter); the prefix cache then keeps later turns byte-identical. Never the live
-  // zone's own blocks, user text, system or tools.
+  // results are compressed at kRecompactBudgetTokens — a miss anew, a block compressed before
+  // again from its original (same handle, kept when it saves a quarter) — and answered ones
+  // still over kRecompactStubTokens become stubs; the prefix cache then keeps later turns
+  // byte-identical. Never the live zone's own blocks, user text, system or tools.
   bool recompact = false;
 };
 
 inline constexpr std::int64_t kRecompactBudgetTokens = 2000;
+// An answered frozen result whose view still costs more than this after a lapse becomes a stub: its
+// first kStubHeadLines lines (each at most kStubHeadLineBytes) and one marker stating the rest by
+// line range (docs/formats.md#markers); the handle returns all of it.
+inline constexpr std::int64_t kRecompactStubTokens = 200;
+inline constexpr std::size_t kStubHeadLines = 3;
+inline constexpr std::size_t kStubHeadLineBytes = 240;
+
+// `original`'s stub: its head and "… lines A–B elided (caveman): …"; nullopt when the head
+// would be all of it.
+std::optional<std::string> frozen_stub(std::string_view original);
 
 // Whether the provider caches this request's prompt: OpenAI and Gemini cache long prefixes on
 // their own, an Anthropic Messages request only up to a `cache_control` breakpoint.
@@ -91,6 +104,8 @@ class Transformer {
                                      const std::string& key, const std::string& query,
                                      const Candidate& c, TransformOutcome* out) const;
   CompressKnobs recompact_knobs() const;
+  CompressResult recompacted(const std::string& original, const Options& options,
+                             bool answered) const;
 
   const Engine* engine_;
   ccr::Store* store_;

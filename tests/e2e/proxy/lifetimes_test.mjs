@@ -11,10 +11,11 @@
 //    ttl "1h" (the stand-in refuses a 1h after a 5m with a 400: none happen), billed at 2×,
 //    and a 30-minute pause without pings still reads the head.
 //  - re-compaction: only the request after a lapse compacts older tool results; every warm
-//    request reads all the previous one cached (a warm prefix never changes: churn 0).
+//    request reads all the previous one cached (a warm prefix never changes: churn 0); an
+//    earlier task's large result becomes a stub whose handle returns it exactly.
 //  - OpenAI: prompt_cache_retention "24h" where bench/prices.json lists it, never elsewhere.
-import { spawn } from 'node:child_process';
-import { check, finish } from '../lib/harness.mjs';
+import { execFileSync, spawn } from 'node:child_process';
+import { bin, check, finish } from '../lib/harness.mjs';
 import { providersYaml, recentRows, startProxy } from './harness.mjs';
 import { startMockUpstream } from '../lib/mock_upstream.mjs';
 import { createBiller, createVirtualClock, price, MINUTE_MS } from '../lib/billing.mjs';
@@ -255,6 +256,45 @@ await withStack('keepalive:\n  enabled: false\n', async (proxy, mock) => {
     `only the request after the 20-minute lapse re-compacts: ${JSON.stringify(rows)}`);
   const stats = recentRows(proxy.home, 50).filter((r) => r.recompact_saved_tokens > 0);
   check(stats.length === 1, `one row records the re-compaction (${stats.map((r) => r.recompact_saved_tokens)})`);
+  await agent.exit();
+}, { mode: 'compress' });
+
+// Stubs: after a lapse, a result of an earlier task (before the latest human text: answered)
+// that no view brings under 200 tokens becomes its first 3 lines and a line-range marker, with
+// the handle; the current task's results stay as they were.
+await withStack('keepalive:\n  enabled: false\n', async (proxy, mock) => {
+  const agent = startAgent();
+  const tools = [{ name: 'run', description: 'Run a command', input_schema: { type: 'object', properties: { cmd: { type: 'string' } } } }];
+  const messages = [{ role: 'user', content: [{ type: 'text', text: 'Run job 0 and report failures.' }] }];
+  async function send(reply) {
+    mock.enqueue(reply);
+    const res = await fetch(`${proxy.url}/w/sdkagent/@${agent.pid}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'x-api-key': 'sk-ant-test' },
+      body: JSON.stringify({ model: MODEL, max_tokens: 256, tools, system: [{ type: 'text', text: SYSTEM, cache_control: CC }], messages: withBreakpoints(messages) }),
+    });
+    const body = await res.json();
+    if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(body)}`);
+    messages.push({ role: 'assistant', content: body.content });
+    return { body, upstream: JSON.parse(mock.requests.at(-1).body.toString('utf8')) };
+  }
+  const result = (reply, text) => messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: reply.body.content.find((b) => b.type === 'tool_use').id, content: text }] });
+  result(await send({ tool_use: { name: 'run', input: { cmd: 'job 0' } } }), BIG);
+  await send({ text: 'Job 0 has no failures.' });
+  messages.push({ role: 'user', content: [{ type: 'text', text: 'Now run job 1.' }] });
+  result(await send({ tool_use: { name: 'run', input: { cmd: 'job 1' } } }), SMALL(1));
+  await advance(proxy, 20 * MINUTE_MS);
+  const { upstream } = await send({ text: 'Job 1 has one warning.' });
+  const sent = upstream.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === 'tool_result').map((b) => b.content);
+  const lines = BIG.split('\n');
+  const stub = `${lines.slice(0, 3).join('\n')}\n… lines 4–${lines.length} elided (caveman): an earlier result, already answered; the handle below returns it …\n<<ccr:`;
+  check(sent[0].startsWith(stub), `the answered result is a stub after the lapse: ${JSON.stringify(sent[0].slice(0, 400))}`);
+  check(sent[1] === SMALL(1), 'the current task\'s result is as the agent sent it');
+  const handle = sent[0].match(/<<ccr:(ccr_[0-9a-f]+)>>/)[1];
+  const back = execFileSync(bin('caveman-engine'), ['retrieve', handle], {
+    env: { PATH: process.env.PATH, HOME: proxy.home, CAVEMAN_HOME: proxy.home }, maxBuffer: 64 << 20,
+  }).toString('utf8');
+  check(back === BIG, 'its handle returns the exact result');
   await agent.exit();
 }, { mode: 'compress' });
 

@@ -15,7 +15,7 @@
 namespace caveman::proxy {
 namespace {
 
-constexpr std::int64_t kMinute = 60 * 1000;
+constexpr std::int64_t kMinute = 60LL * 1000;
 constexpr std::uint64_t kSession = 42;
 
 struct Fixture {
@@ -59,6 +59,46 @@ TEST(Keepalive, PingsEveryFourAndAHalfMinutesWhileTheAgentLives) {
   RequestStart r = f.book.on_request_start(kSession, RequestShape{});
   EXPECT_TRUE(r.bridged);
   EXPECT_EQ(r.gap_ms, 25 * kMinute);
+}
+
+// When most of the prefix is answered results a lapse would let re-compaction stub, the pings
+// do not pay and none goes; once they are stubbed (nothing left to compact) they pay again.
+TEST(Keepalive, NoneWhileALapseIsWorthMoreToReCompaction) {
+  Fixture f;
+  for (int i = 0; i < 20; ++i) f.request();
+  f.book.note_compactable(kSession, 80000);
+  EXPECT_EQ(f.runner.advance(30 * kMinute), 0);
+  f.book.on_request_start(kSession, RequestShape{0.03, 0.01});
+  f.book.note_compactable(kSession, 0);
+  auto t = std::make_shared<PingTemplate>();
+  f.book.on_request_end(kSession, t, AgentLease{100, ""});
+  f.book.on_usage(kSession, UsageTokens{10, 5, 90000, 10000, 0},
+                  find_price("anthropic", "claude-sonnet-4-6"));
+  EXPECT_GE(f.runner.advance(10 * kMinute), 1);
+}
+
+// Once a request wrote 1-hour entries, a later 5-minute request does not make the prefix lapse
+// after 5 minutes (reads may refresh those entries): re-compaction waits for an idle hour, or
+// until the conversation has grown past the provider's lookback from them.
+TEST(Lifetimes, OneHourEntriesKeepThePrefixWarmPastFiveMinutes) {
+  Fixture f;
+  f.book.set_pid_alive([](int) { return false; });  // no pings: only the clock
+  auto t = std::make_shared<PingTemplate>();
+  auto request = [&](std::int64_t blocks, bool one_hour, std::int64_t idle_ms) {
+    f.clock.set(f.clock.now() + idle_ms);
+    RequestStart r = f.book.on_request_start(kSession, RequestShape{0, 0, blocks});
+    f.book.on_request_end(kSession, t, AgentLease{}, one_hour);
+    return r.lapsed;
+  };
+  request(10, true, 0);
+  request(12, false, kMinute);
+  EXPECT_FALSE(request(14, false, 10 * kMinute));
+  EXPECT_TRUE(request(16, false, 62 * kMinute));
+  EXPECT_TRUE(request(18, false, 6 * kMinute));  // only 5-minute entries since the idle hour
+  request(20, true, 0);
+  EXPECT_FALSE(request(22, false, 10 * kMinute));
+  // 20 blocks on, no breakpoint reaches the 1-hour entries any more.
+  EXPECT_TRUE(request(20 + kCacheLookbackBlocks + 1, false, 10 * kMinute));
 }
 
 // A subagent (another session under the same wrap lease) finished before the main session's

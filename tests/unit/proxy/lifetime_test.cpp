@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "cost_modes.h"
 #include "optimizers.h"
 #include "prices.h"
@@ -11,7 +13,7 @@
 namespace caveman::proxy {
 namespace {
 
-constexpr std::int64_t kMinute = 60 * 1000;
+constexpr std::int64_t kMinute = 60LL * 1000;
 
 // docs/economics.md, "Pause model": P(gap > 5 min) = 0.286, P(gap > 1 h) = 0.05.
 TEST(PausePrior, MatchesTheBenchmarksMixture) {
@@ -52,14 +54,14 @@ TEST(KeepalivePlan, NoPingsWhenTheyCostMoreThanALapse) {
 // while the pause lasts, so the expected cost per pause stays tiny.
 TEST(KeepalivePlan, AQuickUserPaysAlmostNothingForThem) {
   PauseStats quick;
-  for (int i = 0; i < 200; ++i) quick.add_gap(30 * 1000);
+  for (int i = 0; i < 200; ++i) quick.add_gap(30LL * 1000);
   EXPECT_LT(expected_pause_usd(quick, kFiveMinutesMs, GapCosts{0.1, 1.15}, 12), 0.02);
 }
 
 TEST(KeepalivePlan, PingsAreSpacedByTheLifetimeLessTheMargin) {
-  EXPECT_EQ(ping_offset_ms(1, kFiveMinutesMs), 4 * kMinute + 30 * 1000);
-  EXPECT_EQ(ping_offset_ms(3, kFiveMinutesMs), 13 * kMinute + 30 * 1000);
-  EXPECT_EQ(ping_offset_ms(1, kOneHourMs), 59 * kMinute + 30 * 1000);
+  EXPECT_EQ(ping_offset_ms(1, kFiveMinutesMs), 4 * kMinute + 30LL * 1000);
+  EXPECT_EQ(ping_offset_ms(3, kFiveMinutesMs), 13 * kMinute + 30LL * 1000);
+  EXPECT_EQ(ping_offset_ms(1, kOneHourMs), 59 * kMinute + 30LL * 1000);
 }
 
 TtlInputs sonnet(double prefix, double tail, double premium, int cap) {
@@ -75,7 +77,7 @@ TEST(TtlChoice, LongContextWithSmallTurnsTakesTheHour) {
 TEST(TtlChoice, ShortPausesOrBigTurnsKeepFiveMinutes) {
   PauseStats quick;
   for (int i = 0; i < 200; ++i) {
-    quick.add_gap(30 * 1000);
+    quick.add_gap(30LL * 1000);
     for (int r = 0; r < 4; ++r) quick.add_request();
   }
   PauseStats prior;
@@ -87,6 +89,32 @@ TEST(TtlChoice, ShortPausesOrBigTurnsKeepFiveMinutes) {
   TtlInputs no_hour = sonnet(100000, 3000, 500, 0);
   no_hour.write_1h = 0;
   EXPECT_EQ(choose_ttl(prior, no_hour), CacheTtl::k5m);
+}
+
+// A lapse lets re-compaction stub the answered results: when they are a large part of the
+// prefix, letting the prefix lapse at 5 minutes (no pings) is cheaper than keeping it, and
+// the credit is what a lapse saves over the requests until the next one.
+TEST(TtlChoice, ALargeCompactablePartPrefersLapsesToTheHour) {
+  PauseStats seen;  // 40 requests so far, the prior's pauses
+  for (int i = 0; i < 40; ++i) seen.add_request();
+  TtlInputs in = sonnet(100000, 3000, 500, 12);
+  ASSERT_EQ(choose_ttl(seen, in), CacheTtl::k1h);
+  in.compactable_tokens = 60000;
+  EXPECT_EQ(choose_ttl(seen, in), CacheTtl::k5m);
+  EXPECT_EQ(choose_ttl(seen, in, CacheTtl::k1h), CacheTtl::k5m);  // negative costs: a real margin
+  // The horizon: the requests made so far, at most those until a warm prefix would lapse.
+  double until_lapse = seen.requests_per_pause() / std::max(seen.survival(kOneHourMs), 0.1);
+  EXPECT_NEAR(compaction_horizon_requests(seen), std::min(40.0, until_lapse), 1e-9);
+  EXPECT_EQ(compaction_horizon_requests(PauseStats{}), 0);  // a new session: no credit for reads
+  EXPECT_NEAR(compaction_credit_usd(seen, 60000, 0.3e-6, 3.75e-6),
+              60000 * (3.75e-6 + 0.3e-6 * compaction_horizon_requests(seen)), 1e-12);
+  EXPECT_EQ(compaction_credit_usd(seen, 0, 0.3e-6, 3.75e-6), 0);
+  // A 100k prefix: a ping reads it, a lapse writes it again. With the credit no ping pays.
+  GapCosts plain{100000 * 0.3e-6, 100000 * (3.75e-6 - 0.3e-6)};
+  ASSERT_GT(planned_pings(seen, kFiveMinutesMs, plain, 12), 0);
+  GapCosts credited = plain;
+  credited.lapse_usd -= compaction_credit_usd(seen, 60000, 0.3e-6, 3.75e-6);
+  EXPECT_EQ(planned_pings(seen, kFiveMinutesMs, credited, 12), 0);
 }
 
 // Near the boundary the choice does not flip back and forth: a switch must win by 10%.

@@ -54,6 +54,33 @@ TEST(ProxyLiveZone, AnthropicLatestUserMessageIsLiveAndHistoryFrozen) {
 
 // The agent's latest tool inputs (what it just searched for) join the query, latest first, at
 // most three tool calls, without the words that are file paths or names.
+// Results before the latest message with human text belong to an earlier task, already
+// answered (re-compaction may stub them); a reminder-only message is no human text.
+TEST(ProxyLiveZone, AnthropicResultsBeforeTheLatestHumanTextAreAnswered) {
+  std::string body = R"({"model":"m","messages":[
+ {"role":"user","content":"first task, long enough"},
+ {"role":"assistant","content":[{"type":"tool_use","id":"tu1","name":"read","input":{}}]},
+ {"role":"user","content":[{"type":"tool_result","tool_use_id":"tu1","content":"FIRST TASK OUTPUT long enough"}]},
+ {"role":"assistant","content":"done"},
+ {"role":"user","content":[{"type":"text","text":"second task, long enough"}]},
+ {"role":"assistant","content":[{"type":"tool_use","id":"tu2","name":"read","input":{}}]},
+ {"role":"user","content":[{"type":"tool_result","tool_use_id":"tu2","content":"SECOND TASK OUTPUT long enough"},
+                           {"type":"text","text":"<system-reminder>a reminder, long enough</system-reminder>"}]},
+ {"role":"assistant","content":[{"type":"tool_use","id":"tu3","name":"read","input":{}}]},
+ {"role":"user","content":[{"type":"tool_result","tool_use_id":"tu3","content":"LATEST OUTPUT long enough"}]}
+]})";
+  std::optional<JsonDoc> doc = JsonDoc::parse(body);
+  ASSERT_TRUE(doc);
+  std::vector<std::pair<std::string, bool>> answered;
+  for (const Candidate& c : extract_live_zone(Endpoint::kMessages, *doc, 10).candidates) {
+    if (c.tool_result) answered.emplace_back(doc->node(c.node).text, c.answered);
+  }
+  ASSERT_EQ(answered.size(), 3u);
+  EXPECT_EQ(answered[0], std::make_pair(std::string("FIRST TASK OUTPUT long enough"), true));
+  EXPECT_EQ(answered[1], std::make_pair(std::string("SECOND TASK OUTPUT long enough"), false));
+  EXPECT_EQ(answered[2], std::make_pair(std::string("LATEST OUTPUT long enough"), false));
+}
+
 TEST(ProxyLiveZone, AnthropicQueryGainsTheLatestToolInputs) {
   std::string body = R"({"messages":[
  {"role":"user","content":"fix the failing test"},

@@ -343,6 +343,68 @@ TEST_F(ProxyTransform, RecompactionAfterALapseThenTheWarmPrefixStaysByteIdentica
   EXPECT_EQ(second.body.substr(0, shared.size()), shared);
 }
 
+// An answered frozen result no view brings under kRecompactStubTokens (prose the engine keeps
+// whole) becomes a stub after a lapse: its first lines, a marker stating the rest by line range,
+// the handle; a warm request never stubs it, nor a lapse one of the current task's results.
+TEST_F(ProxyTransform, RecompactionStubsALargeFrozenResultByLineRange) {
+  static const char* const kWords[] = {"index",  "rebuild", "table",   "column",
+                                       "vacuum", "lock",    "replica", "snapshot",
+                                       "batch",  "quorum",  "shard",   "ledger"};
+  std::string prose;
+  std::uint32_t seed = 7;
+  for (int i = 1; i <= 120; ++i) {
+    for (int w = 0; w < 9; ++w) {
+      seed = seed * 1103515245u + 12345u;
+      prose += std::string(w ? " " : "") + kWords[(seed >> 16) % 12] +
+               std::to_string((seed >> 8) % 1000);
+    }
+    prose += ".\n";
+  }
+  std::string next_task =
+      R"({"role":"user","content":[{"type":"text","text":"Now the next task."}]})";
+  std::string body =
+      request_of({result_turn("t1", prose), next_task, result_turn("t2", small_log("worker-9"))});
+  TransformOutcome warm = run(Endpoint::kMessages, body);
+  EXPECT_EQ(warm.recompacted_blocks, 0);
+  EXPECT_GT(warm.compactable_tokens, 500);  // what a lapse would take off
+  CompressKnobs lapsed;
+  lapsed.recompact = true;
+  TransformOutcome out = run(Endpoint::kMessages, body, 512, lapsed);
+  ASSERT_TRUE(out.changed);
+  EXPECT_EQ(out.recompacted_blocks, 1);
+  auto inner = [](const std::string& text) {
+    std::string quoted = json_quote(text);
+    return quoted.substr(1, quoted.size() - 2);
+  };
+  std::string head =
+      prose.substr(0, prose.find('\n', prose.find('\n', prose.find('\n') + 1) + 1) + 1);
+  EXPECT_NE(out.body.find(inner(head) + "… lines 4–120 elided (caveman)"), std::string::npos)
+      << out.body.substr(0, 600);
+  EXPECT_EQ(out.body.find(inner(prose.substr(head.size(), 40))), std::string::npos);
+  ASSERT_FALSE(out.handles.empty());
+  Result<std::string> original = store_->get(out.handles.front());
+  ASSERT_OK(original);
+  EXPECT_EQ(*original, prose);
+  EXPECT_EQ(out.compactable_tokens, 0);
+  // Not yet answered (no human text after it: the same task's result) it is never stubbed.
+  std::string other = "x" + prose;  // not in the prefix cache yet
+  std::string same_task =
+      request_of({result_turn("t1", other), result_turn("t2", small_log("worker-9"))});
+  EXPECT_EQ(run(Endpoint::kMessages, same_task, 512, lapsed).body.find("… lines 4–120 elided"),
+            std::string::npos);
+}
+
+TEST(FrozenStub, KeepsWholeLinesAndStatesTheRest) {
+  EXPECT_EQ(frozen_stub("a\nb\nc\n"), std::nullopt);  // the head would be all of it
+  EXPECT_EQ(frozen_stub("a\nb\nc\nd"),
+            "a\nb\nc\n… lines 4–4 elided (caveman): an earlier result, "
+            "already answered; the handle below returns it …\n");
+  std::string wide(kStubHeadLineBytes + 1, 'x');
+  std::optional<std::string> stub = frozen_stub(wide + "\nshort\n");
+  ASSERT_TRUE(stub);
+  EXPECT_EQ(stub->rfind("… lines 1–2 elided", 0), 0u);  // a line too wide to quote is not cut
+}
+
 TEST_F(ProxyTransform, RecompactionNeverTouchesTheLiveZoneOrUserText) {
   std::string text_turn =
       R"({"role":"user","content":[{"type":"text","text":)" + json_quote(big_log()) + "}]}";
