@@ -41,8 +41,10 @@ constexpr const char* kDescription =
 
 constexpr const char* kFooter =
     "Config: $CAVEMAN_CONFIG or $CAVEMAN_HOME/caveman.yaml (label, mode, listen,\n"
-    "providers.<name>.base_url, compat.<name>.{base_url,api_key_env}, compress.min_bytes,\n"
-    "upstream.{timeout_ms,connect_timeout_ms}, server.{threads,max_queue}).\n"
+    "providers.<name>.base_url, compat.<name>.{base_url,api_key_env},\n"
+    "compress.{min_bytes,budget_tokens,min_saving_tokens}, optimizers.<id>,\n"
+    "keepalive.{enabled,oauth,max_pings}, recompact.enabled (cache lifetimes), canary.percent,\n"
+    "estimate.record, upstream.{timeout_ms,connect_timeout_ms}, server.{threads,max_queue}).\n"
     "Env: CAVEMAN_MODE, CAVEMAN_LISTEN, CAVEMAN_LABEL, CAVEMAN_RECOVERY=mcp,\n"
     "CAVE_SSRF_ALLOWLIST, CAVE_MAX_REQUEST_BYTES, CAVE_GATEWAY_UPSTREAM_TIMEOUT_MS,\n"
     "CAVEMAN_LOG_LEVEL, CAVEMAN_NATIVE_IDLE_TIMEOUT (a proxy started by `caveman wrap` exits when idle that long; 30m),\n"
