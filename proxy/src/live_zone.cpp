@@ -250,7 +250,6 @@ void anthropic(const JsonDoc& doc, Extractor& x) {
     }
   }
 
-  x.answered_ = false;
   append_recent_tool_inputs(doc, msgs, &x.out_->query);
 }
 

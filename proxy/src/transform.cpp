@@ -36,12 +36,12 @@ std::int64_t compactable_tokens(const LiveZone& zone, const JsonDoc& doc,
     if (c.live || !c.tool_result || !c.answered) continue;
     const JsonNode& node = doc.node(c.node);
     std::string_view sent = node.text;
-    for (const Splice& s : splices) {
-      if (s.begin == node.begin) sent = s.bytes;
-    }
-    if (sent.find(kStubNote) != std::string_view::npos) continue;
+    auto spliced = std::find_if(splices.begin(), splices.end(),
+                                [&](const Splice& s) { return s.begin == node.begin; });
+    if (spliced != splices.end()) sent = spliced->bytes;
     auto tokens = static_cast<std::int64_t>(sent.size() / kBytesPerToken);
-    if (tokens > kRecompactStubTokens) total += tokens - kStubTokens;
+    if (tokens <= kRecompactStubTokens || sent.find(kStubNote) != std::string_view::npos) continue;
+    total += tokens - kStubTokens;
   }
   return total;
 }
